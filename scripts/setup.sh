@@ -12,8 +12,10 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 
 setup_npm() {
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    log "installing npm packages (npm ci)"
-    npm ci --no-audit --no-fund --loglevel=error
+    log "installing npm packages"
+    # npm ci rejects lock files that omit other platforms' optional packages (rollup), which
+    # npm itself writes; npm install honours the lock file and tolerates that.
+    npm install --no-audit --no-fund --loglevel=error
   fi
 }
 
