@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds every Soroban contract under contracts/ to wasm (release, wasm32v1-none) and copies
+# the results to target/wasm/<crate_name>.wasm.
+#   - with a rustup wasm32v1-none target: plain `cargo build --target wasm32v1-none`
+#   - otherwise: Debian's rustc-web builds core/alloc from rust-web-src (-Z build-std) and
+#     lld's wasm-ld links (installed by scripts/setup.sh wasm)
+# Usage: scripts/build-wasm.sh [crate ...]   (default: every crate in contracts/)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh wasm
+
+crates=("$@")
+if [ "${#crates[@]}" -eq 0 ]; then
+  for manifest in contracts/*/Cargo.toml; do
+    crates+=("$(sed -n 's/^name = "\(.*\)"/\1/p' "$manifest" | head -n 1)")
+  done
+fi
+pkg_args=()
+for c in "${crates[@]}"; do pkg_args+=(-p "$c"); done
+
+if command -v rustup >/dev/null 2>&1 && rustup target list --installed 2>/dev/null | grep -qx wasm32v1-none; then
+  cargo build --release --target wasm32v1-none "${pkg_args[@]}"
+else
+  RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32V1_NONE_LINKER=wasm-ld-19 \
+    cargo build --release --target wasm32v1-none -Z build-std=core,alloc "${pkg_args[@]}"
+fi
+
+mkdir -p target/wasm
+for c in "${crates[@]}"; do
+  f="target/wasm32v1-none/release/${c//-/_}.wasm"
+  cp "$f" "target/wasm/${c//-/_}.wasm"
+  printf '%s\t%s bytes\n' "target/wasm/${c//-/_}.wasm" "$(stat -c %s "$f")"
+done
