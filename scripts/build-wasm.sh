@@ -16,6 +16,9 @@ if [ "${#crates[@]}" -eq 0 ]; then
   done
 fi
 pkg_args=()
+# soroban-sdk 28 emits spec markers and expects the build system to shake the contract spec
+# (drop spec entries the code does not use); scripts/spec-shake does that after the build.
+export SOROBAN_SDK_BUILD_SYSTEM_SUPPORTS_SPEC_SHAKING_V2=1
 for c in "${crates[@]}"; do pkg_args+=(-p "$c"); done
 
 if command -v rustup >/dev/null 2>&1 && rustup target list --installed 2>/dev/null | grep -qx wasm32v1-none; then
