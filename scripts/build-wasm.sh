@@ -28,9 +28,10 @@ else
     cargo build --release --target wasm32v1-none -Z build-std=core,alloc "${pkg_args[@]}"
 fi
 
+cargo build --quiet --profile sandbox -p spec-shake
 mkdir -p target/wasm
 for c in "${crates[@]}"; do
-  f="target/wasm32v1-none/release/${c//-/_}.wasm"
-  cp "$f" "target/wasm/${c//-/_}.wasm"
-  printf '%s\t%s bytes\n' "target/wasm/${c//-/_}.wasm" "$(stat -c %s "$f")"
+  out="target/wasm/${c//-/_}.wasm"
+  target/sandbox/spec-shake "target/wasm32v1-none/release/${c//-/_}.wasm" "$out"
+  printf '%s\t%s bytes\n' "$out" "$(stat -c %s "$out")"
 done
