@@ -1,0 +1,18 @@
+// Public API of the deterministic core. Import from here, not from the individual files.
+
+export * from './errors.js'
+
+export { I128_MAX, I128_MIN, SCALAR_7, SCALAR_12, type Rounding } from './fixed/constants.js'
+export { assertI128 } from './fixed/assertI128.js'
+export { checkedMul } from './fixed/checkedMul.js'
+export { divRound } from './fixed/divRound.js'
+export { mulDiv } from './fixed/mulDiv.js'
+
+export { DEAD_SHARES, SHARE_PRICE_SCALAR } from './shares/constants.js'
+export {
+  sharesForDeposit,
+  type SharesForDepositParameters,
+  type SharesForDepositReturnType,
+} from './shares/sharesForDeposit.js'
+export { usdcForShares, type UsdcForSharesParameters } from './shares/usdcForShares.js'
+export { sharePrice, type SharePriceParameters } from './shares/sharePrice.js'
