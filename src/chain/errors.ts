@@ -1,0 +1,117 @@
+import { xdr } from '@stellar/stellar-sdk'
+
+/**
+ * Base class of every chain-access error: a short message plus optional details.
+ */
+export class ChainError extends Error {
+  override name = 'ChainError'
+  readonly details: string | undefined
+  constructor(message: string, options: { details?: string; cause?: unknown } = {}) {
+    super(options.details ? `${message}: ${options.details}` : message, { cause: options.cause })
+    this.details = options.details
+  }
+}
+
+/**
+ * A contract returned `Error(Contract, #code)`, in simulation or on chain. `code` is the numeric
+ * `#[contracterror]` value (vault 100-199, registry 200-299, Blend pool 1200+).
+ */
+export class ContractError extends ChainError {
+  override name = 'ContractError'
+  readonly code: number
+  constructor(code: number, options: { details?: string; cause?: unknown } = {}) {
+    super(`contract error #${code}`, options)
+    this.code = code
+  }
+}
+
+/** Simulation failed without a contract error code (host trap, missing entry, bad args...). */
+export class SimulationError extends ChainError {
+  override name = 'SimulationError'
+}
+
+/** sendTransaction answered ERROR (the network refused the envelope). `result` is the XDR code name. */
+export class TransactionRejectedError extends ChainError {
+  override name = 'TransactionRejectedError'
+  readonly result: string
+  constructor(result: string, options: { details?: string; cause?: unknown } = {}) {
+    super(`transaction rejected (${result})`, options)
+    this.result = result
+  }
+}
+
+/** The transaction was included in a ledger but failed. */
+export class TransactionFailedError extends ChainError {
+  override name = 'TransactionFailedError'
+  readonly hash: string
+  readonly result: string
+  constructor(hash: string, result: string, options: { details?: string; cause?: unknown } = {}) {
+    super(`transaction ${hash} failed (${result})`, options)
+    this.hash = hash
+    this.result = result
+  }
+}
+
+/** Every bounded retry was used up (TRY_AGAIN_LATER, expired submissions, bad sequence). */
+export class RetriesExhaustedError extends ChainError {
+  override name = 'RetriesExhaustedError'
+}
+
+const CONTRACT_ERROR_TEXT = /Error\(Contract, #(\d+)\)/
+
+/**
+ * The contract error code in a host error text such as `HostError: Error(Contract, #201)`, or
+ * `undefined` when the text names no contract error.
+ *
+ * @example
+ * import { contractErrorCode } from './errors.js'
+ * contractErrorCode('HostError: Error(Contract, #201)') // 201
+ */
+export function contractErrorCode(text: string): number | undefined {
+  const m = CONTRACT_ERROR_TEXT.exec(text)
+  return m?.[1] === undefined ? undefined : Number(m[1])
+}
+
+/**
+ * The first contract error code carried by diagnostic events (an `ScVal::Error` of type
+ * Contract in the topics or data), or `undefined`.
+ */
+export function contractErrorCodeInEvents(events: readonly xdr.DiagnosticEvent[] | undefined): number | undefined {
+  for (const ev of events ?? []) {
+    try {
+      const body = ev.event().body().v0()
+      for (const v of [...body.topics(), body.data()]) {
+        const code = contractCodeOfScVal(v)
+        if (code !== undefined) return code
+      }
+    } catch {
+      // A malformed event carries nothing we can use.
+    }
+  }
+  return undefined
+}
+
+function contractCodeOfScVal(v: xdr.ScVal): number | undefined {
+  if (v.switch() === xdr.ScValType.scvError()) {
+    const err = v.error()
+    if (err.switch() === xdr.ScErrorType.sceContract()) return err.contractCode()
+    return undefined
+  }
+  if (v.switch() === xdr.ScValType.scvVec()) {
+    for (const item of v.vec() ?? []) {
+      const code = contractCodeOfScVal(item)
+      if (code !== undefined) return code
+    }
+  }
+  return undefined
+}
+
+/**
+ * A typed error for a failed simulation: `ContractError` when the text or the events carry a
+ * contract error code, `SimulationError` otherwise.
+ */
+export function simulationFailure(text: string, events?: readonly xdr.DiagnosticEvent[]): ChainError {
+  const code = contractErrorCode(text) ?? contractErrorCodeInEvents(events)
+  const details = text.split('\n')[0] ?? text
+  return code === undefined ? new SimulationError('simulation failed', { details }) : new ContractError(code, { details })
+}

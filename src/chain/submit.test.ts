@@ -1,0 +1,131 @@
+import { Account, Keypair, Networks, Operation, SorobanDataBuilder, rpc, xdr } from '@stellar/stellar-sdk'
+import { describe, expect, it } from 'vitest'
+import { createChain, type RpcLike } from './connection.js'
+import { ContractError, RetriesExhaustedError, SimulationError, TransactionRejectedError } from './errors.js'
+import { submit } from './submit.js'
+
+type Send = 'PENDING' | 'TRY_AGAIN_LATER' | 'DUPLICATE' | 'ERROR'
+
+/** A scripted node: each call takes the next answer of its script. */
+function fakeNode(script: { send: Send[]; get: string[]; sim?: 'ok' | string; closeTime?: number }) {
+  let seq = 100n
+  const calls = { send: 0, get: 0, sim: 0, account: 0, sentHashes: [] as string[] }
+  const server: RpcLike = {
+    async getAccount(id: string) {
+      calls.account++
+      return new Account(id, String(seq++))
+    },
+    async simulateTransaction() {
+      calls.sim++
+      if (script.sim && script.sim !== 'ok') {
+        return { id: '1', latestLedger: 10, events: [], _parsed: true, error: script.sim } as unknown as rpc.Api.SimulateTransactionResponse
+      }
+      return {
+        id: '1',
+        latestLedger: 10,
+        events: [],
+        _parsed: true,
+        transactionData: new SorobanDataBuilder().setResourceFee(12_345n),
+        minResourceFee: '12345',
+        result: { auth: [], retval: xdr.ScVal.scvU32(7) },
+      } as unknown as rpc.Api.SimulateTransactionResponse
+    },
+    async sendTransaction(tx) {
+      const status = script.send[calls.send++] ?? 'PENDING'
+      calls.sentHashes.push(tx.hash().toString('hex'))
+      const errorResult =
+        status === 'ERROR'
+          ? ({ result: () => ({ switch: () => ({ name: 'txInsufficientBalance' }) }) } as unknown as xdr.TransactionResult)
+          : undefined
+      return { status, hash: tx.hash().toString('hex'), latestLedger: 10, latestLedgerCloseTime: 0, errorResult } as unknown as rpc.Api.SendTransactionResponse
+    },
+    async getTransaction() {
+      const status = script.get[calls.get++] ?? 'NOT_FOUND'
+      return { status, ledger: 11, returnValue: xdr.ScVal.scvU32(7) } as unknown as rpc.Api.GetTransactionResponse
+    },
+    async getLatestLedger() {
+      return { id: 'x', sequence: 12, protocolVersion: '23', closeTime: String(script.closeTime ?? 4_000_000_000) } as unknown as rpc.Api.GetLatestLedgerResponse
+    },
+  }
+  return { server, calls }
+}
+
+const op = Operation.invokeContractFunction({
+  contract: 'CA3D5KRYM6CB7OWQ6TWYRR3Z4T7GNZLKERYNZGGA5SOAOPIFY6YQGAXE',
+  function: 'get_state',
+  args: [],
+})
+const kp = Keypair.random()
+const fast = { backoffMs: 1, pollIntervalMs: 1, expiryGraceMs: 0 }
+
+describe('submit', () => {
+  it('charges inclusion fee + simulated resource fee and returns the value', async () => {
+    const { server, calls } = fakeNode({ send: ['PENDING'], get: ['NOT_FOUND', 'SUCCESS'] })
+    const chain = createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server, inclusionFee: 250, retry: fast })
+    const res = await submit(chain, kp, op)
+    expect(res.fee).toBe(250n + 12_345n)
+    expect(res.resourceFee).toBe(12_345n)
+    expect(res.returnValue?.u32()).toBe(7)
+    expect(res.attempts).toBe(1)
+    expect(calls.send).toBe(1)
+  })
+
+  it('resends the same envelope on TRY_AGAIN_LATER, bounded', async () => {
+    const { server, calls } = fakeNode({ send: ['TRY_AGAIN_LATER', 'TRY_AGAIN_LATER', 'PENDING'], get: ['SUCCESS'] })
+    const chain = createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server, retry: fast })
+    await submit(chain, kp, op)
+    expect(calls.send).toBe(3)
+    expect(new Set(calls.sentHashes).size).toBe(1)
+
+    const stuck = fakeNode({ send: Array(10).fill('TRY_AGAIN_LATER'), get: [] })
+    const chain2 = createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server: stuck.server, retry: { ...fast, tryAgainLater: 3 } })
+    await expect(submit(chain2, kp, op)).rejects.toBeInstanceOf(RetriesExhaustedError)
+    expect(stuck.calls.send).toBe(4)
+  })
+
+  it('resolves a timed-out submission by its hash before retrying', async () => {
+    // Poll window of 0 s: the loop times out at once, then the hash lookup finds it included.
+    const { server, calls } = fakeNode({ send: ['PENDING'], get: ['SUCCESS'] })
+    const chain = createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server, txTimeoutSeconds: 1, retry: { ...fast, expiryGraceMs: -2_000 } })
+    const res = await submit(chain, kp, op)
+    expect(res.attempts).toBe(1)
+    expect(calls.send).toBe(1)
+  })
+
+  it('rebuilds an expired submission only after the hash is confirmed unknown', async () => {
+    const { server, calls } = fakeNode({ send: ['PENDING', 'PENDING'], get: ['NOT_FOUND', 'SUCCESS'] })
+    const chain = createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server, txTimeoutSeconds: 1, retry: { ...fast, expiryGraceMs: -2_000 } })
+    const res = await submit(chain, kp, op)
+    expect(res.attempts).toBe(2)
+    expect(calls.send).toBe(2)
+    expect(calls.sentHashes[0]).not.toBe(calls.sentHashes[1])
+  })
+
+  it('never rebuilds while the network has not passed maxTime', async () => {
+    const { server, calls } = fakeNode({ send: ['PENDING'], get: [], closeTime: 1 })
+    const chain = createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server, txTimeoutSeconds: 1, retry: { ...fast, expiryGraceMs: -2_000 } })
+    await expect(submit(chain, kp, op)).rejects.toThrow(/submission unresolved/)
+    expect(calls.send).toBe(1)
+  })
+
+  it('types contract errors with their code', async () => {
+    const { server, calls } = fakeNode({ send: [], get: [], sim: 'HostError: Error(Contract, #201)\n\nEvent log...' })
+    const chain = createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server, retry: fast })
+    const err = await submit(chain, kp, op).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(ContractError)
+    expect((err as ContractError).code).toBe(201)
+    expect(calls.send).toBe(0)
+  })
+
+  it('reports other simulation failures and rejected envelopes', async () => {
+    const a = fakeNode({ send: [], get: [], sim: 'HostError: Error(WasmVm, InvalidAction)' })
+    const chainA = createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server: a.server, retry: fast })
+    await expect(submit(chainA, kp, op)).rejects.toBeInstanceOf(SimulationError)
+
+    const b = fakeNode({ send: ['ERROR'], get: [] })
+    const chainB = createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server: b.server, retry: fast })
+    const err = await submit(chainB, kp, op).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(TransactionRejectedError)
+    expect((err as TransactionRejectedError).result).toBe('txInsufficientBalance')
+  })
+})

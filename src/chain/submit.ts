@@ -1,0 +1,250 @@
+import {
+  Address,
+  Operation,
+  StrKey,
+  TransactionBuilder,
+  authorizeEntry,
+  rpc,
+  xdr,
+  type Keypair,
+  type Transaction,
+} from '@stellar/stellar-sdk'
+import type { Chain } from './connection.js'
+import {
+  ChainError,
+  ContractError,
+  RetriesExhaustedError,
+  TransactionFailedError,
+  TransactionRejectedError,
+  contractErrorCodeInEvents,
+  simulationFailure,
+} from './errors.js'
+
+export interface SubmitOptions {
+  /**
+   * Keypairs that sign Soroban authorization entries with address credentials (an address other
+   * than the transaction source that must `require_auth`). The source's own auth needs none.
+   */
+  authSigners?: readonly Keypair[]
+}
+
+export interface SubmitResult {
+  hash: string
+  /** Ledger that included the transaction. */
+  ledger: number
+  /** The host function's return value (Soroban operations only). */
+  returnValue: xdr.ScVal | undefined
+  /** Total fee offered: inclusion fee + simulated resource fee (stroops). */
+  fee: bigint
+  /** Simulated resource fee part of `fee` (0 for classic operations). */
+  resourceFee: bigint
+  /** Envelopes built and sent (1 unless a submission expired or hit txBAD_SEQ). */
+  attempts: number
+}
+
+const SOROBAN_OPS = new Set(['invokeHostFunction', 'extendFootprintTtl', 'restoreFootprint'])
+
+function isSoroban(op: xdr.Operation): boolean {
+  return SOROBAN_OPS.has(op.body().switch().name)
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+
+/**
+ * Builds, simulates, assembles, signs, sends and polls one transaction from `source`:
+ * simulate → assemble (fee = inclusion fee + simulated resource fee) → sign → send → poll.
+ *
+ * Retries are explicit and bounded: TRY_AGAIN_LATER resends the same envelope with exponential
+ * backoff (`retry.tryAgainLater` times). A submission that is still unknown when its maxTime has
+ * passed is first looked up by hash once more — only when the network has closed a ledger past
+ * maxTime and the hash is still unknown (so it can never be included) is the transaction rebuilt
+ * with a fresh sequence number (`retry.rebuilds` times). txBAD_SEQ also rebuilds.
+ *
+ * Classic operations (one or more) skip simulation and pay the inclusion fee per operation.
+ *
+ * @throws ContractError when simulation or execution reports `Error(Contract, #code)`
+ * @throws SimulationError, TransactionRejectedError, TransactionFailedError, RetriesExhaustedError
+ *
+ * @example
+ * import { submit } from './index.js'
+ * const res = await submit(chain, keypair, Operation.invokeContractFunction({ contract, function: 'draw', args }))
+ */
+export async function submit(
+  chain: Chain,
+  source: Keypair,
+  operation: xdr.Operation | readonly xdr.Operation[],
+  options: SubmitOptions = {},
+): Promise<SubmitResult> {
+  const ops = Array.isArray(operation) ? (operation as readonly xdr.Operation[]) : [operation as xdr.Operation]
+  const soroban = ops.length === 1 && isSoroban(ops[0]!)
+  if (!soroban && ops.some(isSoroban)) {
+    throw new ChainError('a Soroban operation must be alone in its transaction')
+  }
+  let lastReason = ''
+  for (let attempt = 1; attempt <= chain.retry.rebuilds + 1; attempt++) {
+    const prepared = soroban
+      ? await prepareSoroban(chain, source, ops[0]!, options)
+      : await prepareClassic(chain, source, ops)
+    prepared.tx.sign(source)
+    const outcome = await sendAndPoll(chain, prepared.tx)
+    if (outcome.kind === 'included') {
+      return {
+        hash: outcome.hash,
+        ledger: outcome.ledger,
+        returnValue: outcome.returnValue,
+        fee: BigInt(prepared.tx.fee),
+        resourceFee: prepared.resourceFee,
+        attempts: attempt,
+      }
+    }
+    lastReason = outcome.reason
+  }
+  throw new RetriesExhaustedError('submission retries exhausted', { details: lastReason })
+}
+
+interface Prepared {
+  tx: Transaction
+  resourceFee: bigint
+}
+
+async function newBuilder(chain: Chain, source: Keypair, fee: number): Promise<TransactionBuilder> {
+  const account = await chain.server.getAccount(source.publicKey())
+  return new TransactionBuilder(account, { fee: String(fee), networkPassphrase: chain.networkPassphrase })
+}
+
+async function prepareClassic(chain: Chain, source: Keypair, ops: readonly xdr.Operation[]): Promise<Prepared> {
+  const builder = await newBuilder(chain, source, chain.inclusionFee)
+  for (const op of ops) builder.addOperation(op)
+  return { tx: builder.setTimeout(chain.txTimeoutSeconds).build(), resourceFee: 0n }
+}
+
+async function simulateOrThrow(chain: Chain, tx: Transaction): Promise<rpc.Api.SimulateTransactionSuccessResponse> {
+  const sim = await chain.server.simulateTransaction(tx)
+  if (rpc.Api.isSimulationError(sim)) throw simulationFailure(sim.error, sim.events)
+  if (rpc.Api.isSimulationRestore(sim)) {
+    throw new ChainError('simulation needs a state restore first', { details: 'archived ledger entries in the footprint' })
+  }
+  return sim
+}
+
+async function prepareSoroban(
+  chain: Chain,
+  source: Keypair,
+  op: xdr.Operation,
+  options: SubmitOptions,
+): Promise<Prepared> {
+  let raw = (await newBuilder(chain, source, chain.inclusionFee)).addOperation(op).setTimeout(chain.txTimeoutSeconds).build()
+  let sim = await simulateOrThrow(chain, raw)
+
+  const auth = sim.result?.auth ?? []
+  const needsSigning = auth.some(
+    (e) => e.credentials().switch() === xdr.SorobanCredentialsType.sorobanCredentialsAddress(),
+  )
+  if (needsSigning) {
+    const validUntil = sim.latestLedger + Math.max(60, Math.ceil(chain.txTimeoutSeconds / 5) * 4)
+    const signed: xdr.SorobanAuthorizationEntry[] = []
+    for (const entry of auth) {
+      if (entry.credentials().switch() !== xdr.SorobanCredentialsType.sorobanCredentialsAddress()) {
+        signed.push(entry)
+        continue
+      }
+      const addr = addressOfCredentials(entry)
+      const signer = [source, ...(options.authSigners ?? [])].find((k) => k.publicKey() === addr)
+      if (!signer) throw new ChainError('missing signer for authorization', { details: addr })
+      signed.push(await authorizeEntry(entry, signer, validUntil, chain.networkPassphrase))
+    }
+    // Re-simulate with the signed entries so the footprint holds the nonces and the resources
+    // cover signature verification.
+    const invoke = op.body().invokeHostFunctionOp()
+    const withAuth = Operation.invokeHostFunction({ func: invoke.hostFunction(), auth: signed })
+    raw = (await newBuilder(chain, source, chain.inclusionFee)).addOperation(withAuth).setTimeout(chain.txTimeoutSeconds).build()
+    sim = await simulateOrThrow(chain, raw)
+  }
+  const tx = rpc.assembleTransaction(raw, sim).build()
+  return { tx, resourceFee: BigInt(sim.minResourceFee) }
+}
+
+function addressOfCredentials(entry: xdr.SorobanAuthorizationEntry): string {
+  const a = entry.credentials().address().address()
+  return a.switch() === xdr.ScAddressType.scAddressTypeAccount()
+    ? StrKey.encodeEd25519PublicKey(a.accountId().ed25519())
+    : Address.fromScAddress(a).toString()
+}
+
+type Outcome =
+  | { kind: 'included'; hash: string; ledger: number; returnValue: xdr.ScVal | undefined }
+  | { kind: 'rebuild'; reason: string }
+
+async function sendAndPoll(chain: Chain, tx: Transaction): Promise<Outcome> {
+  const hash = tx.hash().toString('hex')
+  let backoff = chain.retry.backoffMs
+  for (let tries = 0; ; tries++) {
+    const sent = await chain.server.sendTransaction(tx)
+    if (sent.status === 'PENDING' || sent.status === 'DUPLICATE') break
+    if (sent.status === 'TRY_AGAIN_LATER') {
+      if (tries >= chain.retry.tryAgainLater) {
+        throw new RetriesExhaustedError('network kept answering TRY_AGAIN_LATER', { details: hash })
+      }
+      await sleep(backoff)
+      backoff *= 2
+      continue
+    }
+    // ERROR
+    const code = sent.errorResult?.result().switch().name ?? 'unknown'
+    if (code === 'txBadSeq') return { kind: 'rebuild', reason: 'txBadSeq' }
+    const contractCode = contractErrorCodeInEvents(sent.diagnosticEvents)
+    if (contractCode !== undefined) throw new ContractError(contractCode, { details: `rejected ${hash}` })
+    throw new TransactionRejectedError(code, { details: hash })
+  }
+
+  const maxTime = Number(tx.timeBounds?.maxTime ?? 0)
+  const deadline = maxTime > 0 ? maxTime * 1000 + chain.retry.expiryGraceMs : Date.now() + 60_000
+  while (Date.now() < deadline) {
+    const res = await chain.server.getTransaction(hash)
+    if (res.status !== rpc.Api.GetTransactionStatus.NOT_FOUND) return settle(hash, res)
+    await sleep(chain.retry.pollIntervalMs)
+  }
+  // Timed out: resolve by hash before anything is retried.
+  const latest = await chain.server.getLatestLedger()
+  const again = await chain.server.getTransaction(hash)
+  if (again.status !== rpc.Api.GetTransactionStatus.NOT_FOUND) return settle(hash, again)
+  const closeTime = Number(latest.closeTime ?? 0)
+  if (maxTime > 0 && closeTime > 0 && closeTime <= maxTime) {
+    // The network has not moved past maxTime: the envelope could still be included, so a new
+    // one could double-apply. Give up instead of rebuilding.
+    throw new ChainError('submission unresolved', { details: `${hash} still pending at ledger ${latest.sequence}` })
+  }
+  return { kind: 'rebuild', reason: `expired ${hash}` }
+}
+
+function settle(hash: string, res: rpc.Api.GetTransactionResponse): Outcome {
+  if (res.status === rpc.Api.GetTransactionStatus.SUCCESS) {
+    return { kind: 'included', hash, ledger: res.ledger, returnValue: res.returnValue }
+  }
+  if (res.status === rpc.Api.GetTransactionStatus.FAILED) {
+    const code = contractErrorCodeInEvents(failedEvents(res))
+    const result = safe(() => res.resultXdr.result().switch().name) ?? 'txFailed'
+    if (code !== undefined) throw new ContractError(code, { details: `failed ${hash}` })
+    throw new TransactionFailedError(hash, result)
+  }
+  throw new ChainError('unexpected getTransaction status', { details: String(res.status) })
+}
+
+function failedEvents(res: rpc.Api.GetFailedTransactionResponse): xdr.DiagnosticEvent[] {
+  const out: xdr.DiagnosticEvent[] = [...(res.diagnosticEventsXdr ?? [])]
+  const fromMeta = safe(() => {
+    const meta = res.resultMetaXdr
+    if (meta.switch() === 4) return meta.v4().diagnosticEvents()
+    if (meta.switch() === 3) return meta.v3().sorobanMeta()?.diagnosticEvents() ?? []
+    return []
+  })
+  return out.concat(fromMeta ?? [])
+}
+
+function safe<T>(f: () => T): T | undefined {
+  try {
+    return f()
+  } catch {
+    return undefined
+  }
+}
