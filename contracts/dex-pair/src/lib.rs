@@ -1,3 +1,16 @@
 #![no_std]
-// Placeholder until the contract lands.
-use soroban_sdk as _;
+//! Constant-product liquidity pair (x * y = k) with a 0.3 % swap fee, in the shape of a
+//! Uniswap-v2 / Soroswap pair: tokens are sent to the pair first, then `deposit` / `swap`
+//! settle against the recorded reserves. The router (`dex-router`) is the usual caller.
+
+mod contract;
+mod errors;
+mod events;
+pub mod math;
+mod storage;
+
+pub use contract::{DexPair, DexPairClient};
+pub use errors::PairError;
+
+#[cfg(test)]
+mod test;
