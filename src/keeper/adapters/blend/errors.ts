@@ -1,0 +1,70 @@
+/**
+ * Typed errors of the Blend v2 lending-pool adapter. Each carries a short message and, where it
+ * helps an operator, details; `code` is stable and safe to match on.
+ */
+export class BlendAdapterError extends Error {
+  override name = 'BlendAdapterError'
+  readonly code: string
+  readonly details: string | undefined
+  constructor(code: string, message: string, details?: string) {
+    super(details === undefined ? message : `${message}: ${details}`)
+    this.code = code
+    this.details = details
+  }
+}
+
+/** A ledger entry could not be decoded into the Blend v2 shape it should have. */
+export class ErrDecode extends BlendAdapterError {
+  override name = 'ErrDecode'
+  constructor(what: string, details?: string) {
+    super('DECODE', `cannot decode ${what}`, details)
+  }
+}
+
+/** A ledger entry the pool must have (instance, reserve config/data) is absent. */
+export class ErrMissingEntry extends BlendAdapterError {
+  override name = 'ErrMissingEntry'
+  constructor(what: string) {
+    super('MISSING_ENTRY', `ledger entry missing: ${what}`)
+  }
+}
+
+/** The oracle has no usable price for an asset (none, <= 0, or not a PriceData). */
+export class ErrNoPrice extends BlendAdapterError {
+  override name = 'ErrNoPrice'
+  constructor(asset: string, details?: string) {
+    super('NO_PRICE', `oracle has no price for ${asset}`, details)
+  }
+}
+
+/** Another keeper filled the auction first (or it no longer exists): nothing was spent. */
+export class ErrAlreadyFilled extends BlendAdapterError {
+  override name = 'ErrAlreadyFilled'
+  constructor(user: string, details?: string) {
+    super('ALREADY_FILLED', `auction for ${user} already filled`, details)
+  }
+}
+
+/** No liquidation percent in 1..100 leaves the borrower's HF inside Blend's [1.03, 1.15] band. */
+export class ErrNoValidPercent extends BlendAdapterError {
+  override name = 'ErrNoValidPercent'
+  constructor(user: string) {
+    super('NO_VALID_PERCENT', `no liquidation percent satisfies the post-liquidation rule for ${user}`)
+  }
+}
+
+/** The auction never becomes profitable enough (lot value / bid cost < MIN_PROFIT) on its curve. */
+export class ErrUnprofitable extends BlendAdapterError {
+  override name = 'ErrUnprofitable'
+  constructor(details: string) {
+    super('UNPROFITABLE', 'auction does not clear MIN_PROFIT', details)
+  }
+}
+
+/** A task handed to this adapter is not one it produced (bad input is refused before any spend). */
+export class ErrBadTask extends BlendAdapterError {
+  override name = 'ErrBadTask'
+  constructor(details: string) {
+    super('BAD_TASK', 'task is not a Blend liquidation task', details)
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * Load a whole Blend v2 pool (config, reserves) and the positions of many users with batched
+ * getLedgerEntries reads: no simulation per reserve or per user.
+ *
+ * Round trips: with a known reserve list (from a previous cycle) everything goes out in ONE wave
+ * of ceil(keys / 200) parallel requests; on a cold start (or when the reserve list grew) a second
+ * wave fetches the reserve entries. For up to 200 borrowers and a few reserves that is <= 3
+ * getLedgerEntries requests in <= 2 waves.
+ */
+import type { rpc, xdr } from '@stellar/stellar-sdk'
+import { ErrMissingEntry } from './errors.js'
+import { newRpcStats, type RpcStats } from './rpcStats.js'
+import {
+  auctionKey,
+  AuctionType,
+  decodeAddressVec,
+  decodeAuctionData,
+  decodeInstanceStorage,
+  decodePoolConfig,
+  decodePositions,
+  decodeReserveConfig,
+  decodeReserveData,
+  emptyPositions,
+  entryValue,
+  instanceKey,
+  keyId,
+  positionsKey,
+  resConfigKey,
+  resDataKey,
+  resListKey,
+  scAddress,
+  type AuctionData,
+  type PoolConfig,
+  type Positions,
+  type ReserveConfig,
+  type ReserveData,
+} from './storage.js'
+
+/** stellar-rpc refuses more keys than this in one getLedgerEntries call (getLedgerEntriesMaxKeys). */
+export const MAX_KEYS_PER_CALL = 200
+
+/** The part of rpc.Server the loader uses (so a test can count calls). */
+export type LedgerEntriesReader = Pick<rpc.Server, 'getLedgerEntries'>
+
+export interface Reserve {
+  asset: string
+  config: ReserveConfig
+  data: ReserveData
+}
+
+export interface PoolSnapshot {
+  pool: string
+  config: PoolConfig
+  backstop: string
+  /** Reserve assets in index order. */
+  reserveList: string[]
+  reserves: Map<string, Reserve>
+  /** Positions per requested user (empty positions when the user has none). */
+  positions: Map<string, Positions>
+  /** Existing user-liquidation auctions among the requested users. */
+  auctions: Map<string, AuctionData>
+  latestLedger: number
+  stats: RpcStats
+}
+
+export interface LoadPoolOptions {
+  /** The reserve list seen last cycle; lets the whole load go out in one wave. */
+  reserveList?: readonly string[]
+  /** Also read existing user-liquidation auctions of these users (same wave). */
+  auctionUsers?: readonly string[]
+  stats?: RpcStats
+}
+
+/** Read many keys: chunks of MAX_KEYS_PER_CALL sent in parallel (one wave). */
+export async function getEntriesBatched(
+  server: LedgerEntriesReader,
+  keys: readonly xdr.LedgerKey[],
+  stats: RpcStats,
+): Promise<{ entries: Map<string, xdr.LedgerEntryData>; latestLedger: number }> {
+  const unique = new Map<string, xdr.LedgerKey>()
+  for (const k of keys) unique.set(keyId(k), k)
+  const all = [...unique.values()]
+  const chunks: xdr.LedgerKey[][] = []
+  for (let i = 0; i < all.length; i += MAX_KEYS_PER_CALL) chunks.push(all.slice(i, i + MAX_KEYS_PER_CALL))
+  stats.waves += chunks.length > 0 ? 1 : 0
+  stats.getLedgerEntries += chunks.length
+  const answers = await Promise.all(chunks.map((c) => server.getLedgerEntries(...c)))
+  const entries = new Map<string, xdr.LedgerEntryData>()
+  let latestLedger = 0
+  for (const a of answers) {
+    latestLedger = Math.max(latestLedger, a.latestLedger)
+    for (const e of a.entries) entries.set(keyId(e.key), e.val)
+  }
+  return { entries, latestLedger }
+}
+
+function reserveKeys(pool: string, assets: readonly string[]): xdr.LedgerKey[] {
+  return assets.flatMap((a) => [resConfigKey(pool, a), resDataKey(pool, a)])
+}
+
+/**
+ * Load the pool and the positions (and optionally auctions) of `users`.
+ *
+ * @example
+ * import { rpc } from '@stellar/stellar-sdk'
+ * const snap = await loadPool(new rpc.Server(url), poolId, borrowers)
+ */
+export async function loadPool(
+  server: LedgerEntriesReader,
+  pool: string,
+  users: readonly string[],
+  opts: LoadPoolOptions = {},
+): Promise<PoolSnapshot> {
+  const stats = opts.stats ?? newRpcStats()
+  const known = opts.reserveList ?? []
+  const auctionUsers = opts.auctionUsers ?? []
+  const first = [
+    instanceKey(pool),
+    resListKey(pool),
+    ...reserveKeys(pool, known),
+    ...users.map((u) => positionsKey(pool, u)),
+    ...auctionUsers.map((u) => auctionKey(pool, AuctionType.UserLiquidation, u)),
+  ]
+  const got = await getEntriesBatched(server, first, stats)
+  const entries = got.entries
+  let latestLedger = got.latestLedger
+
+  const inst = entries.get(keyId(instanceKey(pool)))
+  if (inst === undefined) throw new ErrMissingEntry(`pool ${pool} instance`)
+  const storage = decodeInstanceStorage(inst)
+  const configVal = storage.get('Config')
+  if (configVal === undefined) throw new ErrMissingEntry(`pool ${pool} instance "Config"`)
+  const config = decodePoolConfig(configVal)
+  const backstopVal = storage.get('Backstop')
+  if (backstopVal === undefined) throw new ErrMissingEntry(`pool ${pool} instance "Backstop"`)
+  const backstop = scAddress(backstopVal, 'Backstop')
+
+  const resListEntry = entries.get(keyId(resListKey(pool)))
+  const reserveList = resListEntry === undefined ? [] : decodeAddressVec(entryValue(resListEntry), 'ResList')
+
+  const missing = reserveList.filter((a) => !entries.has(keyId(resConfigKey(pool, a))))
+  if (missing.length > 0) {
+    const more = await getEntriesBatched(server, reserveKeys(pool, missing), stats)
+    for (const [k, v] of more.entries) entries.set(k, v)
+    latestLedger = Math.max(latestLedger, more.latestLedger)
+  }
+
+  const reserves = new Map<string, Reserve>()
+  for (const asset of reserveList) {
+    const c = entries.get(keyId(resConfigKey(pool, asset)))
+    const d = entries.get(keyId(resDataKey(pool, asset)))
+    if (c === undefined) throw new ErrMissingEntry(`ResConfig(${asset})`)
+    if (d === undefined) throw new ErrMissingEntry(`ResData(${asset})`)
+    reserves.set(asset, { asset, config: decodeReserveConfig(entryValue(c)), data: decodeReserveData(entryValue(d)) })
+  }
+
+  const positions = new Map<string, Positions>()
+  for (const u of users) {
+    const e = entries.get(keyId(positionsKey(pool, u)))
+    positions.set(u, e === undefined ? emptyPositions() : decodePositions(entryValue(e)))
+  }
+  const auctions = new Map<string, AuctionData>()
+  for (const u of auctionUsers) {
+    const e = entries.get(keyId(auctionKey(pool, AuctionType.UserLiquidation, u)))
+    if (e !== undefined) auctions.set(u, decodeAuctionData(entryValue(e)))
+  }
+  return { pool, config, backstop, reserveList, reserves, positions, auctions, latestLedger, stats }
+}
+
+/** Read one auction (any type) directly from storage; undefined when none exists. */
+export async function loadAuction(
+  server: LedgerEntriesReader,
+  pool: string,
+  auctionType: AuctionType,
+  user: string,
+  stats: RpcStats = newRpcStats(),
+): Promise<AuctionData | undefined> {
+  const key = auctionKey(pool, auctionType, user)
+  const got = await getEntriesBatched(server, [key], stats)
+  const e = got.entries.get(keyId(key))
+  return e === undefined ? undefined : decodeAuctionData(entryValue(e))
+}
