@@ -1,0 +1,15 @@
+/**
+ * Adapter SDK of the keeper: the types a protocol adapter implements and the helpers it may use.
+ * Published as the package entry `stellar-pooled-liquidations/keeper-sdk`.
+ */
+export type {
+  AdapterContext,
+  AdapterLogger,
+  Position,
+  ProtocolAdapter,
+  Result,
+  Task,
+  VaultClient,
+} from './types.js'
+export { makeResult } from './profit.js'
+export { sortTasksByPriority, taskPriority } from './priority.js'

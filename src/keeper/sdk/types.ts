@@ -1,0 +1,111 @@
+import type { Keypair } from '@stellar/stellar-sdk'
+import type { Chain } from '../../chain/index.js'
+
+/**
+ * One unit of work an adapter found: a liquidation to fill, a drift to rebalance, ...
+ *
+ * `D` is the adapter's own payload; the loop never looks inside it.
+ */
+export interface Task<D = unknown> {
+  /** 0–10, higher runs first (see `taskPriority` for the health-factor map). */
+  priority: number
+  /** Health factor of the position behind the task (1.0 = liquidation threshold), when it has one. */
+  health?: number
+  /** Estimated profit in USDC stroops (7 decimals). */
+  estProfit: bigint
+  /** Short label for logs and the event stream (e.g. the borrower address). */
+  label?: string
+  data: D
+}
+
+/** What executing a task did. `profit` is always `max(0, proceeds - drew)`. */
+export interface Result {
+  /** USDC drawn from the vault (7 decimals). */
+  drew: bigint
+  /** USDC handed back to the vault with return_proceeds (7 decimals). */
+  proceeds: bigint
+  profit: bigint
+  /** Milliseconds from the start of execution until the proceeds were returned. */
+  responseTimeMs: number
+  /** False when the task ended without a fill (lost a race, slippage, ...); default true. */
+  success?: boolean
+  /** Hash of the transaction that did the work, when there was one. */
+  txHash?: string
+  /** One-line outcome for the event stream. */
+  note?: string
+}
+
+/** The vault as an adapter sees it: bound to the keeper's own key. */
+export interface VaultClient {
+  /** vault.draw(keeper, amount): moves `amount` USDC from the vault to the keeper. */
+  draw(amount: bigint): Promise<void>
+  /**
+   * vault.return_proceeds(keeper, amount, responseTimeMs): hands `amount` USDC back and clears
+   * the draw. Returns the profit the vault booked.
+   */
+  returnProceeds(amount: bigint, responseTimeMs: number): Promise<bigint>
+}
+
+/** A position the adapter watches, for the dashboard (`/api/state`). */
+export interface Position {
+  protocol: string
+  user: string
+  /** Health factor as a float (1.0 = liquidation threshold); null when the user has no debt. */
+  healthFactor: number | null
+  /** Collateral and liabilities in the oracle's base currency, 7 decimals, when known. */
+  collateralBase?: bigint
+  liabilityBase?: bigint
+}
+
+/**
+ * A protocol the keeper works on. The loop calls, each cycle and in order:
+ * `getTasks` once, then `execute` for each task (highest priority first). Errors thrown by
+ * either are logged and skipped: they never stop the cycle.
+ */
+export interface ProtocolAdapter<D = unknown> {
+  /** Stable short name (metrics label, logs). */
+  name(): string
+  /** Finds the work available now. Read-only: must not submit transactions. */
+  getTasks(rpc: Chain): Promise<Task<D>[]>
+  /**
+   * Does one task. Capital comes from `vault.draw` and must go back through
+   * `vault.returnProceeds` before returning (a draw left outstanding is recovered by the next
+   * cycle's stale-draw step and can get the keeper slashed).
+   */
+  execute(rpc: Chain, keypair: Keypair, task: Task<D>, vault: VaultClient): Promise<Result>
+  /** USDC (7 decimals) the task needs to draw; 0 when it needs none. */
+  estimateCapital(task: Task<D>): bigint
+  /** Positions for the dashboard, refreshed at the end of each cycle (optional). */
+  getPositions?(rpc: Chain): Promise<Position[]>
+}
+
+/** Structured log sink handed to adapters (pino-compatible subset). */
+export interface AdapterLogger {
+  info(obj: object, msg?: string): void
+  warn(obj: object, msg?: string): void
+  error(obj: object, msg?: string): void
+  debug(obj: object, msg?: string): void
+}
+
+/** Everything a factory may need to build an adapter from the keeper's configuration. */
+export interface AdapterContext {
+  chain: Chain
+  keypair: Keypair
+  logger: AdapterLogger
+  /** Vault and registry contract ids. */
+  vaultContract: string
+  registryContract: string
+  /** USDC token contract (SAC); undefined when not configured. */
+  usdcContract: string | undefined
+  /** Lending pool to liquidate on; undefined in vault-monitor-only mode. */
+  lendingPool: string | undefined
+  /** Minimum lot value / bid cost ratio to fill (e.g. 1.02). */
+  minProfit: number
+  slippageBps: number
+  primaryDexRouter: string | undefined
+  fallbackDexRouter: string | undefined
+  rebalanceVault: string | undefined
+  rebalanceDriftBps: number
+  /** Tells the event stream about something worth showing (scans, fills...). */
+  emit(kind: string, message: string, data?: Record<string, unknown>): void
+}
