@@ -1,0 +1,134 @@
+import { Keypair, Networks } from '@stellar/stellar-sdk'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ConfigError, TESTNET_DEFAULTS, parseConfig } from './config.js'
+import { loadEnvironment, parseDotEnv } from './dotenv.js'
+
+const C1 = 'CA3D5KRYM6CB7OWQ6TWYRR3Z4T7GNZLKERYNZGGA5SOAOPIFY6YQGAXE'
+const C2 = 'CBIELTK6YBZJU5UP2WWQEUCYKLPU6AUNZ2BQ4WWFEIE3USCIHMXQDAMA'
+const kp = Keypair.random()
+const base = { KEEPER_SECRET: kp.secret(), REGISTRY_CONTRACT: C1, VAULT_CONTRACT: C2 }
+
+function problems(env: Record<string, string | undefined>): string[] {
+  try {
+    parseConfig(env)
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError)
+    return (e as ConfigError).problems
+  }
+  throw new Error('expected a ConfigError')
+}
+
+describe('parseConfig', () => {
+  it('applies the documented defaults', () => {
+    const c = parseConfig(base)
+    expect(c.operator).toBe(kp.publicKey())
+    expect(c.keeperName).toBe('service-keeper-1')
+    expect(c.lendingPool).toBeUndefined()
+    expect(c.usdcContract).toBe(TESTNET_DEFAULTS.USDC_CONTRACT)
+    expect(c.rpcUrl).toBe('https://soroban-testnet.stellar.org')
+    expect(c.historyApiUrl).toBe('https://horizon-testnet.stellar.org')
+    expect(c.networkPassphrase).toBe(Networks.TESTNET)
+    expect(c.pollIntervalSeconds).toBe(10)
+    expect(c.minProfit).toBe(1.02)
+    expect(c.apiPort).toBe(8080)
+    expect(c.slippageBps).toBe(100)
+    expect(c.rebalanceDriftBps).toBe(500)
+    expect(c.rebalanceVault).toBeUndefined()
+    expect(c.primaryDexRouter).toBeUndefined()
+    expect(c.knownDepositors).toEqual([])
+  })
+
+  it('reports each missing required variable with the exact message', () => {
+    expect(problems({})).toEqual([
+      'missing required env: KEEPER_SECRET',
+      'missing required env: REGISTRY_CONTRACT',
+      'missing required env: VAULT_CONTRACT',
+    ])
+    expect(problems({ ...base, VAULT_CONTRACT: undefined })).toEqual(['missing required env: VAULT_CONTRACT'])
+    expect(problems({ ...base, REGISTRY_CONTRACT: '  ' })).toEqual(['missing required env: REGISTRY_CONTRACT'])
+  })
+
+  it('bounds POLL_INTERVAL to [3, 300]', () => {
+    expect(parseConfig({ ...base, POLL_INTERVAL: '3' }).pollIntervalSeconds).toBe(3)
+    expect(parseConfig({ ...base, POLL_INTERVAL: '300' }).pollIntervalSeconds).toBe(300)
+    expect(parseConfig({ ...base, POLL_INTERVAL: '4.5' }).pollIntervalSeconds).toBe(4.5)
+    expect(problems({ ...base, POLL_INTERVAL: '2' })).toEqual(['POLL_INTERVAL must be a number in [3, 300], got "2"'])
+    expect(problems({ ...base, POLL_INTERVAL: '301' })).toEqual(['POLL_INTERVAL must be a number in [3, 300], got "301"'])
+    expect(problems({ ...base, POLL_INTERVAL: 'ten' })).toEqual(['POLL_INTERVAL must be a number in [3, 300], got "ten"'])
+  })
+
+  it('requires MIN_PROFIT > 0', () => {
+    expect(parseConfig({ ...base, MIN_PROFIT: '1.5' }).minProfit).toBe(1.5)
+    expect(problems({ ...base, MIN_PROFIT: '0' })).toEqual(['MIN_PROFIT must be a number > 0, got "0"'])
+    expect(problems({ ...base, MIN_PROFIT: '-1' })).toEqual(['MIN_PROFIT must be a number > 0, got "-1"'])
+  })
+
+  it('bounds the basis-point settings and the port', () => {
+    expect(parseConfig({ ...base, SLIPPAGE_BPS: '0', REBALANCE_DRIFT_BPS: '10000' })).toMatchObject({
+      slippageBps: 0,
+      rebalanceDriftBps: 10_000,
+    })
+    expect(problems({ ...base, SLIPPAGE_BPS: '10001' })).toEqual(['SLIPPAGE_BPS must be an integer in [0, 10000], got "10001"'])
+    expect(problems({ ...base, REBALANCE_DRIFT_BPS: '-1' })).toEqual([
+      'REBALANCE_DRIFT_BPS must be an integer in [0, 10000], got "-1"',
+    ])
+    expect(problems({ ...base, SLIPPAGE_BPS: '1.5' })).toEqual(['SLIPPAGE_BPS must be an integer in [0, 10000], got "1.5"'])
+    expect(problems({ ...base, API_PORT: '70000' })).toEqual(['API_PORT must be an integer in [0, 65535], got "70000"'])
+    expect(parseConfig({ ...base, API_PORT: '0' }).apiPort).toBe(0)
+  })
+
+  it('checks addresses, URLs and the secret without echoing it', () => {
+    const secretProblems = problems({ ...base, KEEPER_SECRET: 'SNOTASECRET' })
+    expect(secretProblems).toEqual(['KEEPER_SECRET must be a Stellar secret seed (S..., 56 characters)'])
+    expect(problems({ ...base, VAULT_CONTRACT: kp.publicKey() })).toEqual([
+      'VAULT_CONTRACT must be a contract address (C..., 56 characters)',
+    ])
+    expect(problems({ ...base, LENDING_POOL: 'pool' })).toEqual(['LENDING_POOL must be a contract address (C..., 56 characters)'])
+    expect(problems({ ...base, CONTRACT_RPC: 'ftp://x' })).toEqual(['CONTRACT_RPC must be an http(s) URL, got "ftp://x"'])
+    expect(problems({ ...base, KNOWN_DEPOSITORS: `${kp.publicKey()},nobody` })).toEqual([
+      'KNOWN_DEPOSITORS entry is not a Stellar address (G... or C...): "nobody"',
+    ])
+    // Several problems are all reported.
+    expect(problems({ ...base, POLL_INTERVAL: '1', MIN_PROFIT: '0' })).toHaveLength(2)
+  })
+
+  it('reads optional settings', () => {
+    const g = Keypair.random().publicKey()
+    const c = parseConfig({
+      ...base,
+      KEEPER_NAME: 'k2',
+      LENDING_POOL: C1,
+      USDC_CONTRACT: '',
+      PRIMARY_DEX_ROUTER: C2,
+      REBALANCE_VAULT: C1,
+      KNOWN_DEPOSITORS: ` ${g}, ${C1} ${g} `,
+      CONTRACT_RPC: 'http://127.0.0.1:8000/rpc',
+      NETWORK_PASSPHRASE: 'Sandbox',
+    })
+    expect(c).toMatchObject({ keeperName: 'k2', lendingPool: C1, usdcContract: undefined, primaryDexRouter: C2 })
+    expect(c.knownDepositors).toEqual([g, C1])
+    expect(c.rpcUrl).toBe('http://127.0.0.1:8000/rpc')
+    expect(c.networkPassphrase).toBe('Sandbox')
+  })
+})
+
+describe('.env loading', () => {
+  it('parses KEY=value lines, quotes and comments', () => {
+    expect(parseDotEnv('# c\nA=1\nexport B="two words"\nC=\'x y\'\nD=v # trailing\nbad line\n')).toEqual({
+      A: '1',
+      B: 'two words',
+      C: 'x y',
+      D: 'v',
+    })
+  })
+
+  it('lets the environment win over .env and tolerates a missing file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keeper-env-'))
+    expect(loadEnvironment(dir, { X: '1' })).toEqual({ X: '1' })
+    writeFileSync(join(dir, '.env'), 'POLL_INTERVAL=5\nKEEPER_NAME=from-file\n')
+    expect(loadEnvironment(dir, { KEEPER_NAME: 'from-env' })).toEqual({ POLL_INTERVAL: '5', KEEPER_NAME: 'from-env' })
+  })
+})

@@ -1,0 +1,190 @@
+import { Keypair, Networks, StrKey } from '@stellar/stellar-sdk'
+import { z } from 'zod'
+
+/** Public testnet endpoints used when the variables are not set. */
+export const TESTNET_DEFAULTS = {
+  CONTRACT_RPC: 'https://soroban-testnet.stellar.org',
+  HISTORY_API_URL: 'https://horizon-testnet.stellar.org',
+  NETWORK_PASSPHRASE: Networks.TESTNET,
+  /** Circle's testnet USDC (issuer GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5) as a Stellar Asset Contract. */
+  USDC_CONTRACT: 'CBIELTK6YBZJU5UP2WWQEUCYKLPU6AUNZ2BQ4WWFEIE3USCIHMXQDAMA',
+} as const
+
+export const REQUIRED_KEYS = ['KEEPER_SECRET', 'REGISTRY_CONTRACT', 'VAULT_CONTRACT'] as const
+
+/** Validated keeper configuration. */
+export interface KeeperConfig {
+  keypair: Keypair
+  operator: string
+  registryContract: string
+  vaultContract: string
+  keeperName: string
+  /** undefined = vault-monitor-only mode (API served, no liquidation cycle). */
+  lendingPool: string | undefined
+  /** undefined = stale-draw recovery disabled (USDC_CONTRACT set to empty). */
+  usdcContract: string | undefined
+  rpcUrl: string
+  historyApiUrl: string
+  networkPassphrase: string
+  pollIntervalSeconds: number
+  minProfit: number
+  apiPort: number
+  /** Address the API binds to (API_HOST, default 0.0.0.0). */
+  apiHost: string
+  primaryDexRouter: string | undefined
+  fallbackDexRouter: string | undefined
+  slippageBps: number
+  rebalanceVault: string | undefined
+  rebalanceDriftBps: number
+  knownDepositors: string[]
+  logLevel: string
+}
+
+/** Invalid configuration; `problems` are the lines to print, one per problem. */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+  readonly problems: string[]
+  constructor(problems: string[]) {
+    super(problems.join('\n'))
+    this.problems = problems
+  }
+}
+
+/** Unset and blank both mean "not set". */
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()))
+
+const contractId = (key: string) =>
+  optional.refine((v) => v === undefined || StrKey.isValidContract(v), {
+    message: `${key} must be a contract address (C..., 56 characters)`,
+  })
+
+const numberIn = (key: string, lo: number, hi: number, dflt: number, integer: boolean) =>
+  optional.transform((v, ctx) => {
+    if (v === undefined) return dflt
+    const n = Number(v)
+    const ok = v !== '' && Number.isFinite(n) && n >= lo && n <= hi && (!integer || Number.isInteger(n))
+    if (!ok) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${key} must be ${integer ? 'an integer' : 'a number'} in [${lo}, ${hi}], got "${v}"`,
+      })
+      return z.NEVER
+    }
+    return n
+  })
+
+const url = (key: string, dflt: string) =>
+  optional.transform((v, ctx) => {
+    const s = v ?? dflt
+    try {
+      const u = new URL(s)
+      if (u.protocol === 'http:' || u.protocol === 'https:') return s
+    } catch {
+      // fall through to the issue
+    }
+    ctx.addIssue({ code: 'custom', message: `${key} must be an http(s) URL, got "${s}"` })
+    return z.NEVER
+  })
+
+const schema = z.object({
+  KEEPER_SECRET: z
+    .string()
+    .transform((v) => v.trim())
+    .refine((v) => StrKey.isValidEd25519SecretSeed(v), {
+      // Never echo the value: it is a secret.
+      message: 'KEEPER_SECRET must be a Stellar secret seed (S..., 56 characters)',
+    }),
+  REGISTRY_CONTRACT: contractId('REGISTRY_CONTRACT'),
+  VAULT_CONTRACT: contractId('VAULT_CONTRACT'),
+  KEEPER_NAME: optional.transform((v) => v ?? 'service-keeper-1').refine((v) => v.length <= 64, {
+    message: 'KEEPER_NAME must be at most 64 characters',
+  }),
+  LENDING_POOL: contractId('LENDING_POOL'),
+  // USDC_CONTRACT: unset → testnet USDC; set but empty → none (stale-draw recovery disabled).
+  USDC_CONTRACT: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined ? TESTNET_DEFAULTS.USDC_CONTRACT : v.trim() === '' ? undefined : v.trim()))
+    .refine((v) => v === undefined || StrKey.isValidContract(v), {
+      message: 'USDC_CONTRACT must be a contract address (C..., 56 characters) or empty',
+    }),
+  CONTRACT_RPC: url('CONTRACT_RPC', TESTNET_DEFAULTS.CONTRACT_RPC),
+  HISTORY_API_URL: url('HISTORY_API_URL', TESTNET_DEFAULTS.HISTORY_API_URL),
+  NETWORK_PASSPHRASE: optional.transform((v) => v ?? TESTNET_DEFAULTS.NETWORK_PASSPHRASE),
+  POLL_INTERVAL: numberIn('POLL_INTERVAL', 3, 300, 10, false),
+  MIN_PROFIT: optional.transform((v, ctx) => {
+    if (v === undefined) return 1.02
+    const n = Number(v)
+    if (!Number.isFinite(n) || n <= 0) {
+      ctx.addIssue({ code: 'custom', message: `MIN_PROFIT must be a number > 0, got "${v}"` })
+      return z.NEVER
+    }
+    return n
+  }),
+  API_PORT: numberIn('API_PORT', 0, 65535, 8080, true),
+  API_HOST: optional.transform((v) => v ?? '0.0.0.0'),
+  PRIMARY_DEX_ROUTER: contractId('PRIMARY_DEX_ROUTER'),
+  FALLBACK_DEX_ROUTER: contractId('FALLBACK_DEX_ROUTER'),
+  SLIPPAGE_BPS: numberIn('SLIPPAGE_BPS', 0, 10_000, 100, true),
+  REBALANCE_VAULT: contractId('REBALANCE_VAULT'),
+  REBALANCE_DRIFT_BPS: numberIn('REBALANCE_DRIFT_BPS', 0, 10_000, 500, true),
+  KNOWN_DEPOSITORS: optional.transform((v, ctx) => {
+    const list = (v ?? '').split(/[\s,]+/).filter((s) => s !== '')
+    for (const a of list) {
+      if (!StrKey.isValidEd25519PublicKey(a) && !StrKey.isValidContract(a)) {
+        ctx.addIssue({ code: 'custom', message: `KNOWN_DEPOSITORS entry is not a Stellar address (G... or C...): "${a}"` })
+        return z.NEVER
+      }
+    }
+    return [...new Set(list)]
+  }),
+  LOG_LEVEL: optional
+    .transform((v) => v ?? 'info')
+    .refine((v) => ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v), {
+      message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    }),
+})
+
+/**
+ * Validates the keeper's environment. Required variables are checked first: each missing one is
+ * reported as exactly `missing required env: <KEY>`; then every other rule, one line per problem.
+ *
+ * @throws ConfigError
+ */
+export function parseConfig(env: Record<string, string | undefined>): KeeperConfig {
+  const missing = REQUIRED_KEYS.filter((k) => (env[k] ?? '').trim() === '')
+  if (missing.length > 0) throw new ConfigError(missing.map((k) => `missing required env: ${k}`))
+
+  const parsed = schema.safeParse(env)
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => i.message))
+  }
+  const c = parsed.data
+  const keypair = Keypair.fromSecret(c.KEEPER_SECRET)
+  return {
+    keypair,
+    operator: keypair.publicKey(),
+    registryContract: c.REGISTRY_CONTRACT!,
+    vaultContract: c.VAULT_CONTRACT!,
+    keeperName: c.KEEPER_NAME,
+    lendingPool: c.LENDING_POOL,
+    usdcContract: c.USDC_CONTRACT,
+    rpcUrl: c.CONTRACT_RPC,
+    historyApiUrl: c.HISTORY_API_URL,
+    networkPassphrase: c.NETWORK_PASSPHRASE,
+    pollIntervalSeconds: c.POLL_INTERVAL,
+    minProfit: c.MIN_PROFIT,
+    apiPort: c.API_PORT,
+    apiHost: c.API_HOST,
+    primaryDexRouter: c.PRIMARY_DEX_ROUTER,
+    fallbackDexRouter: c.FALLBACK_DEX_ROUTER,
+    slippageBps: c.SLIPPAGE_BPS,
+    rebalanceVault: c.REBALANCE_VAULT,
+    rebalanceDriftBps: c.REBALANCE_DRIFT_BPS,
+    knownDepositors: c.KNOWN_DEPOSITORS,
+    logLevel: c.LOG_LEVEL,
+  }
+}

@@ -1,0 +1,2 @@
+export { ConfigError, REQUIRED_KEYS, TESTNET_DEFAULTS, parseConfig, type KeeperConfig } from './config.js'
+export { loadEnvironment, parseDotEnv } from './dotenv.js'
