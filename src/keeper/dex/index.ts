@@ -1,0 +1,11 @@
+export { swapToUsdc, type SwapToUsdcParameters, type SwapToUsdcReturnType, type Venue } from './swapToUsdc.js'
+export { routerVenue, tokenBalance, ROUTER_INSUFFICIENT_OUTPUT, type RouterVenueParameters } from './routerVenue.js'
+export { slippageFloor } from './slippageFloor.js'
+export {
+  DexError,
+  ErrBadSwapInput,
+  ErrNoProceeds,
+  ErrNoRoute,
+  ErrSlippageExceeded,
+  type VenueFailure,
+} from './errors.js'
