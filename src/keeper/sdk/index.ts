@@ -4,6 +4,7 @@
  */
 export type {
   AdapterContext,
+  AdapterFactory,
   AdapterLogger,
   Position,
   ProtocolAdapter,

@@ -109,3 +109,11 @@ export interface AdapterContext {
   /** Tells the event stream about something worth showing (scans, fills...). */
   emit(kind: string, message: string, data?: Record<string, unknown>): void
 }
+
+/**
+ * Builds an adapter from the keeper's configuration. The lending-pool adapter module exports
+ * `createLendingPoolAdapter: AdapterFactory` (src/keeper/adapters/blend/index.ts), the
+ * rebalancing one `createRebalanceAdapter: AdapterFactory` (src/keeper/adapters/rebalance/index.ts);
+ * each builds its own DEX client from `primaryDexRouter` / `fallbackDexRouter` when one is set.
+ */
+export type AdapterFactory = (ctx: AdapterContext) => ProtocolAdapter<any> | Promise<ProtocolAdapter<any>>

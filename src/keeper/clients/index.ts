@@ -1,0 +1,3 @@
+export { VaultContract, isMissingFunction, type DepositorInfo, type VaultConfig, type VaultState } from './vault.js'
+export { RegistryContract, RegistryErrorCode, toKeeperInfo, type KeeperInfo, type RegistryConfig } from './registry.js'
+export { tokenBalance } from './token.js'

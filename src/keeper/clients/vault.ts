@@ -1,0 +1,111 @@
+import type { Keypair } from '@stellar/stellar-sdk'
+import { SimulationError, addr, i128, invoke, read, u64, type Chain } from '../../chain/index.js'
+import type { VaultClient } from '../sdk/index.js'
+import { asRecord, pick, toBigInt, toNumber } from './convert.js'
+
+export interface VaultState {
+  totalUsdc: bigint
+  totalShares: bigint
+  totalProfit: bigint
+  activeLiq: bigint
+}
+
+export interface VaultConfig {
+  depositCap: bigint
+  withdrawCooldown: number
+  maxDrawPerKeeper: bigint
+}
+
+export interface DepositorInfo {
+  shares: bigint
+  costBasis: bigint
+  lastDepositTime: number
+  /** Every field the contract returned, as decoded. */
+  raw: Record<string, unknown>
+}
+
+/** Whether the contract lacks a function (old vault without get_keeper_draw, ...). */
+export function isMissingFunction(err: unknown): boolean {
+  return (
+    err instanceof SimulationError &&
+    /non-?existent contract function|function not found|MissingValue|no such function/i.test(err.message)
+  )
+}
+
+/**
+ * Client of the vault contract (contracts/vault): reads by simulation, writes through the
+ * submission pipeline signed by the caller's key.
+ */
+export class VaultContract {
+  constructor(
+    readonly chain: Chain,
+    readonly contractId: string,
+  ) {}
+
+  async getState(): Promise<VaultState> {
+    const r = asRecord(await read(this.chain, this.contractId, 'get_state'))
+    return {
+      totalUsdc: toBigInt(r.total_usdc),
+      totalShares: toBigInt(r.total_shares),
+      totalProfit: toBigInt(r.total_profit),
+      activeLiq: toBigInt(r.active_liq),
+    }
+  }
+
+  async getConfig(): Promise<VaultConfig> {
+    const r = asRecord(await read(this.chain, this.contractId, 'get_config'))
+    return {
+      depositCap: toBigInt(r.deposit_cap),
+      withdrawCooldown: toNumber(r.withdraw_cooldown),
+      maxDrawPerKeeper: toBigInt(r.max_draw_per_keeper),
+    }
+  }
+
+  /** Outstanding draw of `keeper` (0 when none). */
+  async getKeeperDraw(keeper: string): Promise<bigint> {
+    return toBigInt(await read(this.chain, this.contractId, 'get_keeper_draw', [addr(keeper)]))
+  }
+
+  /** USDC value of a depositor's shares (floor). */
+  async balance(depositor: string): Promise<bigint> {
+    return toBigInt(await read(this.chain, this.contractId, 'balance', [addr(depositor)]))
+  }
+
+  async getDepositor(depositor: string): Promise<DepositorInfo> {
+    const r = asRecord(await read(this.chain, this.contractId, 'get_depositor', [addr(depositor)]))
+    return {
+      shares: toBigInt(pick(r, 'shares')),
+      costBasis: toBigInt(pick(r, 'cost_basis', 'deposited', 'total_deposited')),
+      lastDepositTime: toNumber(pick(r, 'last_deposit_time', 'last_deposit', 'last_deposit_ts')),
+      raw: r,
+    }
+  }
+
+  async draw(keeper: Keypair, amount: bigint): Promise<void> {
+    await invoke(this.chain, keeper, this.contractId, 'draw', [addr(keeper.publicKey()), i128(amount)])
+  }
+
+  /** Returns the profit the vault booked. */
+  async returnProceeds(keeper: Keypair, amount: bigint, responseTimeMs: number): Promise<bigint> {
+    const res = await invoke<bigint>(this.chain, keeper, this.contractId, 'return_proceeds', [
+      addr(keeper.publicKey()),
+      i128(amount),
+      u64(Math.max(0, Math.round(responseTimeMs))),
+    ])
+    return toBigInt(res.value)
+  }
+
+  async deposit(depositor: Keypair, amount: bigint): Promise<bigint> {
+    const res = await invoke(this.chain, depositor, this.contractId, 'deposit', [addr(depositor.publicKey()), i128(amount)])
+    return toBigInt(res.value)
+  }
+
+  /** The adapter-facing view, bound to one keeper key. */
+  bind(keeper: Keypair): VaultClient {
+    return {
+      draw: (amount) => this.draw(keeper, amount),
+      returnProceeds: (amount, ms) => this.returnProceeds(keeper, amount, ms),
+    }
+  }
+}
+

@@ -1,0 +1,70 @@
+import type { KeeperInfo, VaultState } from '../clients/index.js'
+import type { Position, Result } from '../sdk/index.js'
+
+export interface LiquidationRecord {
+  /** ISO-8601 time the result was folded in. */
+  at: string
+  adapter: string
+  label: string
+  drew: bigint
+  proceeds: bigint
+  profit: bigint
+  responseTimeMs: number
+  success: boolean
+  txHash?: string
+}
+
+export interface DepositorView {
+  address: string
+  /** USDC value of the shares (vault.balance), 7 decimals. */
+  balance: bigint
+  shares: bigint
+  costBasis: bigint
+}
+
+export interface CycleStats {
+  count: number
+  overruns: number
+  lastStartedAt: string | null
+  lastDurationMs: number | null
+  lastError: string | null
+}
+
+/**
+ * What the API shows. Rebuilt from chain each cycle (the keeper keeps no persistent state);
+ * only the recent liquidation history is process-local.
+ */
+export class DashboardState {
+  mode: 'monitor-only' | 'liquidating' = 'monitor-only'
+  operator = ''
+  keeperName = ''
+  vault: VaultState | null = null
+  keepers: KeeperInfo[] = []
+  self: KeeperInfo | null = null
+  positions: Position[] = []
+  depositors: DepositorView[] = []
+  history: LiquidationRecord[] = []
+  outstandingDraw = 0n
+  cycles: CycleStats = { count: 0, overruns: 0, lastStartedAt: null, lastDurationMs: null, lastError: null }
+  updatedAt: string | null = null
+
+  constructor(private readonly historyCapacity = 500) {}
+
+  /** Folds one adapter result into the history. */
+  fold(adapter: string, label: string, r: Result): LiquidationRecord {
+    const rec: LiquidationRecord = {
+      at: new Date().toISOString(),
+      adapter,
+      label,
+      drew: r.drew,
+      proceeds: r.proceeds,
+      profit: r.profit,
+      responseTimeMs: r.responseTimeMs,
+      success: r.success ?? true,
+      ...(r.txHash ? { txHash: r.txHash } : {}),
+    }
+    this.history.push(rec)
+    if (this.history.length > this.historyCapacity) this.history.splice(0, this.history.length - this.historyCapacity)
+    return rec
+  }
+}
