@@ -16,3 +16,24 @@ export {
 } from './shares/sharesForDeposit.js'
 export { usdcForShares, type UsdcForSharesParameters } from './shares/usdcForShares.js'
 export { sharePrice, type SharePriceParameters } from './shares/sharePrice.js'
+
+export type { AuctionData } from './auction/types.js'
+export {
+  AUCTION_RAMP_BLOCKS,
+  AUCTION_STEP,
+  auctionModifiers,
+  type AuctionModifiersReturnType,
+} from './auction/auctionModifiers.js'
+export { scaleAuction, type ScaleAuctionParameters, type ScaleAuctionReturnType } from './auction/scaleAuction.js'
+export { auctionValue, type AuctionAssetQuote, type AuctionQuotes } from './auction/auctionValue.js'
+export {
+  auctionProfitability,
+  type AuctionProfitabilityParameters,
+  type AuctionProfitabilityReturnType,
+} from './auction/auctionProfitability.js'
+export { meetsMinProfit } from './auction/meetsMinProfit.js'
+export {
+  firstProfitableBlock,
+  type FirstProfitableBlockParameters,
+  type FirstProfitableBlockReturnType,
+} from './auction/firstProfitableBlock.js'
