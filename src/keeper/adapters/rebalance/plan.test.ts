@@ -57,7 +57,7 @@ describe('planRebalance', () => {
     expect(() => planRebalance({ base: 'USDC', driftThresholdBps: 5, holdings: [{ ...h[0]!, price: 0n }] })).toThrow(/price/)
   })
 
-  it('never sells more than an asset's balance nor moves more than the total value', () => {
+  it('never sells more than the balance of an asset nor moves more than the total value', () => {
     fc.assert(
       fc.property(
         fc.array(fc.bigInt({ min: 0n, max: 10n ** 12n }), { minLength: 3, maxLength: 3 }),

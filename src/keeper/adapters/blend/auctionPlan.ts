@@ -1,0 +1,118 @@
+/**
+ * Valuing a Blend auction for the keeper: quotes for each side from oracle prices and reserve
+ * rates, and the first ledger at which filling it clears MIN_PROFIT (src/core does the curve).
+ */
+import {
+  auctionProfitability,
+  firstProfitableBlock,
+  scaleAuction,
+  type AuctionData as CoreAuctionData,
+  type AuctionQuotes,
+} from '../../../core/index.js'
+import { ErrNoPrice } from './errors.js'
+import type { Reserve } from './loadPool.js'
+import type { PriceData } from './oracle.js'
+import { AuctionType, type AuctionData } from './storage.js'
+
+/** The core's view of a stored auction (plain records instead of maps). */
+export function toCoreAuction(a: AuctionData): CoreAuctionData {
+  return { bid: Object.fromEntries(a.bid), lot: Object.fromEntries(a.lot), block: a.block }
+}
+
+/** MIN_PROFIT as a 7-decimal ratio (1.02 -> 10_200_000n). */
+export function minProfitScaled(minProfit: number): bigint {
+  if (!Number.isFinite(minProfit) || minProfit <= 0) throw new RangeError(`MIN_PROFIT ${minProfit} must be > 0`)
+  return BigInt(Math.round(minProfit * 1e7))
+}
+
+function quote(
+  asset: string,
+  reserves: ReadonlyMap<string, Reserve>,
+  prices: ReadonlyMap<string, PriceData>,
+  rate: 'b' | 'd' | 'none',
+): AuctionQuotes[string] {
+  const r = reserves.get(asset)
+  const p = prices.get(asset)
+  if (r === undefined || p === undefined) throw new ErrNoPrice(asset, 'not a priced reserve of the pool')
+  const q = { price: p.price, decimals: r.config.decimals }
+  if (rate === 'b') return { ...q, rate: r.data.b_rate }
+  if (rate === 'd') return { ...q, rate: r.data.d_rate }
+  return q
+}
+
+/**
+ * Quotes for both sides of an auction. User liquidation: lot in bTokens (b_rate), bid in dTokens
+ * (d_rate). Bad debt: bid in dTokens; its lot is backstop LP tokens, not a pool reserve (no quote
+ * here). Interest: lot in underlying; its bid is backstop LP tokens.
+ */
+export function auctionQuotes(
+  type: AuctionType,
+  auction: AuctionData,
+  reserves: ReadonlyMap<string, Reserve>,
+  prices: ReadonlyMap<string, PriceData>,
+): { lotQuotes: AuctionQuotes; bidQuotes: AuctionQuotes } {
+  const lotQuotes: Record<string, AuctionQuotes[string]> = {}
+  const bidQuotes: Record<string, AuctionQuotes[string]> = {}
+  if (type !== AuctionType.Interest) for (const a of auction.bid.keys()) bidQuotes[a] = quote(a, reserves, prices, 'd')
+  if (type === AuctionType.UserLiquidation) for (const a of auction.lot.keys()) lotQuotes[a] = quote(a, reserves, prices, 'b')
+  if (type === AuctionType.Interest) for (const a of auction.lot.keys()) lotQuotes[a] = quote(a, reserves, prices, 'none')
+  return { lotQuotes, bidQuotes }
+}
+
+export interface FillPlan {
+  /** Ledger sequence of the first fill that clears MIN_PROFIT. */
+  block: number
+  delta: number
+  lotValue: bigint
+  bidCost: bigint
+  /** 7 decimals; null when the bid costs nothing. */
+  ratio: bigint | null
+  /** Scaled amounts at `block` (what the fill pays and receives). */
+  bid: Record<string, bigint>
+  lot: Record<string, bigint>
+}
+
+/**
+ * The first profitable fill of `percent` of a user-liquidation auction at or after `fromBlock`,
+ * or null when the curve never clears `minProfit`.
+ */
+export function planFill(p: {
+  auction: AuctionData
+  reserves: ReadonlyMap<string, Reserve>
+  prices: ReadonlyMap<string, PriceData>
+  minProfit: bigint
+  fromBlock: number
+  percent?: number
+  type?: AuctionType
+}): FillPlan | null {
+  const type = p.type ?? AuctionType.UserLiquidation
+  const percent = p.percent ?? 100
+  const auction = toCoreAuction(p.auction)
+  const { lotQuotes, bidQuotes } = auctionQuotes(type, p.auction, p.reserves, p.prices)
+  const first = firstProfitableBlock({ auction, percent, lotQuotes, bidQuotes, minProfit: p.minProfit, fromBlock: p.fromBlock })
+  if (first === null) return null
+  const { filled } = scaleAuction({ auction, block: first.block, percent })
+  return {
+    block: first.block,
+    delta: first.delta,
+    lotValue: first.lotValue,
+    bidCost: first.bidCost,
+    ratio: first.ratio,
+    bid: { ...filled.bid },
+    lot: { ...filled.lot },
+  }
+}
+
+/** Profitability of a fill at a given ledger (for logs and re-checks right before sending). */
+export function profitabilityAt(p: {
+  auction: AuctionData
+  reserves: ReadonlyMap<string, Reserve>
+  prices: ReadonlyMap<string, PriceData>
+  block: number
+  percent?: number
+  type?: AuctionType
+}) {
+  const type = p.type ?? AuctionType.UserLiquidation
+  const { lotQuotes, bidQuotes } = auctionQuotes(type, p.auction, p.reserves, p.prices)
+  return auctionProfitability({ auction: toCoreAuction(p.auction), block: p.block, percent: p.percent ?? 100, lotQuotes, bidQuotes })
+}
