@@ -1,0 +1,223 @@
+import { Keypair } from '@stellar/stellar-sdk'
+import { describe, expect, it } from 'vitest'
+import { createChain } from '../../chain/index.js'
+import type { KeeperInfo, VaultState } from '../clients/index.js'
+import { createMetrics } from '../metrics.js'
+import { makeResult, type ProtocolAdapter, type Task } from '../sdk/index.js'
+import { DashboardState } from '../state/dashboard.js'
+import { EventLog } from '../state/events.js'
+import { runCycle } from './cycle.js'
+import { PollLoop } from './scheduler.js'
+import type { CycleDeps, CycleVault } from './types.js'
+
+const silent = { info() {}, warn() {}, error() {}, debug() {} }
+const keypair = Keypair.random()
+const state0: VaultState = { totalUsdc: 5_000_0000000n, totalShares: 4_000_0000000n, totalProfit: 0n, activeLiq: 0n }
+
+function fakeVault(opts: { draw?: bigint; failState?: boolean } = {}) {
+  const calls: string[] = []
+  let draw = opts.draw ?? 0n
+  const vault: CycleVault = {
+    async getState() {
+      if (opts.failState) throw new Error('rpc down')
+      return state0
+    },
+    async getKeeperDraw() {
+      return draw
+    },
+    async balance() {
+      return 7n
+    },
+    async getDepositor() {
+      return { shares: 3n, costBasis: 2n, lastDepositTime: 0, raw: {} }
+    },
+    async returnProceeds(_kp, amount) {
+      calls.push(`return ${amount}`)
+      draw = 0n
+      return 0n
+    },
+    bind() {
+      return {
+        draw: async (a) => {
+          calls.push(`draw ${a}`)
+        },
+        returnProceeds: async (a) => {
+          calls.push(`return ${a}`)
+          return 0n
+        },
+      }
+    },
+  }
+  return { vault, calls }
+}
+
+function deps(over: Partial<CycleDeps>): CycleDeps {
+  const me: KeeperInfo = {
+    operator: keypair.publicKey(),
+    name: 'k',
+    stake: 1n,
+    totalExecutions: 0,
+    successfulFills: 0,
+    totalProfit: 0n,
+    avgResponseTimeMs: 0,
+    hasActiveDraw: false,
+    drawAmount: 0n,
+    drawTimestamp: 0,
+    registeredAt: 0,
+    slashed: false,
+    slashCount: 0,
+  }
+  return {
+    chain: createChain({ rpcUrl: 'http://127.0.0.1:1', networkPassphrase: 'x' }),
+    keypair,
+    vault: fakeVault().vault,
+    registry: { getKeepers: async () => [me], getKeeper: async () => me },
+    usdcBalance: undefined,
+    adapters: [],
+    knownDepositors: [],
+    state: new DashboardState(),
+    events: new EventLog(),
+    metrics: createMetrics({ defaultMetrics: false }),
+    logger: silent,
+    ...over,
+  }
+}
+
+function adapter(name: string, tasks: () => Promise<Task<string>[]>, log: string[], failOn?: string): ProtocolAdapter<string> {
+  return {
+    name: () => name,
+    getTasks: tasks,
+    async execute(_c, _k, task, vault) {
+      log.push(`${name}:${task.data}`)
+      if (task.data === failOn) throw new Error(`boom ${task.data}`)
+      await vault.draw(10n)
+      await vault.returnProceeds(12n, 5)
+      return makeResult({ drew: 10n, proceeds: 12n, responseTimeMs: 5 })
+    },
+    estimateCapital: () => 10n,
+  }
+}
+
+const t = (priority: number, data: string): Task<string> => ({ priority, estProfit: 0n, data, label: data })
+
+describe('runCycle', () => {
+  it('runs adapters in order and tasks by priority, isolating every failure', async () => {
+    const log: string[] = []
+    const broken = adapter('broken', async () => Promise.reject(new Error('scan failed')), log)
+    const a = adapter('a', async () => [t(1, 'low'), t(10, 'urgent'), t(4, 'mid'), t(10, 'urgent2')], log, 'mid')
+    const b = adapter('b', async () => [t(7, 'b1')], log)
+    const d = deps({ adapters: [broken, a, b] })
+    const report = await runCycle(d)
+    expect(log).toEqual(['a:urgent', 'a:urgent2', 'a:mid', 'a:low', 'b:b1'])
+    expect(report).toMatchObject({ tasksFound: 5, tasksExecuted: 4, fills: 4, errors: 2, abandoned: false })
+    expect(d.state.history.map((h) => h.label)).toEqual(['urgent', 'urgent2', 'low', 'b1'])
+    expect(d.state.history[0]!.profit).toBe(2n)
+    expect(d.state.vault).toEqual(state0)
+    const metrics = await d.metrics.registry.getMetricsAsJSON()
+    const liq = metrics.find((m) => m.name === 'service_liquidations_total')
+    expect(liq?.values[0]?.value).toBe(4)
+    expect(d.events.recent().some((e) => e.kind === 'error' && e.message.includes('scan failed'))).toBe(true)
+  })
+
+  it('survives failing state reads and still refreshes the rest', async () => {
+    const d = deps({ vault: fakeVault({ failState: true }).vault, knownDepositors: [keypair.publicKey()] })
+    const report = await runCycle(d)
+    expect(report.errors).toBe(1)
+    expect(d.state.vault).toBeNull()
+    expect(d.state.depositors).toEqual([{ address: keypair.publicKey(), balance: 7n, shares: 3n, costBasis: 2n }])
+    expect(d.state.self?.operator).toBe(keypair.publicKey())
+  })
+
+  it('stops before the next task once asked to stop', async () => {
+    const log: string[] = []
+    const ctrl = new AbortController()
+    const a: ProtocolAdapter<string> = {
+      ...adapter('a', async () => [t(5, 'one'), t(4, 'two')], log),
+      async execute(_c, _k, task) {
+        log.push(task.data)
+        ctrl.abort()
+        return makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: 0 })
+      },
+    }
+    const report = await runCycle(deps({ adapters: [a] }), ctrl.signal)
+    expect(log).toEqual(['one'])
+    expect(report.abandoned).toBe(true)
+  })
+})
+
+describe('stale-draw recovery', () => {
+  it('returns the USDC on hand capped at the draw, before any task', async () => {
+    const { vault, calls } = fakeVault({ draw: 500n })
+    const log: string[] = []
+    const d = deps({ vault, usdcBalance: async () => 800n, adapters: [adapter('a', async () => [t(1, 'x')], log)] })
+    const report = await runCycle(d)
+    expect(report.recovered).toBe(500n)
+    expect(calls).toEqual(['return 500', 'draw 10', 'return 12'])
+  })
+
+  it('returns less when less is on hand', async () => {
+    const { vault, calls } = fakeVault({ draw: 500n })
+    await runCycle(deps({ vault, usdcBalance: async () => 120n }))
+    expect(calls).toEqual(['return 120'])
+  })
+
+  it('is a no-op without USDC_CONTRACT, without a draw, or on a vault without get_keeper_draw', async () => {
+    const a = fakeVault({ draw: 500n })
+    await runCycle(deps({ vault: a.vault, usdcBalance: undefined }))
+    expect(a.calls).toEqual([])
+    const b = fakeVault({ draw: 0n })
+    await runCycle(deps({ vault: b.vault, usdcBalance: async () => 800n }))
+    expect(b.calls).toEqual([])
+    const { SimulationError } = await import('../../chain/index.js')
+    const c = fakeVault({ draw: 500n })
+    c.vault.getKeeperDraw = async () => {
+      throw new SimulationError('simulation failed', { details: 'HostError: Error(WasmVm, MissingValue) trying to invoke non-existent contract function' })
+    }
+    const report = await runCycle(deps({ vault: c.vault, usdcBalance: async () => 800n }))
+    expect(c.calls).toEqual([])
+    expect(report.errors).toBe(0)
+  })
+})
+
+describe('PollLoop', () => {
+  it('never overlaps cycles, counts overruns and stops cleanly', async () => {
+    let running = 0
+    let maxRunning = 0
+    let n = 0
+    const loop = new PollLoop({
+      intervalMs: 20,
+      logger: silent,
+      async runCycle() {
+        running++
+        maxRunning = Math.max(maxRunning, running)
+        n++
+        // Every other cycle overruns the interval.
+        await new Promise((r) => setTimeout(r, n % 2 === 1 ? 50 : 1))
+        running--
+        return { recovered: 0n, tasksFound: 0, tasksExecuted: 0, fills: 0, errors: 0, abandoned: false, durationMs: 0 }
+      },
+    })
+    loop.start()
+    await new Promise((r) => setTimeout(r, 300))
+    expect(await loop.stop(1_000)).toBe(true)
+    const cycles = loop.cycles
+    expect(maxRunning).toBe(1)
+    expect(cycles).toBeGreaterThanOrEqual(4)
+    // 300 ms at 20 ms ticks would be 15 cycles if overruns piled up; each overrun costs 50 ms.
+    expect(cycles).toBeLessThan(15)
+    expect(loop.overruns).toBeGreaterThanOrEqual(2)
+    await new Promise((r) => setTimeout(r, 60))
+    expect(loop.cycles).toBe(cycles)
+  })
+
+  it('gives up waiting for a stuck cycle after the grace period', async () => {
+    const loop = new PollLoop({
+      intervalMs: 10,
+      logger: silent,
+      runCycle: () => new Promise(() => {}),
+    })
+    loop.start()
+    await new Promise((r) => setTimeout(r, 20))
+    expect(await loop.stop(30)).toBe(false)
+  })
+})

@@ -1,0 +1,170 @@
+import { sortTasksByPriority, type Task } from '../sdk/index.js'
+import { toUnits } from '../metrics.js'
+import { recoverStaleDraw } from './recovery.js'
+import type { CycleDeps, CycleReport } from './types.js'
+
+function errInfo(err: unknown): { err: string; code?: number } {
+  const e = err as { message?: unknown; code?: unknown }
+  const msg = typeof e?.message === 'string' ? e.message : String(err)
+  return typeof e?.code === 'number' ? { err: msg, code: e.code } : { err: msg }
+}
+
+/**
+ * One poll cycle, as a pipeline:
+ * 1. stale-draw recovery (before anything can draw again);
+ * 2. for each adapter in order: getTasks → stable sort by priority (highest first) → execute
+ *    each → fold each Result into the dashboard state;
+ * 3. refresh state: positions, vault state, registered keepers, KNOWN_DEPOSITORS balances.
+ *
+ * A failed step, adapter or task is logged and skipped: nothing here throws. When `signal` is
+ * aborted the cycle stops before the next task (a running task always finishes, so a draw is
+ * never left half-way by a stop request) and skips the remaining adapters.
+ */
+export async function runCycle(deps: CycleDeps, signal?: AbortSignal): Promise<CycleReport> {
+  const started = Date.now()
+  const report: CycleReport = {
+    recovered: 0n,
+    tasksFound: 0,
+    tasksExecuted: 0,
+    fills: 0,
+    errors: 0,
+    abandoned: false,
+    durationMs: 0,
+  }
+  const { logger, metrics, events, state } = deps
+
+  // 1. stale-draw recovery
+  try {
+    const rec = await recoverStaleDraw(deps)
+    if (rec.kind === 'returned') report.recovered = rec.returned
+  } catch (err) {
+    report.errors++
+    metrics.rpcErrors.inc({ stage: 'recovery' })
+    logger.error(errInfo(err), 'stale-draw recovery failed')
+    events.push('error', `stale-draw recovery failed: ${errInfo(err).err}`)
+  }
+
+  // 2. adapters
+  const vaultClient = deps.vault.bind(deps.keypair)
+  for (const adapter of deps.adapters) {
+    if (signal?.aborted) {
+      report.abandoned = true
+      break
+    }
+    const name = safeName(adapter)
+    let tasks: Task<unknown>[]
+    try {
+      tasks = sortTasksByPriority(await adapter.getTasks(deps.chain))
+    } catch (err) {
+      report.errors++
+      metrics.adapterErrors.inc({ adapter: name, stage: 'get_tasks' })
+      logger.error({ adapter: name, ...errInfo(err) }, 'getTasks failed')
+      events.push('error', `${name}: scan failed: ${errInfo(err).err}`, { adapter: name })
+      continue
+    }
+    report.tasksFound += tasks.length
+    events.push('scan', `${name}: ${tasks.length} task(s)`, { adapter: name, tasks: tasks.length })
+    for (const task of tasks) {
+      if (signal?.aborted) {
+        report.abandoned = true
+        break
+      }
+      const label = task.label ?? `${name} task`
+      try {
+        const result = await adapter.execute(deps.chain, deps.keypair, task, vaultClient)
+        report.tasksExecuted++
+        const rec = state.fold(name, label, result)
+        if (rec.success) {
+          report.fills++
+          metrics.liquidationsTotal.inc()
+          metrics.profitTotal.inc(toUnits(rec.profit))
+        }
+        metrics.tasksTotal.inc({ adapter: name, outcome: rec.success ? 'filled' : 'unfilled' })
+        logger.info(
+          {
+            adapter: name,
+            label,
+            drew: rec.drew.toString(),
+            proceeds: rec.proceeds.toString(),
+            profit: rec.profit.toString(),
+            responseTimeMs: rec.responseTimeMs,
+            success: rec.success,
+          },
+          'task executed',
+        )
+        events.push(rec.success ? 'fill' : 'miss', `${name}: ${label}: ${result.note ?? (rec.success ? 'filled' : 'not filled')}`, {
+          adapter: name,
+          drew: rec.drew.toString(),
+          proceeds: rec.proceeds.toString(),
+          profit: rec.profit.toString(),
+          responseTimeMs: rec.responseTimeMs,
+        })
+      } catch (err) {
+        report.errors++
+        metrics.tasksTotal.inc({ adapter: name, outcome: 'error' })
+        metrics.adapterErrors.inc({ adapter: name, stage: 'execute' })
+        logger.error({ adapter: name, label, ...errInfo(err) }, 'task failed')
+        events.push('error', `${name}: ${label}: ${errInfo(err).err}`, { adapter: name })
+      }
+    }
+  }
+
+  // 3. refresh state
+  await refreshState(deps, report)
+  report.durationMs = Date.now() - started
+  return report
+}
+
+function safeName(adapter: { name(): string }): string {
+  try {
+    return adapter.name()
+  } catch {
+    return 'unnamed'
+  }
+}
+
+async function step(deps: CycleDeps, report: CycleReport, stage: string, f: () => Promise<void>): Promise<void> {
+  try {
+    await f()
+  } catch (err) {
+    report.errors++
+    deps.metrics.rpcErrors.inc({ stage })
+    deps.logger.warn({ stage, ...errInfo(err) }, 'state refresh step failed')
+  }
+}
+
+/** Step 3: re-read what the dashboard shows. Each read fails on its own. */
+export async function refreshState(deps: CycleDeps, report: CycleReport): Promise<void> {
+  const { state, metrics } = deps
+  const positions: typeof state.positions = []
+  for (const adapter of deps.adapters) {
+    if (!adapter.getPositions) continue
+    try {
+      positions.push(...(await adapter.getPositions(deps.chain)))
+    } catch (err) {
+      report.errors++
+      metrics.adapterErrors.inc({ adapter: safeName(adapter), stage: 'positions' })
+      deps.logger.warn({ adapter: safeName(adapter), ...errInfo(err) }, 'positions refresh failed')
+    }
+  }
+  state.positions = positions
+  await Promise.all([
+    step(deps, report, 'vault_state', async () => {
+      state.vault = await deps.vault.getState()
+      metrics.vaultTvl.set(toUnits(state.vault.totalUsdc))
+    }),
+    step(deps, report, 'keepers', async () => {
+      state.keepers = await deps.registry.getKeepers()
+      state.self = state.keepers.find((k) => k.operator === deps.keypair.publicKey()) ?? null
+    }),
+    step(deps, report, 'depositors', async () => {
+      state.depositors = await Promise.all(
+        deps.knownDepositors.map(async (address) => {
+          const [balance, info] = await Promise.all([deps.vault.balance(address), deps.vault.getDepositor(address)])
+          return { address, balance, shares: info.shares, costBasis: info.costBasis }
+        }),
+      )
+    }),
+  ])
+  state.updatedAt = new Date().toISOString()
+}

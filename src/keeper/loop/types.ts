@@ -1,0 +1,49 @@
+import type { Keypair } from '@stellar/stellar-sdk'
+import type { Chain } from '../../chain/index.js'
+import type { DepositorInfo, KeeperInfo, VaultState } from '../clients/index.js'
+import type { KeeperMetrics } from '../metrics.js'
+import type { AdapterLogger, ProtocolAdapter, VaultClient } from '../sdk/index.js'
+import type { DashboardState } from '../state/dashboard.js'
+import type { EventLog } from '../state/events.js'
+
+/** The vault calls the cycle makes (VaultContract implements it; unit tests fake it). */
+export interface CycleVault {
+  getState(): Promise<VaultState>
+  getKeeperDraw(keeper: string): Promise<bigint>
+  balance(depositor: string): Promise<bigint>
+  getDepositor(depositor: string): Promise<DepositorInfo>
+  returnProceeds(keeper: Keypair, amount: bigint, responseTimeMs: number): Promise<bigint>
+  bind(keeper: Keypair): VaultClient
+}
+
+/** The registry calls the cycle makes. */
+export interface CycleRegistry {
+  getKeepers(): Promise<KeeperInfo[]>
+  getKeeper(operator: string): Promise<KeeperInfo>
+}
+
+export interface CycleDeps {
+  chain: Chain
+  keypair: Keypair
+  vault: CycleVault
+  registry: CycleRegistry
+  /** USDC balance of an address; undefined when USDC_CONTRACT is not configured. */
+  usdcBalance: ((holder: string) => Promise<bigint>) | undefined
+  adapters: readonly ProtocolAdapter<any>[]
+  knownDepositors: readonly string[]
+  state: DashboardState
+  events: EventLog
+  metrics: KeeperMetrics
+  logger: AdapterLogger
+}
+
+export interface CycleReport {
+  recovered: bigint
+  tasksFound: number
+  tasksExecuted: number
+  fills: number
+  errors: number
+  /** True when a stop request made the cycle skip the remaining tasks. */
+  abandoned: boolean
+  durationMs: number
+}
