@@ -1,3 +1,22 @@
 #![no_std]
-// Placeholder until the contract lands.
-use soroban_sdk as _;
+//! Keeper registry of the pooled liquidation vault.
+//!
+//! Keepers stake `min_stake` USDC to register. The vault (and only the vault) marks a keeper's
+//! draw of pool capital, clears it on return and records execution statistics. A keeper that
+//! keeps a draw longer than `slash_timeout` seconds can be slashed by anyone: part of its stake
+//! goes to the vault and the vault writes the drawn capital down in the same transaction.
+
+mod contract;
+mod errors;
+pub mod events;
+mod execution;
+mod keeper;
+mod slash;
+mod storage;
+mod types;
+mod vault;
+
+pub use contract::{Registry, RegistryArgs, RegistryClient, RegistryTrait};
+pub use errors::RegistryError;
+pub use types::{KeeperInfo, RegistryConfig};
+

@@ -1,0 +1,190 @@
+use soroban_sdk::{contract, contractimpl, panic_with_error, Address, Env, String, Vec};
+
+use crate::errors::RegistryError;
+use crate::events::{
+    DrawCleared, DrawMarked, ExecutionRecorded, KeeperDeregistered, KeeperRegistered,
+    KeeperSlashed, VaultSet,
+};
+use crate::types::{KeeperInfo, RegistryConfig};
+use crate::{execution, keeper, slash, storage};
+
+#[contract]
+pub struct Registry;
+
+/// Public interface of the keeper registry.
+pub trait RegistryTrait {
+    /// Stores the admin (who may only set the vault, once) and the fixed configuration.
+    /// Errors: InvalidConfig when min_stake <= 0 or slash_rate_bps > 10000.
+    fn __constructor(env: Env, admin: Address, config: RegistryConfig);
+
+    /// Admin, once. Errors: VaultAlreadySet.
+    fn set_vault(env: Env, vault: Address);
+
+    /// Operator auth. Pulls exactly min_stake USDC from the operator and creates its record.
+    /// Errors: AlreadyRegistered, KeeperBanned, InvalidName; the token's own error on a short
+    /// balance.
+    fn register(env: Env, operator: Address, name: String);
+
+    /// Operator auth. Refunds the stake and deletes the record. Errors: NotRegistered,
+    /// DrawOutstanding.
+    fn deregister(env: Env, operator: Address);
+
+    /// Errors: NotRegistered.
+    fn get_keeper(env: Env, operator: Address) -> KeeperInfo;
+
+    /// Every registered keeper, in registration order.
+    fn get_keepers(env: Env) -> Vec<KeeperInfo>;
+
+    fn get_config(env: Env) -> RegistryConfig;
+
+    /// Errors: VaultNotSet.
+    fn get_vault(env: Env) -> Address;
+
+    /// Permissionless. Slashes a keeper whose draw is older than slash_timeout seconds (strictly
+    /// more): slash_rate_bps of its stake goes to the vault, the vault writes the draw down, the
+    /// keeper is banned. Returns the slashed stake. Errors: NotRegistered, NoActiveDraw,
+    /// SlashTooEarly, VaultNotSet.
+    fn slash(env: Env, keeper: Address) -> i128;
+
+    /// Vault only. Marks a new draw, or lowers the amount of an active one (partial return,
+    /// timestamp kept). Errors: Unauthorized, NotRegistered, KeeperBanned, InvalidAmount,
+    /// DrawOutstanding (raising an active draw).
+    fn mark_draw(env: Env, vault: Address, keeper: Address, amount: i128);
+
+    /// Vault only. Errors: Unauthorized, NotRegistered, NoActiveDraw.
+    fn clear_draw(env: Env, vault: Address, keeper: Address);
+
+    /// Vault only. Errors: Unauthorized, NotRegistered, InvalidAmount (profit < 0).
+    fn record_execution(
+        env: Env,
+        vault: Address,
+        keeper: Address,
+        success: bool,
+        profit: i128,
+        response_time_ms: u64,
+    );
+}
+
+fn ok<T>(env: &Env, r: Result<T, RegistryError>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(e) => panic_with_error!(env, e),
+    }
+}
+
+#[contractimpl]
+impl RegistryTrait for Registry {
+    fn __constructor(env: Env, admin: Address, config: RegistryConfig) {
+        if config.min_stake <= 0 || config.slash_rate_bps as i128 > slash::BPS_DENOMINATOR {
+            panic_with_error!(&env, RegistryError::InvalidConfig);
+        }
+        storage::set_admin(&env, &admin);
+        storage::set_config(&env, &config);
+        storage::extend_instance(&env);
+    }
+
+    fn set_vault(env: Env, vault: Address) {
+        storage::extend_instance(&env);
+        storage::get_admin(&env).require_auth();
+        if storage::has_vault(&env) {
+            panic_with_error!(&env, RegistryError::VaultAlreadySet);
+        }
+        storage::set_vault(&env, &vault);
+        VaultSet { vault }.publish(&env);
+    }
+
+    fn register(env: Env, operator: Address, name: String) {
+        storage::extend_instance(&env);
+        operator.require_auth();
+        let info = ok(&env, keeper::execute_register(&env, &operator, name));
+        KeeperRegistered {
+            operator,
+            name: info.name,
+            stake: info.stake,
+        }
+        .publish(&env);
+    }
+
+    fn deregister(env: Env, operator: Address) {
+        storage::extend_instance(&env);
+        operator.require_auth();
+        let refund = ok(&env, keeper::execute_deregister(&env, &operator));
+        KeeperDeregistered { operator, refund }.publish(&env);
+    }
+
+    fn get_keeper(env: Env, operator: Address) -> KeeperInfo {
+        storage::extend_instance(&env);
+        ok(&env, storage::get_keeper(&env, &operator))
+    }
+
+    fn get_keepers(env: Env) -> Vec<KeeperInfo> {
+        storage::extend_instance(&env);
+        keeper::list_keepers(&env)
+    }
+
+    fn get_config(env: Env) -> RegistryConfig {
+        storage::extend_instance(&env);
+        storage::get_config(&env)
+    }
+
+    fn get_vault(env: Env) -> Address {
+        storage::extend_instance(&env);
+        ok(&env, storage::get_vault(&env))
+    }
+
+    fn slash(env: Env, keeper: Address) -> i128 {
+        storage::extend_instance(&env);
+        // Permissionless: the timeout is the authorisation.
+        let (slashed, written_down, info) = ok(&env, slash::execute_slash(&env, &keeper));
+        KeeperSlashed {
+            keeper,
+            slashed,
+            written_down,
+            remaining_stake: info.stake,
+        }
+        .publish(&env);
+        slashed
+    }
+
+    fn mark_draw(env: Env, vault: Address, keeper: Address, amount: i128) {
+        storage::extend_instance(&env);
+        ok(&env, execution::require_vault(&env, &vault));
+        let info = ok(&env, execution::execute_mark_draw(&env, &keeper, amount));
+        DrawMarked {
+            keeper,
+            amount,
+            timestamp: info.draw_timestamp,
+        }
+        .publish(&env);
+    }
+
+    fn clear_draw(env: Env, vault: Address, keeper: Address) {
+        storage::extend_instance(&env);
+        ok(&env, execution::require_vault(&env, &vault));
+        ok(&env, execution::execute_clear_draw(&env, &keeper));
+        DrawCleared { keeper }.publish(&env);
+    }
+
+    fn record_execution(
+        env: Env,
+        vault: Address,
+        keeper: Address,
+        success: bool,
+        profit: i128,
+        response_time_ms: u64,
+    ) {
+        storage::extend_instance(&env);
+        ok(&env, execution::require_vault(&env, &vault));
+        ok(
+            &env,
+            execution::execute_record(&env, &keeper, success, profit, response_time_ms),
+        );
+        ExecutionRecorded {
+            keeper,
+            success,
+            profit,
+            response_time_ms,
+        }
+        .publish(&env);
+    }
+}

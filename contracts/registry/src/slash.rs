@@ -1,0 +1,73 @@
+//! Slashing a keeper that keeps pool capital past the timeout.
+use soroban_sdk::{token, Address, Env};
+
+use crate::errors::RegistryError;
+use crate::storage;
+use crate::types::KeeperInfo;
+use crate::vault::VaultClient;
+
+pub const BPS_DENOMINATOR: i128 = 10_000;
+
+/// Slashes `keeper` when its draw is older than `slash_timeout` seconds (strictly).
+///
+/// slashed = floor(stake * slash_rate_bps / 10000) goes to the vault (not burned), then the
+/// vault writes the outstanding draw off its books and books the slashed stake as recovered,
+/// all in this one transaction: if any step fails everything reverts, so vault and registry
+/// never disagree about the draw. The keeper is banned from drawing and registering again.
+/// Returns (slashed stake, written-down draw, keeper info after the slash).
+pub fn execute_slash(
+    env: &Env,
+    keeper: &Address,
+) -> Result<(i128, i128, KeeperInfo), RegistryError> {
+    let vault = storage::get_vault(env)?;
+    let config = storage::get_config(env);
+    let mut info = storage::get_keeper(env, keeper)?;
+    if !info.has_active_draw {
+        return Err(RegistryError::NoActiveDraw);
+    }
+    let deadline = info
+        .draw_timestamp
+        .checked_add(config.slash_timeout)
+        .ok_or(RegistryError::Overflow)?;
+    if env.ledger().timestamp() <= deadline {
+        return Err(RegistryError::SlashTooEarly);
+    }
+    let slashed = info
+        .stake
+        .checked_mul(config.slash_rate_bps as i128)
+        .ok_or(RegistryError::Overflow)?
+        / BPS_DENOMINATOR;
+
+    info.stake -= slashed;
+    info.total_slashed = info
+        .total_slashed
+        .checked_add(slashed)
+        .ok_or(RegistryError::Overflow)?;
+    info.slashed = true;
+    info.slash_count = info.slash_count.saturating_add(1);
+    info.has_active_draw = false;
+    info.draw_amount = 0;
+    info.draw_timestamp = 0;
+    // A slash counts as a failed execution; it is not a response, so the mean response time
+    // stays the mean of the real responses.
+    info.total_executions = info
+        .total_executions
+        .checked_add(1)
+        .ok_or(RegistryError::Overflow)?;
+    storage::set_keeper(env, &info);
+    storage::set_banned(env, keeper);
+
+    if slashed > 0 {
+        token::TokenClient::new(env, &config.usdc_token).transfer(
+            &env.current_contract_address(),
+            &vault,
+            &slashed,
+        );
+    }
+    let written_down = VaultClient::new(env, &vault).write_down(
+        &env.current_contract_address(),
+        keeper,
+        &slashed,
+    );
+    Ok((slashed, written_down, info))
+}

@@ -1,0 +1,225 @@
+use soroban_sdk::{contract, contractimpl, panic_with_error, Address, Env};
+
+use crate::errors::VaultError;
+use crate::events::{
+    Deposited, DrawWrittenDown, Drawn, PauseChanged, ProceedsReturned, RegistrySet, Withdrawn,
+};
+use crate::types::{DepositorInfo, PauseFlags, VaultConfig, VaultState};
+use crate::{deposit, draw, share_math, storage};
+
+#[contract]
+pub struct Vault;
+
+/// Public interface of the pooled liquidation vault. Amounts are USDC with 7 decimals; shares
+/// have 7 decimals too.
+pub trait VaultTrait {
+    /// Stores the admin, the USDC token and the configuration. Errors: InvalidConfig when
+    /// deposit_cap <= 0 or max_draw_per_keeper <= 0.
+    fn __constructor(env: Env, admin: Address, usdc: Address, config: VaultConfig);
+
+    /// Admin, once. Until it is called every pool operation fails with NotInit.
+    /// Errors: AlreadyInit.
+    fn set_registry(env: Env, registry: Address);
+
+    /// Admin. Stops or resumes deposits and draws; withdraw and return_proceeds cannot be
+    /// stopped.
+    fn set_pause(env: Env, deposits: bool, draws: bool);
+
+    /// Depositor auth. Returns the shares minted to the depositor. Errors: NotInit,
+    /// DepositsPaused, InvalidAmount, ZeroShares, PoolInsolvent, Overflow, DepositCapExceeded.
+    fn deposit(env: Env, depositor: Address, amount: i128) -> i128;
+
+    /// Depositor auth. Returns the USDC paid out. Errors: NotInit, InvalidAmount,
+    /// InsufficientShares, CooldownActive, ZeroAssets, InsufficientLiquidity, Overflow.
+    fn withdraw(env: Env, depositor: Address, shares: i128) -> i128;
+
+    /// Keeper auth. Errors: NotInit, DrawsPaused, registry NotRegistered (202), KeeperSlashed,
+    /// InvalidAmount, DrawOutstanding, DrawCapExceeded, InsufficientLiquidity.
+    fn draw(env: Env, keeper: Address, amount: i128);
+
+    /// Keeper auth (the keeper that drew). Returns the profit booked (0 on a partial return).
+    /// Errors: NotInit, InvalidAmount, NoActiveDraw, Overflow.
+    fn return_proceeds(env: Env, keeper: Address, amount: i128, response_time_ms: u64) -> i128;
+
+    /// Registry only (called from registry `slash`). Writes the keeper's outstanding draw off
+    /// and books the slashed stake already sent. Returns the amount written down.
+    /// Errors: NotInit, Unauthorized, InvalidAmount, NoActiveDraw.
+    fn write_down(env: Env, registry: Address, keeper: Address, recovered: i128) -> i128;
+
+    fn get_state(env: Env) -> VaultState;
+    fn get_config(env: Env) -> VaultConfig;
+    fn get_pause(env: Env) -> PauseFlags;
+    /// Errors: NotInit.
+    fn get_registry(env: Env) -> Address;
+    fn get_usdc(env: Env) -> Address;
+    /// The depositor's record (all zero when unknown).
+    fn get_depositor(env: Env, depositor: Address) -> DepositorInfo;
+    /// USDC value of the depositor's shares: floor(shares * total_usdc / total_shares).
+    fn balance(env: Env, depositor: Address) -> i128;
+    /// Share price with 7 decimals: floor(total_usdc * 1e7 / total_shares), 1e7 when empty.
+    fn share_price(env: Env) -> i128;
+    /// Outstanding draw of the keeper, 0 when none.
+    fn get_keeper_draw(env: Env, keeper: Address) -> i128;
+}
+
+fn ok<T>(env: &Env, r: Result<T, VaultError>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(e) => panic_with_error!(env, e),
+    }
+}
+
+#[contractimpl]
+impl VaultTrait for Vault {
+    fn __constructor(env: Env, admin: Address, usdc: Address, config: VaultConfig) {
+        if config.deposit_cap <= 0 || config.max_draw_per_keeper <= 0 {
+            panic_with_error!(&env, VaultError::InvalidConfig);
+        }
+        storage::set_admin(&env, &admin);
+        storage::set_usdc(&env, &usdc);
+        storage::set_config(&env, &config);
+        storage::set_state(&env, &VaultState::default());
+        storage::extend_instance(&env);
+    }
+
+    fn set_registry(env: Env, registry: Address) {
+        storage::extend_instance(&env);
+        storage::get_admin(&env).require_auth();
+        if storage::has_registry(&env) {
+            panic_with_error!(&env, VaultError::AlreadyInit);
+        }
+        storage::set_registry(&env, &registry);
+        RegistrySet { registry }.publish(&env);
+    }
+
+    fn set_pause(env: Env, deposits: bool, draws: bool) {
+        storage::extend_instance(&env);
+        storage::get_admin(&env).require_auth();
+        storage::set_pause(&env, &PauseFlags { deposits, draws });
+        PauseChanged { deposits, draws }.publish(&env);
+    }
+
+    fn deposit(env: Env, depositor: Address, amount: i128) -> i128 {
+        storage::extend_instance(&env);
+        depositor.require_auth();
+        let minted = ok(&env, deposit::execute_deposit(&env, &depositor, amount));
+        Deposited {
+            depositor,
+            amount,
+            shares: minted.shares,
+            dead_shares: minted.dead_shares,
+        }
+        .publish(&env);
+        minted.shares
+    }
+
+    fn withdraw(env: Env, depositor: Address, shares: i128) -> i128 {
+        storage::extend_instance(&env);
+        depositor.require_auth();
+        let amount = ok(&env, deposit::execute_withdraw(&env, &depositor, shares));
+        Withdrawn {
+            depositor,
+            shares,
+            amount,
+        }
+        .publish(&env);
+        amount
+    }
+
+    fn draw(env: Env, keeper: Address, amount: i128) {
+        storage::extend_instance(&env);
+        keeper.require_auth();
+        ok(&env, draw::execute_draw(&env, &keeper, amount));
+        Drawn { keeper, amount }.publish(&env);
+    }
+
+    fn return_proceeds(env: Env, keeper: Address, amount: i128, response_time_ms: u64) -> i128 {
+        storage::extend_instance(&env);
+        keeper.require_auth();
+        let (profit, remaining) = ok(
+            &env,
+            draw::execute_return(&env, &keeper, amount, response_time_ms),
+        );
+        ProceedsReturned {
+            keeper,
+            amount,
+            profit,
+            remaining,
+            response_time_ms,
+        }
+        .publish(&env);
+        profit
+    }
+
+    fn write_down(env: Env, registry: Address, keeper: Address, recovered: i128) -> i128 {
+        storage::extend_instance(&env);
+        let written_down = ok(
+            &env,
+            draw::execute_write_down(&env, &registry, &keeper, recovered),
+        );
+        DrawWrittenDown {
+            keeper,
+            written_down,
+            recovered,
+        }
+        .publish(&env);
+        written_down
+    }
+
+    fn get_state(env: Env) -> VaultState {
+        storage::extend_instance(&env);
+        storage::get_state(&env)
+    }
+
+    fn get_config(env: Env) -> VaultConfig {
+        storage::extend_instance(&env);
+        storage::get_config(&env)
+    }
+
+    fn get_pause(env: Env) -> PauseFlags {
+        storage::extend_instance(&env);
+        storage::get_pause(&env)
+    }
+
+    fn get_registry(env: Env) -> Address {
+        storage::extend_instance(&env);
+        ok(&env, storage::get_registry(&env))
+    }
+
+    fn get_usdc(env: Env) -> Address {
+        storage::extend_instance(&env);
+        storage::get_usdc(&env)
+    }
+
+    fn get_depositor(env: Env, depositor: Address) -> DepositorInfo {
+        storage::extend_instance(&env);
+        storage::get_depositor(&env, &depositor)
+    }
+
+    fn balance(env: Env, depositor: Address) -> i128 {
+        storage::extend_instance(&env);
+        let shares = storage::get_depositor(&env, &depositor).shares;
+        if shares == 0 {
+            return 0;
+        }
+        let state = storage::get_state(&env);
+        ok(
+            &env,
+            share_math::usdc_for_shares(shares, state.total_usdc, state.total_shares),
+        )
+    }
+
+    fn share_price(env: Env) -> i128 {
+        storage::extend_instance(&env);
+        let state = storage::get_state(&env);
+        ok(
+            &env,
+            share_math::share_price(state.total_usdc, state.total_shares),
+        )
+    }
+
+    fn get_keeper_draw(env: Env, keeper: Address) -> i128 {
+        storage::extend_instance(&env);
+        storage::get_draw(&env, &keeper).map_or(0, |d| d.amount)
+    }
+}

@@ -1,0 +1,204 @@
+//! Test fixture: a USDC token (Stellar Asset Contract), the registry and the vault, wired
+//! together, either as native Rust contracts or as the built wasm (target/wasm/*.wasm, made by
+//! `bash scripts/build-wasm.sh vault registry`). The same test body runs on both.
+#![allow(dead_code)]
+
+use registry::{RegistryClient, RegistryConfig};
+use soroban_sdk::testutils::{Address as _, Ledger};
+use soroban_sdk::token::{StellarAssetClient, TokenClient};
+use soroban_sdk::{Address, Env, String};
+use vault::{VaultClient, VaultConfig};
+
+pub const U: i128 = 10_000_000; // 1 USDC
+pub const MIN_STAKE: i128 = 1_000 * U;
+pub const SLASH_TIMEOUT: u64 = 600;
+pub const SLASH_RATE_BPS: u32 = 5_000;
+pub const COOLDOWN: u64 = 3_600;
+pub const DEPOSIT_CAP: i128 = 10_000_000 * U;
+pub const MAX_DRAW: i128 = 100_000 * U;
+pub const START_TIME: u64 = 1_700_000_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Native,
+    Wasm,
+}
+
+pub fn wasm_bytes(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../target/wasm")
+        .join(format!("{name}.wasm"));
+    std::fs::read(&path).unwrap_or_else(|e| {
+        panic!(
+            "{} is missing ({e}): build the contracts first with `bash scripts/build-wasm.sh vault registry` \
+             (scripts/test.sh does this before cargo test)",
+            path.display()
+        )
+    })
+}
+
+pub struct Setup {
+    pub env: Env,
+    pub mode: Mode,
+    pub admin: Address,
+    pub usdc: Address,
+    pub vault_id: Address,
+    pub registry_id: Address,
+}
+
+pub fn vault_config() -> VaultConfig {
+    VaultConfig {
+        deposit_cap: DEPOSIT_CAP,
+        withdraw_cooldown: COOLDOWN,
+        max_draw_per_keeper: MAX_DRAW,
+    }
+}
+
+impl Setup {
+    /// Fully wired: registry set on the vault and vault set on the registry.
+    pub fn new(mode: Mode) -> Self {
+        let s = Self::unwired(mode, vault_config());
+        s.vault().set_registry(&s.registry_id);
+        s.registry().set_vault(&s.vault_id);
+        s
+    }
+
+    /// Contracts deployed, neither pointing at the other yet.
+    pub fn unwired(mode: Mode, config: VaultConfig) -> Self {
+        Self::unwired_with(mode, config, SLASH_RATE_BPS)
+    }
+
+    /// Fully wired, with a chosen slash rate.
+    pub fn with_slash_rate(mode: Mode, slash_rate_bps: u32) -> Self {
+        let s = Self::unwired_with(mode, vault_config(), slash_rate_bps);
+        s.vault().set_registry(&s.registry_id);
+        s.registry().set_vault(&s.vault_id);
+        s
+    }
+
+    pub fn unwired_with(mode: Mode, config: VaultConfig, slash_rate_bps: u32) -> Self {
+        let env = Env::default();
+        env.mock_all_auths();
+        env.cost_estimate().budget().reset_unlimited();
+        env.ledger().with_mut(|l| {
+            l.timestamp = START_TIME;
+            l.sequence_number = 1_000;
+        });
+        let admin = Address::generate(&env);
+        let usdc = env
+            .register_stellar_asset_contract_v2(Address::generate(&env))
+            .address();
+        let rconfig = RegistryConfig {
+            min_stake: MIN_STAKE,
+            slash_timeout: SLASH_TIMEOUT,
+            slash_rate_bps,
+            usdc_token: usdc.clone(),
+        };
+        let (vault_id, registry_id) = match mode {
+            Mode::Native => (
+                env.register(vault::Vault, (admin.clone(), usdc.clone(), config)),
+                env.register(registry::Registry, (admin.clone(), rconfig)),
+            ),
+            Mode::Wasm => {
+                let v = wasm_bytes("vault");
+                let r = wasm_bytes("registry");
+                (
+                    env.register(v.as_slice(), (admin.clone(), usdc.clone(), config)),
+                    env.register(r.as_slice(), (admin.clone(), rconfig)),
+                )
+            }
+        };
+        Setup {
+            env,
+            mode,
+            admin,
+            usdc,
+            vault_id,
+            registry_id,
+        }
+    }
+
+    pub fn vault(&self) -> VaultClient<'_> {
+        VaultClient::new(&self.env, &self.vault_id)
+    }
+
+    pub fn registry(&self) -> RegistryClient<'_> {
+        RegistryClient::new(&self.env, &self.registry_id)
+    }
+
+    pub fn token(&self) -> TokenClient<'_> {
+        TokenClient::new(&self.env, &self.usdc)
+    }
+
+    pub fn mint(&self, to: &Address, amount: i128) {
+        StellarAssetClient::new(&self.env, &self.usdc).mint(to, &amount);
+    }
+
+    /// A fresh account holding `amount` USDC.
+    pub fn funded(&self, amount: i128) -> Address {
+        let a = Address::generate(&self.env);
+        if amount > 0 {
+            self.mint(&a, amount);
+        }
+        a
+    }
+
+    /// A registered keeper holding `extra` USDC beyond its stake.
+    pub fn keeper(&self, extra: i128) -> Address {
+        let k = self.funded(MIN_STAKE + extra);
+        self.registry()
+            .register(&k, &String::from_str(&self.env, "keeper"));
+        k
+    }
+
+    pub fn now(&self) -> u64 {
+        self.env.ledger().timestamp()
+    }
+
+    pub fn advance(&self, seconds: u64) {
+        self.env.ledger().with_mut(|l| {
+            l.timestamp += seconds;
+            l.sequence_number += (seconds / 5).max(1) as u32;
+        });
+    }
+
+    pub fn vault_balance(&self) -> i128 {
+        self.token().balance(&self.vault_id)
+    }
+}
+
+/// The contract error code of a failed `try_` call (any contract: the vault's own or one
+/// propagated from the registry or the token).
+pub fn code<T: std::fmt::Debug, E: std::fmt::Debug>(
+    r: Result<T, Result<E, soroban_sdk::InvokeError>>,
+) -> u32
+where
+    E: Into<soroban_sdk::Error> + Copy,
+{
+    match r {
+        Ok(v) => panic!("expected an error, got Ok({v:?})"),
+        Err(Ok(e)) => {
+            let err: soroban_sdk::Error = e.into();
+            assert!(
+                err.is_type(soroban_sdk::xdr::ScErrorType::Contract),
+                "expected a contract error, got {err:?}"
+            );
+            err.get_code()
+        }
+        Err(Err(soroban_sdk::InvokeError::Contract(c))) => c,
+        Err(Err(e)) => panic!("expected a contract error, got {e:?}"),
+    }
+}
+
+/// Runs a test body once on native contracts and once on the built wasm.
+#[macro_export]
+macro_rules! both_modes {
+    ($($name:ident),* $(,)?) => {
+        mod native {
+            $( #[test] fn $name() { super::$name($crate::common::Mode::Native) } )*
+        }
+        mod wasm {
+            $( #[test] fn $name() { super::$name($crate::common::Mode::Wasm) } )*
+        }
+    };
+}
