@@ -1,0 +1,201 @@
+import type { FastifyPluginAsync } from 'fastify'
+
+const amount = { type: 'string', pattern: '^-?[0-9]+$', description: 'integer amount with 7 implied decimals (USDC stroops)' }
+const nullableAmount = { ...amount, nullable: true }
+
+const vault = {
+  type: 'object',
+  nullable: true,
+  description: 'vault.get_state() as last read; null until the first successful read',
+  required: ['totalUsdc', 'totalShares', 'totalProfit', 'activeLiq', 'sharePrice'],
+  properties: {
+    totalUsdc: amount,
+    totalShares: amount,
+    totalProfit: amount,
+    activeLiq: amount,
+    sharePrice: { ...nullableAmount, description: 'USDC per share, 7 decimals (10000000 = 1.0)' },
+  },
+}
+
+const keeper = {
+  type: 'object',
+  description: 'registry.get_keeper() of one keeper',
+  properties: {
+    operator: { type: 'string' },
+    name: { type: 'string' },
+    stake: amount,
+    totalExecutions: { type: 'integer' },
+    successfulFills: { type: 'integer' },
+    totalProfit: amount,
+    avgResponseTimeMs: { type: 'number' },
+    hasActiveDraw: { type: 'boolean' },
+    drawAmount: amount,
+    drawTimestamp: { type: 'integer', description: 'ledger time (s) of the outstanding draw, 0 when none' },
+    registeredAt: { type: 'integer' },
+    slashed: { type: 'boolean' },
+    slashCount: { type: 'integer' },
+  },
+}
+
+const event = {
+  type: 'object',
+  required: ['id', 'ts', 'kind', 'message'],
+  properties: {
+    id: { type: 'integer' },
+    ts: { type: 'string', format: 'date-time' },
+    kind: { type: 'string', description: 'scan | fill | miss | recovery | register | error | lifecycle' },
+    message: { type: 'string' },
+    data: { type: 'object', additionalProperties: true },
+  },
+}
+
+const error = {
+  type: 'object',
+  required: ['error', 'statusCode', 'message'],
+  properties: { error: { type: 'string' }, statusCode: { type: 'integer' }, message: { type: 'string' } },
+}
+
+const liquidation = {
+  type: 'object',
+  properties: {
+    at: { type: 'string', format: 'date-time' },
+    adapter: { type: 'string' },
+    label: { type: 'string' },
+    drew: amount,
+    proceeds: amount,
+    profit: amount,
+    responseTimeMs: { type: 'number' },
+    success: { type: 'boolean' },
+    txHash: { type: 'string', nullable: true },
+  },
+}
+
+/** OpenAPI 3.0 description of the keeper's HTTP API, served at GET /openapi.json. */
+export const openApiDocument = {
+  openapi: '3.0.3',
+  info: {
+    title: 'Keeper daemon API',
+    version: '1.0.0',
+    description: 'Health, Prometheus metrics, dashboard state and a live event stream of one keeper.',
+  },
+  paths: {
+    '/healthz': { get: { summary: 'Liveness', responses: { '200': { description: 'up (empty body)' } } } },
+    '/metrics': {
+      get: {
+        summary: 'Prometheus metrics',
+        description:
+          'service_cycles_total, service_liquidations_total, service_vault_tvl, service_sse_active, service_cycle_duration_seconds, service_cycle_overruns_total, service_rpc_errors_total{stage}, service_draws_outstanding, service_tasks_total{adapter,outcome}, service_adapter_errors_total{adapter,stage}, service_profit_usdc_total, process defaults',
+        responses: { '200': { description: 'text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } } },
+      },
+    },
+    '/api/state': {
+      get: {
+        summary: 'Registered keepers, pool positions, recent events, vault state',
+        responses: {
+          '200': {
+            description: 'dashboard state',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    mode: { type: 'string', enum: ['monitor-only', 'liquidating'] },
+                    operator: { type: 'string' },
+                    keeperName: { type: 'string' },
+                    updatedAt: { type: 'string', format: 'date-time', nullable: true },
+                    vault,
+                    keepers: { type: 'array', items: keeper },
+                    positions: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        properties: {
+                          protocol: { type: 'string' },
+                          user: { type: 'string' },
+                          healthFactor: { type: 'number', nullable: true },
+                          collateralBase: nullableAmount,
+                          liabilityBase: nullableAmount,
+                        },
+                      },
+                    },
+                    events: { type: 'array', items: event, description: 'last 50 lines, oldest first' },
+                    outstandingDraw: amount,
+                    cycles: {
+                      type: 'object',
+                      properties: {
+                        count: { type: 'integer' },
+                        overruns: { type: 'integer' },
+                        lastStartedAt: { type: 'string', nullable: true },
+                        lastDurationMs: { type: 'number', nullable: true },
+                        lastError: { type: 'string', nullable: true },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    '/api/performance': {
+      get: {
+        summary: 'Vault state, depositors, keeper stats, liquidation history',
+        responses: {
+          '200': {
+            description: 'performance',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    vault,
+                    depositors: {
+                      type: 'array',
+                      description: 'KNOWN_DEPOSITORS',
+                      items: {
+                        type: 'object',
+                        properties: { address: { type: 'string' }, balance: amount, shares: amount, costBasis: amount },
+                      },
+                    },
+                    keeper: { ...keeper, nullable: true },
+                    keepers: { type: 'array', items: keeper },
+                    liquidations: {
+                      type: 'object',
+                      properties: {
+                        source: { type: 'string', enum: ['registry', 'process'] },
+                        executions: { type: 'integer' },
+                        fills: { type: 'integer' },
+                        winRate: { type: 'number', description: 'fills / executions, 0..1' },
+                        avgResponseTimeMs: { type: 'number' },
+                        totalProfit: amount,
+                        recent: { type: 'array', items: liquidation },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    '/api/events': {
+      get: {
+        summary: 'Server-Sent Events log stream (at most 100 concurrent clients)',
+        description:
+          'event: <kind>, id: <id>, data: the event JSON (same shape as /api/state events); event: heartbeat every 15 s with data {"ts": ...}.',
+        responses: {
+          '200': { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+          '503': { description: 'client limit reached', content: { 'application/json': { schema: error } } },
+        },
+      },
+    },
+    '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.0 document' } } } },
+  },
+  components: { schemas: { Error: error, KeeperEvent: event, Keeper: keeper } },
+} as const
+
+export const openApiRoutes: FastifyPluginAsync = async (app) => {
+  app.get('/openapi.json', async () => openApiDocument)
+}

@@ -1,0 +1,120 @@
+import { sharePrice } from '../../core/index.js'
+import type { KeeperInfo, VaultState } from '../clients/index.js'
+import type { Position } from '../sdk/index.js'
+import type { DashboardState, LiquidationRecord } from '../state/dashboard.js'
+import type { EventLog } from '../state/events.js'
+
+// JSON views of the dashboard state. Amounts are decimal strings of 7-decimal integers (i128
+// does not fit a JSON number); times are ISO-8601 strings.
+
+export function vaultView(v: VaultState | null) {
+  if (!v) return null
+  let price: string | null = null
+  try {
+    price = sharePrice({ totalUsdc: v.totalUsdc, totalShares: v.totalShares }).toString()
+  } catch {
+    price = null
+  }
+  return {
+    totalUsdc: v.totalUsdc.toString(),
+    totalShares: v.totalShares.toString(),
+    totalProfit: v.totalProfit.toString(),
+    activeLiq: v.activeLiq.toString(),
+    sharePrice: price,
+  }
+}
+
+export function keeperView(k: KeeperInfo) {
+  return {
+    operator: k.operator,
+    name: k.name,
+    stake: k.stake.toString(),
+    totalExecutions: k.totalExecutions,
+    successfulFills: k.successfulFills,
+    totalProfit: k.totalProfit.toString(),
+    avgResponseTimeMs: k.avgResponseTimeMs,
+    hasActiveDraw: k.hasActiveDraw,
+    drawAmount: k.drawAmount.toString(),
+    drawTimestamp: k.drawTimestamp,
+    registeredAt: k.registeredAt,
+    slashed: k.slashed,
+    slashCount: k.slashCount,
+  }
+}
+
+export function positionView(p: Position) {
+  return {
+    protocol: p.protocol,
+    user: p.user,
+    healthFactor: p.healthFactor,
+    collateralBase: p.collateralBase?.toString() ?? null,
+    liabilityBase: p.liabilityBase?.toString() ?? null,
+  }
+}
+
+export function liquidationView(r: LiquidationRecord) {
+  return {
+    at: r.at,
+    adapter: r.adapter,
+    label: r.label,
+    drew: r.drew.toString(),
+    proceeds: r.proceeds.toString(),
+    profit: r.profit.toString(),
+    responseTimeMs: r.responseTimeMs,
+    success: r.success,
+    txHash: r.txHash ?? null,
+  }
+}
+
+export function stateView(state: DashboardState, events: EventLog) {
+  return {
+    mode: state.mode,
+    operator: state.operator,
+    keeperName: state.keeperName,
+    updatedAt: state.updatedAt,
+    vault: vaultView(state.vault),
+    keepers: state.keepers.map(keeperView),
+    positions: state.positions.map(positionView),
+    events: events.recent(50),
+    outstandingDraw: state.outstandingDraw.toString(),
+    cycles: { ...state.cycles },
+  }
+}
+
+/**
+ * Execution statistics: from the registry's on-chain record of this keeper when it is known
+ * (survives restarts), else from this process's history.
+ */
+export function performanceView(state: DashboardState) {
+  const local = state.history
+  const localFills = local.filter((r) => r.success)
+  const self = state.self
+  const executions = self ? self.totalExecutions : local.length
+  const fills = self ? self.successfulFills : localFills.length
+  const avg = self
+    ? self.avgResponseTimeMs
+    : local.length === 0
+      ? 0
+      : Math.round(local.reduce((s, r) => s + r.responseTimeMs, 0) / local.length)
+  const totalProfit = self ? self.totalProfit : localFills.reduce((s, r) => s + r.profit, 0n)
+  return {
+    vault: vaultView(state.vault),
+    depositors: state.depositors.map((d) => ({
+      address: d.address,
+      balance: d.balance.toString(),
+      shares: d.shares.toString(),
+      costBasis: d.costBasis.toString(),
+    })),
+    keeper: self ? keeperView(self) : null,
+    keepers: state.keepers.map(keeperView),
+    liquidations: {
+      source: self ? 'registry' : 'process',
+      executions,
+      fills,
+      winRate: executions === 0 ? 0 : fills / executions,
+      avgResponseTimeMs: avg,
+      totalProfit: totalProfit.toString(),
+      recent: local.slice(-50).map(liquidationView),
+    },
+  }
+}
