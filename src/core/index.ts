@@ -37,3 +37,20 @@ export {
   type FirstProfitableBlockParameters,
   type FirstProfitableBlockReturnType,
 } from './auction/firstProfitableBlock.js'
+
+export type { Reserve, ReserveConfig, ReserveData } from './reserve/types.js'
+export {
+  toAssetFromBToken,
+  toAssetFromDToken,
+  toEffectiveAssetFromBToken,
+  toEffectiveAssetFromDToken,
+} from './reserve/conversions.js'
+export { utilization } from './reserve/utilization.js'
+export { SECONDS_PER_YEAR, calcAccrual, type CalcAccrualParameters, type CalcAccrualReturnType } from './reserve/calcAccrual.js'
+export { accrueReserve, type AccrueReserveParameters } from './reserve/accrueReserve.js'
+
+export { indexedEntries, type IndexedAmounts, type Positions } from './health/types.js'
+export { healthFactor, type HealthFactorParameters, type HealthFactorReturnType } from './health/healthFactor.js'
+
+export { taskPriority } from './priority/taskPriority.js'
+export { sortTasksByPriority } from './priority/sortTasksByPriority.js'
