@@ -54,3 +54,9 @@ export { healthFactor, type HealthFactorParameters, type HealthFactorReturnType 
 
 export { taskPriority } from './priority/taskPriority.js'
 export { sortTasksByPriority } from './priority/sortTasksByPriority.js'
+
+export { BPS, slippageFloor } from './vault/slippageFloor.js'
+export { profitOf } from './vault/profitOf.js'
+
+export { MISSING, formatPercent } from './display/formatPercent.js'
+export { APY_MIN_SPAN_SECONDS, apyDisplay, type ApyDisplayReturnType, type SharePricePoint } from './display/apyDisplay.js'
