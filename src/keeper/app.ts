@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify'
+import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify'
 import { STATUS_CODES } from 'node:http'
 import type { KeeperMetrics } from './metrics.js'
 import { eventRoutes } from './routes/events.js'
@@ -57,7 +57,7 @@ export async function buildApp(
   opts: KeeperApiOptions & { logger?: FastifyServerOptions['loggerInstance'] | false },
 ): Promise<FastifyInstance> {
   const { logger, ...api } = opts
-  const app = logger ? Fastify({ loggerInstance: logger, disableRequestLogging: true }) : Fastify({ logger: false })
+  const app = logger ? Fastify({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }) }) : Fastify({ logger: false })
   setJsonErrors(app as unknown as FastifyInstance)
   await app.register(keeperApi, api)
   return app as unknown as FastifyInstance

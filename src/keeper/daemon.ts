@@ -1,0 +1,194 @@
+import type { FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import { ContractError, createChain, type Chain } from '../chain/index.js'
+import { buildAdapters, builtinAdapterFactories, type AdapterFactories } from './adapters/index.js'
+import { buildApp } from './app.js'
+import { RegistryContract, RegistryErrorCode, VaultContract, tokenBalance } from './clients/index.js'
+import type { KeeperConfig } from './config/index.js'
+import { PollLoop, runCycle, type CycleDeps } from './loop/index.js'
+import { createMetrics, type KeeperMetrics } from './metrics.js'
+import type { AdapterContext, ProtocolAdapter } from './sdk/index.js'
+import { DashboardState } from './state/dashboard.js'
+import { EventLog } from './state/events.js'
+
+/** Exact warning logged when register() reports AlreadyRegistered. */
+export const REGISTRATION_SKIPPED = 'registration skipped (may already be registered)'
+
+export interface DaemonOptions {
+  logger: Logger
+  factories?: AdapterFactories
+  /** Extra adapters run after the configured ones (tests, embedding). */
+  extraAdapters?: ProtocolAdapter<any>[]
+  /** How long a stop waits for the running cycle (default 30 s). */
+  stopGraceMs?: number
+  sseHeartbeatMs?: number
+}
+
+export interface Daemon {
+  app: FastifyInstance
+  chain: Chain
+  state: DashboardState
+  metrics: KeeperMetrics
+  /** Port the API listens on (resolves API_PORT=0). */
+  port: number
+  /** Stops the loop (finishing or abandoning the running cycle), closes the API and SSE. */
+  stop(): Promise<void>
+}
+
+type RegisterOutcome = 'registered' | 'skipped' | 'failed'
+
+/** Startup step 3: register, never fatal. */
+export async function registerKeeper(
+  registry: RegistryContract,
+  config: KeeperConfig,
+  logger: Logger,
+  events: EventLog,
+): Promise<RegisterOutcome> {
+  try {
+    const hash = await registry.register(config.keypair, config.keeperName)
+    logger.info({ operator: config.operator, name: config.keeperName, tx: hash }, 'registered with the keeper registry')
+    events.push('register', `registered ${config.keeperName}`, { tx: hash })
+    return 'registered'
+  } catch (err) {
+    if (err instanceof ContractError && err.code === RegistryErrorCode.AlreadyRegistered) {
+      logger.warn({ operator: config.operator, code: err.code }, REGISTRATION_SKIPPED)
+      events.push('register', REGISTRATION_SKIPPED)
+      return 'skipped'
+    }
+    const info = err instanceof ContractError ? { code: err.code, err: err.message } : { err: String((err as Error)?.message ?? err) }
+    logger.warn({ operator: config.operator, ...info }, 'registration failed (continuing unregistered)')
+    events.push('register', `registration failed: ${info.err}`)
+    return 'failed'
+  }
+}
+
+/**
+ * Startup steps 3–6 (the caller did 1–2: environment and validation): register, build the
+ * adapters, start the HTTP API on API_PORT, start the poll loop every POLL_INTERVAL seconds.
+ */
+export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Promise<Daemon> {
+  const { logger } = opts
+  const chain = createChain({ rpcUrl: config.rpcUrl, networkPassphrase: config.networkPassphrase })
+  const state = new DashboardState()
+  const events = new EventLog()
+  const metrics = createMetrics()
+  const vault = new VaultContract(chain, config.vaultContract)
+  const registry = new RegistryContract(chain, config.registryContract)
+  state.operator = config.operator
+  state.keeperName = config.keeperName
+  state.mode = config.lendingPool ? 'liquidating' : 'monitor-only'
+
+  logger.info(
+    {
+      operator: config.operator,
+      name: config.keeperName,
+      mode: state.mode,
+      rpc: config.rpcUrl,
+      vault: config.vaultContract,
+      registry: config.registryContract,
+      lendingPool: config.lendingPool ?? null,
+      pollIntervalSeconds: config.pollIntervalSeconds,
+    },
+    'keeper starting',
+  )
+  events.push('lifecycle', `keeper ${config.keeperName} starting (${state.mode})`)
+
+  // 3. registration
+  await registerKeeper(registry, config, logger, events)
+
+  // 4. adapters
+  const ctx: AdapterContext = {
+    chain,
+    keypair: config.keypair,
+    logger: logger.child({ component: 'adapter' }),
+    vaultContract: config.vaultContract,
+    registryContract: config.registryContract,
+    usdcContract: config.usdcContract,
+    lendingPool: config.lendingPool,
+    minProfit: config.minProfit,
+    slippageBps: config.slippageBps,
+    primaryDexRouter: config.primaryDexRouter,
+    fallbackDexRouter: config.fallbackDexRouter,
+    rebalanceVault: config.rebalanceVault,
+    rebalanceDriftBps: config.rebalanceDriftBps,
+    emit: (kind, message, data) => {
+      events.push(kind, message, data)
+    },
+  }
+  const adapters = [
+    ...(await buildAdapters(ctx, opts.factories ?? builtinAdapterFactories)),
+    ...(opts.extraAdapters ?? []),
+  ]
+
+  // 5. HTTP API
+  const app = await buildApp({
+    state,
+    events,
+    metrics,
+    logger: logger.child({ component: 'api' }),
+    ...(opts.sseHeartbeatMs !== undefined ? { sseHeartbeatMs: opts.sseHeartbeatMs } : {}),
+  })
+  await app.listen({ port: config.apiPort, host: config.apiHost })
+  const address = app.server.address()
+  const port = typeof address === 'object' && address ? address.port : config.apiPort
+  logger.info({ port, host: config.apiHost }, 'api listening')
+
+  // 6. poll loop
+  const usdc = config.usdcContract
+  const deps: CycleDeps = {
+    chain,
+    keypair: config.keypair,
+    vault,
+    registry,
+    usdcBalance: usdc ? (holder) => tokenBalance(chain, usdc, holder) : undefined,
+    adapters,
+    knownDepositors: config.knownDepositors,
+    state,
+    events,
+    metrics,
+    logger: logger.child({ component: 'cycle' }),
+  }
+  const intervalMs = config.pollIntervalSeconds * 1000
+  const loop = new PollLoop({
+    intervalMs,
+    logger,
+    runCycle: (signal) => {
+      state.cycles.lastStartedAt = new Date().toISOString()
+      return runCycle(deps, signal)
+    },
+    onCycle: (report, overran) => {
+      state.cycles.count++
+      state.cycles.lastDurationMs = report.durationMs
+      if (overran) {
+        state.cycles.overruns++
+        metrics.cycleOverruns.inc()
+      }
+      metrics.cyclesTotal.inc()
+      metrics.cycleDuration.observe(report.durationMs / 1000)
+      logger.info(
+        {
+          cycle: state.cycles.count,
+          durationMs: report.durationMs,
+          tasks: report.tasksFound,
+          executed: report.tasksExecuted,
+          fills: report.fills,
+          errors: report.errors,
+          recovered: report.recovered.toString(),
+        },
+        'cycle done',
+      )
+    },
+  })
+  loop.start()
+  logger.info({ intervalSeconds: config.pollIntervalSeconds, adapters: adapters.map((a) => a.name()) }, 'poll loop started')
+
+  let stopping: Promise<void> | undefined
+  const stop = () =>
+    (stopping ??= (async () => {
+      const finished = await loop.stop(opts.stopGraceMs ?? 30_000)
+      if (!finished) logger.warn('abandoned a cycle still running at shutdown')
+      await app.close()
+      logger.info('keeper stopped')
+    })())
+  return { app, chain, state, metrics, port, stop }
+}

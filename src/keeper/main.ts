@@ -1,0 +1,54 @@
+import pino from 'pino'
+import { ConfigError, loadEnvironment, parseConfig, type KeeperConfig } from './config/index.js'
+import { startDaemon } from './daemon.js'
+
+/**
+ * The process entry (server.ts and the single executable call it): 1 load .env then the
+ * environment, 2 validate, then the daemon's steps 3–6; SIGTERM/SIGINT stop it cleanly, exit 0.
+ * A configuration problem prints one line per problem to stderr and exits 1.
+ */
+export async function main(): Promise<void> {
+  const env = loadEnvironment(process.cwd(), process.env)
+  let config: KeeperConfig
+  try {
+    config = parseConfig(env)
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(err.problems.map((p) => `${p}\n`).join(''))
+      process.exit(1)
+    }
+    throw err
+  }
+
+  const logger = pino(
+    { level: config.logLevel, base: { service: 'keeper' }, timestamp: pino.stdTimeFunctions.isoTime },
+    pino.destination({ dest: 1, sync: true }),
+  )
+  let daemon: Awaited<ReturnType<typeof startDaemon>> | undefined
+  let shuttingDown = false
+  const shutdown = (signal: string) => {
+    if (shuttingDown) {
+      logger.warn({ signal }, 'second signal: exiting now')
+      process.exit(1)
+    }
+    shuttingDown = true
+    logger.info({ signal }, 'shutting down')
+    void (daemon?.stop() ?? Promise.resolve()).then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err: String(err) }, 'shutdown failed')
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGTERM', () => shutdown('SIGTERM'))
+  process.on('SIGINT', () => shutdown('SIGINT'))
+
+  try {
+    daemon = await startDaemon(config, { logger })
+  } catch (err) {
+    logger.fatal({ err: err instanceof Error ? err.message : String(err) }, 'keeper failed to start')
+    process.exit(1)
+  }
+  if (shuttingDown) await daemon.stop().then(() => process.exit(0))
+}
