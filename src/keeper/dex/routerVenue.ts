@@ -59,8 +59,3 @@ export function routerVenue(p: RouterVenueParameters): Venue {
     },
   }
 }
-
-/** USDC (any SEP-41 token) balance of `owner` by simulation. */
-export async function tokenBalance(chain: Chain, token: string, owner: string): Promise<bigint> {
-  return i128Of(await simulateRead(chain, token, 'balance', [addr(owner)], { source: owner }))
-}

@@ -1,0 +1,339 @@
+/**
+ * Blend v2 lending-pool adapter.
+ *
+ * getTasks: one {@link PoolScanner} scan (events, batched ledger reads, prices), one task per
+ * borrower with HF < 1 (or with an open auction), priority from the HF.
+ *
+ * execute (user liquidation):
+ *  1. create the auction at the percent the pool accepts (50 when valid), unless one is open;
+ *  2. value it on the curve with oracle prices and find the first ledger where
+ *     lot value / bid cost >= MIN_PROFIT (none: no draw, nothing done);
+ *  3. draw the bid's USDC from the vault, wait for that ledger, submit fill + repay + withdraw
+ *     collateral in one call;
+ *  4. a lost race (the auction is gone or changed): {@link ErrAlreadyFilled}, the unspent draw
+ *     goes back unchanged and nothing is booked;
+ *  5. swap seized non-USDC collateral to USDC (primary, fallback); without a DEX client (or when
+ *     the swap fails) the collateral is held, not booked;
+ *  6. return_proceeds with the measured USDC: profit = proceeds - drew.
+ */
+import { xdr, type Keypair } from '@stellar/stellar-sdk'
+import { addr, ContractError, invoke, simulateRead, u32, type Chain } from '../../../chain/index.js'
+import { mulDiv } from '../../../core/index.js'
+import { tokenBalance } from '../../clients/token.js'
+import { routerVenue } from '../../dex/routerVenue.js'
+import { swapToUsdc, type Venue } from '../../dex/swapToUsdc.js'
+import type { AdapterContext, AdapterFactory, Position, ProtocolAdapter, Result, Task, VaultClient } from '../../sdk/index.js'
+import { makeResult, taskPriority } from '../../sdk/index.js'
+import { minProfitScaled, planFill, type FillPlan } from './auctionPlan.js'
+import { ErrAlreadyFilled, ErrBadTask } from './errors.js'
+import { chooseLiquidationPercent } from './liquidationPercent.js'
+import { loadAuction, loadPool } from './loadPool.js'
+import { loadOraclePrices } from './oracle.js'
+import { fillRequests, encodeRequests, repayAmount } from './requests.js'
+import { PoolScanner, valuationReserves, type PoolReader, type ScanResult } from './scan.js'
+import { AuctionType, scAddress, type AuctionData } from './storage.js'
+
+export { PoolScanner, type PoolReader, type ScanResult } from './scan.js'
+export { ErrAlreadyFilled, ErrNoValidPercent, ErrUnprofitable, ErrNoPrice, ErrDecode, ErrMissingEntry, ErrBadTask, BlendAdapterError } from './errors.js'
+
+/** Blend pool error codes the adapter reacts to. */
+export const PoolErrorCode = {
+  InvalidLiquidation: 1211,
+  AuctionInProgress: 1212,
+  InvalidLiqTooLarge: 1213,
+  InvalidLiqTooSmall: 1214,
+} as const
+
+export interface BlendTaskData {
+  kind: 'user_liquidation'
+  user: string
+  /** Percent to create the auction at; undefined when an auction is already open. */
+  percent: number | undefined
+  hasAuction: boolean
+  /** Estimated USDC to draw (the bid's debt), 7 decimals. */
+  estCapital: bigint
+}
+
+export interface LendingPoolAdapterParameters {
+  pool: string
+  /** USDC token; read from the vault (`get_usdc`) when not given. */
+  usdc?: string
+  vaultContract?: string
+  minProfit: number
+  slippageBps: number
+  primaryDexRouter?: string
+  fallbackDexRouter?: string
+  /** Full RPC client for ledger-entry and event reads (default: the chain's own server). */
+  reader?: PoolReader
+  emit?: AdapterContext['emit']
+  /** getLatestLedger polling interval while waiting for the profitable ledger (ms). */
+  pollMs?: number
+  /** Give up waiting after this many ledgers past the planned one have not appeared (ms bound). */
+  maxWaitMs?: number
+  eventsPageLimit?: number
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+
+function readerOf(chain: Chain, explicit: PoolReader | undefined): PoolReader {
+  if (explicit !== undefined) return explicit
+  const s = chain.server as Partial<PoolReader>
+  if (typeof s.getLedgerEntries === 'function' && typeof s.getEvents === 'function' && typeof s.getHealth === 'function') {
+    return s as PoolReader
+  }
+  throw new Error('the chain client cannot read ledger entries and events; pass a full rpc.Server as `reader`')
+}
+
+export interface LendingPoolAdapter extends ProtocolAdapter<BlendTaskData> {
+  /** The last scan (for the dashboard and the benchmark). */
+  lastScan(): ScanResult | undefined
+}
+
+export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPoolAdapter {
+  const scanner = new PoolScanner(p.pool, p.eventsPageLimit === undefined ? {} : { eventsPageLimit: p.eventsPageLimit })
+  const minProfit = minProfitScaled(p.minProfit)
+  let last: ScanResult | undefined
+  let usdc = p.usdc
+
+  async function usdcOf(chain: Chain): Promise<string> {
+    if (usdc !== undefined) return usdc
+    if (p.vaultContract === undefined) throw new Error('USDC unknown: set USDC_CONTRACT or the vault contract')
+    usdc = scAddress(await simulateRead(chain, p.vaultContract, 'get_usdc'), 'get_usdc')
+    return usdc
+  }
+
+  function venues(chain: Chain, keypair: Keypair): Venue[] {
+    const out: Venue[] = []
+    if (p.primaryDexRouter) out.push(routerVenue({ chain, keypair, router: p.primaryDexRouter, name: 'primary' }))
+    if (p.fallbackDexRouter) out.push(routerVenue({ chain, keypair, router: p.fallbackDexRouter, name: 'fallback' }))
+    return out
+  }
+
+  async function createAuction(chain: Chain, keypair: Keypair, user: string, percent: number, scan: ScanResult): Promise<void> {
+    const b = scan.borrowers.find((x) => x.user === user)
+    if (b === undefined) throw new ErrBadTask(`unknown borrower ${user}`)
+    const list = scan.snapshot.reserveList
+    const bid = [...b.positions.liabilities.keys()].map((i) => list[i]!)
+    const lot = [...b.positions.collateral.keys()].map((i) => list[i]!)
+    let pct = percent
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await invoke(chain, keypair, p.pool, 'new_auction', [
+          u32(AuctionType.UserLiquidation),
+          addr(user),
+          xdr.ScVal.scvVec(bid.map(addr)),
+          xdr.ScVal.scvVec(lot.map(addr)),
+          u32(pct),
+        ])
+        p.emit?.('auction', `created liquidation auction for ${user} at ${pct} %`)
+        return
+      } catch (err) {
+        if (!(err instanceof ContractError)) throw err
+        if (err.code === PoolErrorCode.AuctionInProgress) return // another keeper created it: fill that one
+        // Interest moved the user between planning and creation: nudge the percent.
+        if (err.code === PoolErrorCode.InvalidLiqTooLarge && pct > 1) pct -= 1
+        else if (err.code === PoolErrorCode.InvalidLiqTooSmall && pct < 100) pct += 1
+        else throw err
+      }
+    }
+  }
+
+  async function waitForLedger(reader: PoolReader, target: number): Promise<number> {
+    const deadline = Date.now() + (p.maxWaitMs ?? 30 * 60_000)
+    for (;;) {
+      const latest = (await reader.getLatestLedger()).sequence
+      // The next transaction lands in latest + 1.
+      if (latest + 1 >= target) return latest
+      if (Date.now() > deadline) throw new Error(`ledger ${target} did not come in time (latest ${latest})`)
+      await sleep(p.pollMs ?? 200)
+    }
+  }
+
+  async function executeUser(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>, vault: VaultClient): Promise<Result> {
+    const started = Date.now()
+    const reader = readerOf(chain, p.reader)
+    const me = keypair.publicKey()
+    const user = task.data.user
+    const usdcToken = await usdcOf(chain)
+    const scan = last ?? (await scanner.scan(reader, chain))
+
+    if (!task.data.hasAuction) {
+      const percent = task.data.percent ?? chooseLiquidationPercent(scan.valuation, scan.borrowers.find((b) => b.user === user)!.positions)
+      if (percent === undefined) return makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: Date.now() - started, success: false, note: 'no valid liquidation percent' })
+      try {
+        await createAuction(chain, keypair, user, percent, scan)
+      } catch (err) {
+        if (err instanceof ContractError && err.code === PoolErrorCode.InvalidLiquidation) {
+          return makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: Date.now() - started, success: false, note: 'user is no longer liquidatable' })
+        }
+        throw err
+      }
+    }
+
+    const auction = await loadAuction(reader, p.pool, AuctionType.UserLiquidation, user)
+    if (auction === undefined) {
+      // Filled (or deleted) before this keeper drew anything: nothing to return, nothing booked.
+      return makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: Date.now() - started, success: false, note: new ErrAlreadyFilled(user, 'no open auction').message })
+    }
+    // Fresh rates and prices for the valuation.
+    const [fresh, prices, latest] = await Promise.all([
+      loadPool(reader, p.pool, [], { reserveList: scan.snapshot.reserveList }),
+      loadOraclePrices(chain, scan.snapshot.config.oracle, scan.snapshot.reserveList),
+      reader.getLatestLedger(),
+    ])
+    const reserves = valuationReserves(fresh.reserves, BigInt(Math.floor(Date.now() / 1000)))
+    const plan = planFill({ auction, reserves, prices: prices.prices, minProfit, fromBlock: latest.sequence + 1 })
+    if (plan === null) return makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: Date.now() - started, success: false, note: 'auction never clears MIN_PROFIT' })
+
+    const bidAssets = Object.keys(plan.bid)
+    if (bidAssets.some((a) => a !== usdcToken)) {
+      return makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: Date.now() - started, success: false, note: 'bid is not payable in USDC' })
+    }
+    const dRates = Object.fromEntries([...reserves].map(([a, r]) => [a, r.data.d_rate]))
+    const bRates = Object.fromEntries([...reserves].map(([a, r]) => [a, r.data.b_rate]))
+    const requests = fillRequests({ auctionType: AuctionType.UserLiquidation, user, percent: 100, bid: plan.bid, lot: plan.lot, dRates, bRates })
+    const drew = bidAssets.reduce((s, a) => s + repayAmount(plan.bid[a]!, dRates[a]!), 0n)
+
+    const usdcBefore = await tokenBalance(chain, usdcToken, me)
+    const lotAssets = Object.keys(plan.lot).filter((a) => a !== usdcToken)
+    const lotBefore = await Promise.all(lotAssets.map((a) => tokenBalance(chain, a, me)))
+
+    await vault.draw(drew)
+    p.emit?.('draw', `drew ${drew} for ${user}; filling at ledger ${plan.block}`)
+    let fillHash: string | undefined
+    let fillLedger: number | undefined
+    try {
+      await waitForLedger(reader, plan.block)
+      const res = await invoke(chain, keypair, p.pool, 'submit', [addr(me), addr(me), addr(me), encodeRequests(requests)])
+      fillHash = res.hash
+      fillLedger = res.ledger
+    } catch (err) {
+      // Lost the race (auction gone or changed) or any other failure: the draw goes back as is.
+      const now = await loadAuction(reader, p.pool, AuctionType.UserLiquidation, user).catch(() => auction)
+      const lost = now === undefined || !sameAuction(now, auction)
+      await vault.returnProceeds(drew, Date.now() - started)
+      const note = lost ? new ErrAlreadyFilled(user).message : `fill failed: ${err instanceof Error ? err.message : String(err)}`
+      p.emit?.('fill_lost', note)
+      return makeResult({ drew, proceeds: drew, responseTimeMs: Date.now() - started, success: false, note })
+    }
+
+    // Seized collateral: swap what is not USDC (held when there is no DEX or the swap fails).
+    const held: string[] = []
+    const vs = venues(chain, keypair)
+    for (const [i, asset] of lotAssets.entries()) {
+      const got = (await tokenBalance(chain, asset, me)) - lotBefore[i]!
+      if (got <= 0n) continue
+      if (vs.length === 0) {
+        held.push(asset)
+        continue
+      }
+      const refValue = usdcValue(got, asset, usdcToken, reserves, prices.prices)
+      try {
+        await swapToUsdc({
+          venues: vs,
+          tokenIn: asset,
+          usdc: usdcToken,
+          amountIn: got,
+          refValue,
+          slippageBps: p.slippageBps,
+          usdcBalance: () => tokenBalance(chain, usdcToken, me),
+        })
+      } catch (err) {
+        held.push(asset)
+        p.emit?.('swap_failed', `swap of ${asset} failed: ${err instanceof Error ? err.message : String(err)}`)
+      }
+    }
+    const usdcAfter = await tokenBalance(chain, usdcToken, me)
+    const proceeds = usdcAfter - usdcBefore
+    const responseTimeMs = Date.now() - started
+    await vault.returnProceeds(proceeds, responseTimeMs)
+    p.emit?.('fill', `filled ${user} at ledger ${fillLedger}: drew ${drew}, returned ${proceeds}`)
+    return makeResult({
+      drew,
+      proceeds,
+      responseTimeMs,
+      success: true,
+      ...(fillHash === undefined ? {} : { txHash: fillHash }),
+      note: held.length > 0 ? `collateral held: ${held.join(', ')}` : `filled at ledger ${fillLedger} (planned ${plan.block})`,
+    })
+  }
+
+  return {
+    name: () => 'blend',
+    lastScan: () => last,
+    async getTasks(chain: Chain): Promise<Task<BlendTaskData>[]> {
+      const reader = readerOf(chain, p.reader)
+      last = await scanner.scan(reader, chain)
+      p.emit?.('scan', `scanned ${last.borrowers.length} borrowers in ${Math.round(last.durationMs)} ms`)
+      const tasks: Task<BlendTaskData>[] = []
+      for (const b of last.borrowers) {
+        if (!b.liquidatable && b.auction === undefined) continue
+        const percent = b.auction === undefined ? chooseLiquidationPercent(last.valuation, b.positions) : undefined
+        if (b.auction === undefined && percent === undefined) continue
+        const share = BigInt(percent ?? 100)
+        const estCapital = mulDiv(b.data.liabilityRaw, share, 100n, 'ceil')
+        tasks.push({
+          priority: taskPriority(b.healthFactor),
+          health: b.healthFactor,
+          estProfit: mulDiv(estCapital, minProfit - 10_000_000n, 10_000_000n, 'floor'),
+          label: b.user,
+          data: { kind: 'user_liquidation', user: b.user, percent, hasAuction: b.auction !== undefined, estCapital },
+        })
+      }
+      return tasks
+    },
+    async execute(chain, keypair, task, vault) {
+      if (task.data?.kind !== 'user_liquidation' || typeof task.data.user !== 'string') throw new ErrBadTask(JSON.stringify(task.label ?? null))
+      return executeUser(chain, keypair, task, vault)
+    },
+    estimateCapital: (task) => task.data.estCapital,
+    async getPositions(): Promise<Position[]> {
+      return (last?.borrowers ?? []).map((b) => ({
+        protocol: 'blend',
+        user: b.user,
+        healthFactor: Number.isFinite(b.healthFactor) ? b.healthFactor : null,
+        collateralBase: b.data.collateralBase,
+        liabilityBase: b.data.liabilityBase,
+      }))
+    },
+  }
+}
+
+function sameAuction(a: AuctionData, b: AuctionData): boolean {
+  if (a.block !== b.block || a.bid.size !== b.bid.size || a.lot.size !== b.lot.size) return false
+  for (const [k, v] of a.bid) if (b.bid.get(k) !== v) return false
+  for (const [k, v] of a.lot) if (b.lot.get(k) !== v) return false
+  return true
+}
+
+/** Oracle-implied USDC value of `amount` of `asset` (both 7-decimal prices in the oracle base). */
+function usdcValue(
+  amount: bigint,
+  asset: string,
+  usdcToken: string,
+  reserves: ReadonlyMap<string, { config: { decimals: number } }>,
+  prices: ReadonlyMap<string, { price: bigint }>,
+): bigint {
+  const pa = prices.get(asset)?.price
+  const pu = prices.get(usdcToken)?.price
+  const da = reserves.get(asset)?.config.decimals
+  const du = reserves.get(usdcToken)?.config.decimals
+  if (pa === undefined || pu === undefined || da === undefined || du === undefined) return 0n
+  // amount * pa / 10^da = base value; / pu * 10^du = USDC units
+  return mulDiv(mulDiv(amount, pa, 10n ** BigInt(da), 'floor'), 10n ** BigInt(du), pu, 'floor')
+}
+
+/** Factory the keeper calls when LENDING_POOL is set. */
+export const createLendingPoolAdapter: AdapterFactory = (ctx) => {
+  if (ctx.lendingPool === undefined) throw new Error('LENDING_POOL is not set')
+  return lendingPoolAdapter({
+    pool: ctx.lendingPool,
+    ...(ctx.usdcContract === undefined ? {} : { usdc: ctx.usdcContract }),
+    vaultContract: ctx.vaultContract,
+    minProfit: ctx.minProfit,
+    slippageBps: ctx.slippageBps,
+    ...(ctx.primaryDexRouter === undefined ? {} : { primaryDexRouter: ctx.primaryDexRouter }),
+    ...(ctx.fallbackDexRouter === undefined ? {} : { fallbackDexRouter: ctx.fallbackDexRouter }),
+    emit: ctx.emit,
+  })
+}

@@ -1,0 +1,128 @@
+/**
+ * One read-only scan of a Blend v2 pool: discover borrowers, load the pool, positions and prices
+ * with batched reads, value every borrower and list the liquidatable ones.
+ *
+ * Waves on a warm cycle (reserve list and oracle known from the previous scan): events ‖ pool
+ * and positions ‖ prices in ONE wave; borrowers first seen this cycle and the auction entries of
+ * liquidatable users cost one more wave each only when there are any.
+ */
+import type { rpc } from '@stellar/stellar-sdk'
+import type { Chain } from '../../../chain/index.js'
+import { BorrowerDiscovery } from './discovery.js'
+import { loadOraclePrices, type OraclePrices } from './oracle.js'
+import { getEntriesBatched, loadPool, type PoolSnapshot, type Reserve } from './loadPool.js'
+import { healthFactorOf, isLiquidatable, positionData, type PoolValuation, type PositionData } from './positionData.js'
+import { addStats, newRpcStats, type RpcStats } from './rpcStats.js'
+import { auctionKey, AuctionType, decodeAuctionData, entryValue, keyId, type AuctionData, type Positions } from './storage.js'
+
+/** The RPC methods a scan reads with. */
+export type PoolReader = Pick<rpc.Server, 'getLedgerEntries' | 'getEvents' | 'getHealth' | 'getLatestLedger'>
+
+export interface BorrowerView {
+  user: string
+  positions: Positions
+  data: PositionData
+  healthFactor: number
+  liquidatable: boolean
+  /** Existing user-liquidation auction (read only for liquidatable users). */
+  auction: AuctionData | undefined
+}
+
+export interface ScanResult {
+  snapshot: PoolSnapshot
+  prices: OraclePrices
+  valuation: PoolValuation
+  borrowers: BorrowerView[]
+  /** Existing backstop auctions (bad debt, interest). */
+  backstopAuctions: { type: AuctionType; auction: AuctionData }[]
+  stats: RpcStats
+  durationMs: number
+}
+
+/**
+ * The reserves a valuation uses. Blend accrues interest to the ledger time before valuing; the
+ * raw ResData rates here are those of the last pool interaction, which undervalues debt that
+ * accrued since. The pool itself re-checks every creation and fill, so a stale rate can only make
+ * the keeper late, never make it book a loss.
+ */
+export function valuationReserves(reserves: ReadonlyMap<string, Reserve>, _nowSeconds: bigint): Map<string, Reserve> {
+  return new Map(reserves)
+}
+
+export class PoolScanner {
+  readonly pool: string
+  readonly discovery: BorrowerDiscovery
+  private reserveList: string[] | undefined
+  private oracle: string | undefined
+  private known: string[] = []
+
+  constructor(pool: string, opts: { eventsPageLimit?: number } = {}) {
+    this.pool = pool
+    this.discovery = new BorrowerDiscovery(pool, opts.eventsPageLimit === undefined ? {} : { pageLimit: opts.eventsPageLimit })
+  }
+
+  async scan(reader: PoolReader, chain: Chain): Promise<ScanResult> {
+    const started = performance.now()
+    const stats = newRpcStats()
+    const known = this.known
+    const waveStats = [newRpcStats(), newRpcStats(), newRpcStats()]
+    const [poll, snapshot, earlyPrices] = await Promise.all([
+      this.discovery.poll(reader, waveStats[0]),
+      loadPool(reader, this.pool, known, { ...(this.reserveList ? { reserveList: this.reserveList } : {}), stats: waveStats[1]! }),
+      this.oracle !== undefined && this.reserveList !== undefined
+        ? loadOraclePrices(chain, this.oracle, this.reserveList, waveStats[2])
+        : Promise.resolve(undefined),
+    ])
+    // Parallel requests share one wave: count the longest of the three.
+    for (const s of waveStats) addStats(stats, { ...s, waves: 0 })
+    stats.waves += Math.max(...waveStats.map((s) => s.waves))
+
+    // Borrowers first seen this cycle: one more read of their positions.
+    const fresh = poll.added.filter((u) => !snapshot.positions.has(u))
+    if (fresh.length > 0) {
+      const more = await loadPool(reader, this.pool, fresh, { reserveList: snapshot.reserveList, stats })
+      for (const [u, p] of more.positions) snapshot.positions.set(u, p)
+    }
+    this.known = [...snapshot.positions.keys()]
+
+    const listChanged = this.reserveList === undefined || this.reserveList.join() !== snapshot.reserveList.join()
+    const prices =
+      earlyPrices !== undefined && !listChanged && this.oracle === snapshot.config.oracle
+        ? earlyPrices
+        : await loadOraclePrices(chain, snapshot.config.oracle, snapshot.reserveList, stats)
+    this.reserveList = snapshot.reserveList
+    this.oracle = snapshot.config.oracle
+
+    const valuation: PoolValuation = {
+      reserveList: snapshot.reserveList,
+      reserves: valuationReserves(snapshot.reserves, BigInt(Math.floor(Date.now() / 1000))),
+      prices: prices.prices,
+      oracleDecimals: prices.decimals,
+    }
+    const borrowers: BorrowerView[] = []
+    for (const [user, positions] of snapshot.positions) {
+      if (positions.liabilities.size === 0) continue
+      const data = positionData(valuation, positions)
+      borrowers.push({ user, positions, data, healthFactor: healthFactorOf(data), liquidatable: isLiquidatable(data), auction: undefined })
+    }
+
+    // Auctions: of liquidatable users, and the backstop's bad-debt / interest auctions.
+    const liquidatable = borrowers.filter((b) => b.liquidatable)
+    const keys = [
+      ...liquidatable.map((b) => auctionKey(this.pool, AuctionType.UserLiquidation, b.user)),
+      auctionKey(this.pool, AuctionType.BadDebt, snapshot.backstop),
+      auctionKey(this.pool, AuctionType.Interest, snapshot.backstop),
+    ]
+    const got = await getEntriesBatched(reader, keys, stats)
+    for (const b of liquidatable) {
+      const e = got.entries.get(keyId(auctionKey(this.pool, AuctionType.UserLiquidation, b.user)))
+      if (e !== undefined) b.auction = decodeAuctionData(entryValue(e))
+    }
+    const backstopAuctions: ScanResult['backstopAuctions'] = []
+    for (const type of [AuctionType.BadDebt, AuctionType.Interest]) {
+      const e = got.entries.get(keyId(auctionKey(this.pool, type, snapshot.backstop)))
+      if (e !== undefined) backstopAuctions.push({ type, auction: decodeAuctionData(entryValue(e)) })
+    }
+    return { snapshot, prices, valuation, borrowers, backstopAuctions, stats, durationMs: performance.now() - started }
+  }
+}
