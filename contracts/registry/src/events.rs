@@ -22,7 +22,7 @@ pub struct KeeperDeregistered {
     pub refund: i128,
 }
 
-/// A new draw (`timestamp` = now) or a partial return lowering it (`timestamp` unchanged).
+// A new draw (`timestamp` = now) or a partial return lowering it (`timestamp` unchanged).
 #[contractevent]
 pub struct DrawMarked {
     #[topic]
@@ -50,9 +50,9 @@ pub struct ExecutionRecorded {
 pub struct KeeperSlashed {
     #[topic]
     pub keeper: Address,
-    /// Stake sent to the vault.
+    // Stake sent to the vault.
     pub slashed: i128,
-    /// Drawn capital the vault wrote down.
+    // Drawn capital the vault wrote down.
     pub written_down: i128,
     pub remaining_stake: i128,
 }

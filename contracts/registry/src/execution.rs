@@ -83,8 +83,12 @@ pub fn count_execution(
         .total_executions
         .checked_add(1)
         .ok_or(RegistryError::Overflow)?;
-    let sum = (info.avg_response_time_ms as u128) * ((n - 1) as u128) + response_time_ms as u128;
-    info.avg_response_time_ms = (sum / n as u128) as u64;
+    // u64 arithmetic (native wasm division); saturates only beyond 584 million years of ms.
+    let sum = info
+        .avg_response_time_ms
+        .saturating_mul(n - 1)
+        .saturating_add(response_time_ms);
+    info.avg_response_time_ms = sum / n;
     info.total_executions = n;
     if success {
         info.successful_fills = info

@@ -1,5 +1,5 @@
 //! Slashing a keeper that keeps pool capital past the timeout.
-use soroban_sdk::{token, Address, Env};
+use soroban_sdk::{token, Address, Env, I256};
 
 use crate::errors::RegistryError;
 use crate::storage;
@@ -32,11 +32,13 @@ pub fn execute_slash(
     if env.ledger().timestamp() <= deadline {
         return Err(RegistryError::SlashTooEarly);
     }
-    let slashed = info
-        .stake
-        .checked_mul(config.slash_rate_bps as i128)
-        .ok_or(RegistryError::Overflow)?
-        / BPS_DENOMINATOR;
+    // floor(stake * bps / 10000) on the host's 256-bit integers (no 128-bit division routine
+    // in the wasm); the result is at most the stake, so it fits.
+    let slashed = I256::from_i128(env, info.stake)
+        .mul(&I256::from_i32(env, config.slash_rate_bps as i32))
+        .div(&I256::from_i128(env, BPS_DENOMINATOR))
+        .to_i128()
+        .ok_or(RegistryError::Overflow)?;
 
     info.stake -= slashed;
     info.total_slashed = info

@@ -205,7 +205,7 @@ impl VaultTrait for Vault {
         let state = storage::get_state(&env);
         ok(
             &env,
-            share_math::usdc_for_shares(shares, state.total_usdc, state.total_shares),
+            share_math::usdc_for_shares(&env, shares, state.total_usdc, state.total_shares),
         )
     }
 
@@ -214,7 +214,7 @@ impl VaultTrait for Vault {
         let state = storage::get_state(&env);
         ok(
             &env,
-            share_math::share_price(state.total_usdc, state.total_shares),
+            share_math::share_price(&env, state.total_usdc, state.total_shares),
         )
     }
 

@@ -14,7 +14,7 @@ pub fn execute_deposit(env: &Env, depositor: &Address, amount: i128) -> Result<M
         return Err(VaultError::DepositsPaused);
     }
     let mut state = storage::get_state(env);
-    let minted = share_math::shares_for_deposit(amount, state.total_usdc, state.total_shares)?;
+    let minted = share_math::shares_for_deposit(env, amount, state.total_usdc, state.total_shares)?;
     let total_usdc = state
         .total_usdc
         .checked_add(amount)
@@ -83,7 +83,7 @@ pub fn execute_withdraw(env: &Env, depositor: &Address, shares: i128) -> Result<
         return Err(VaultError::CooldownActive);
     }
     let mut state = storage::get_state(env);
-    let amount = share_math::usdc_for_shares(shares, state.total_usdc, state.total_shares)?;
+    let amount = share_math::usdc_for_shares(env, shares, state.total_usdc, state.total_shares)?;
     if amount == 0 {
         return Err(VaultError::ZeroAssets);
     }
@@ -97,10 +97,7 @@ pub fn execute_withdraw(env: &Env, depositor: &Address, shares: i128) -> Result<
     let basis_out = if shares == info.shares {
         info.cost_basis
     } else {
-        info.cost_basis
-            .checked_mul(shares)
-            .ok_or(VaultError::Overflow)?
-            / info.shares
+        share_math::mul_div_floor(env, info.cost_basis, shares, info.shares)?
     };
     info.cost_basis -= basis_out;
     info.shares -= shares;

@@ -2,7 +2,7 @@
 use soroban_sdk::{token, Address, Env};
 
 use crate::errors::VaultError;
-use crate::registry::RegistryClient;
+use crate::registry::{self, RegistryClient};
 use crate::storage::{self, DrawRecord};
 
 /// Lends `amount` of idle USDC to a registered, unslashed keeper without an outstanding draw.
@@ -13,8 +13,7 @@ pub fn execute_draw(env: &Env, keeper: &Address, amount: i128) -> Result<(), Vau
     if storage::get_pause(env).draws {
         return Err(VaultError::DrawsPaused);
     }
-    let info = registry.get_keeper(keeper);
-    if info.slashed {
+    if registry::is_slashed(env, &registry, keeper) {
         return Err(VaultError::KeeperSlashed);
     }
     if amount <= 0 {

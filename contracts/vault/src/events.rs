@@ -19,7 +19,7 @@ pub struct Deposited {
     pub depositor: Address,
     pub amount: i128,
     pub shares: i128,
-    /// Shares locked with the vault (1000 on the first deposit, else 0).
+    // Shares locked with the vault (1000 on the first deposit, else 0).
     pub dead_shares: i128,
 }
 
@@ -44,7 +44,7 @@ pub struct ProceedsReturned {
     pub keeper: Address,
     pub amount: i128,
     pub profit: i128,
-    /// Capital still out after this return (0 = draw closed).
+    // Capital still out after this return (0 = draw closed).
     pub remaining: i128,
     pub response_time_ms: u64,
 }
@@ -53,8 +53,8 @@ pub struct ProceedsReturned {
 pub struct DrawWrittenDown {
     #[topic]
     pub keeper: Address,
-    /// Capital removed from the books.
+    // Capital removed from the books.
     pub written_down: i128,
-    /// Slashed stake received from the registry and booked into total_usdc.
+    // Slashed stake received from the registry and booked into total_usdc.
     pub recovered: i128,
 }

@@ -1,31 +1,12 @@
 //! The part of the registry's interface the vault calls (see contracts/registry).
-use soroban_sdk::{contractclient, contracttype, Address, Env, String};
-
-/// Copy of registry::KeeperInfo: the vault decodes what `get_keeper` returns, so the two
-/// definitions must stay field-for-field identical (the wasm fixture tests check it).
-#[contracttype]
-#[derive(Clone, Debug, Eq, PartialEq)]
-pub struct KeeperInfo {
-    pub operator: Address,
-    pub name: String,
-    pub stake: i128,
-    pub total_executions: u64,
-    pub successful_fills: u64,
-    pub total_profit: i128,
-    pub avg_response_time_ms: u64,
-    pub has_active_draw: bool,
-    pub draw_amount: i128,
-    pub draw_timestamp: u64,
-    pub registered_at: u64,
-    pub slashed: bool,
-    pub slash_count: u32,
-    pub total_slashed: i128,
-}
+use soroban_sdk::{contractclient, symbol_short, Address, Env, Map, Symbol, TryFromVal, Val};
 
 #[allow(dead_code)]
 #[contractclient(name = "RegistryClient")]
 pub trait RegistryInterface {
-    fn get_keeper(env: Env, operator: Address) -> KeeperInfo;
+    // Returns registry::KeeperInfo; the vault reads it as the map it is encoded as, so it
+    // needs no copy of the struct (and does not break when the registry adds fields).
+    fn get_keeper(env: Env, operator: Address) -> Map<Symbol, Val>;
     fn mark_draw(env: Env, vault: Address, keeper: Address, amount: i128);
     fn clear_draw(env: Env, vault: Address, keeper: Address);
     fn record_execution(
@@ -36,4 +17,13 @@ pub trait RegistryInterface {
         profit: i128,
         response_time_ms: u64,
     );
+}
+
+/// Asks the registry about `keeper` (its NotRegistered error reverts the caller) and returns
+/// the `slashed` flag; a record without a readable flag counts as slashed (fail closed).
+pub fn is_slashed(env: &Env, registry: &RegistryClient, keeper: &Address) -> bool {
+    registry
+        .get_keeper(keeper)
+        .get(symbol_short!("slashed"))
+        .map_or(true, |v| bool::try_from_val(env, &v).unwrap_or(true))
 }

@@ -1,6 +1,6 @@
 //! Storage layout. Instance: admin, USDC token, config, registry, books, pause flags.
 //! Persistent: one record per depositor and one per outstanding keeper draw.
-use soroban_sdk::{contracttype, Address, Env};
+use soroban_sdk::{contracttype, symbol_short, Address, Env, Symbol};
 
 use crate::errors::VaultError;
 use crate::types::{DepositorInfo, PauseFlags, VaultConfig, VaultState};
@@ -11,26 +11,26 @@ pub const INSTANCE_TTL_THRESHOLD: u32 = INSTANCE_EXTEND_AMOUNT - DAY_IN_LEDGERS;
 pub const PERSISTENT_EXTEND_AMOUNT: u32 = 60 * DAY_IN_LEDGERS;
 pub const PERSISTENT_TTL_THRESHOLD: u32 = PERSISTENT_EXTEND_AMOUNT - 2 * DAY_IN_LEDGERS;
 
-#[contracttype]
-#[derive(Clone)]
-pub enum DataKey {
-    Admin,
-    Usdc,
-    Config,
-    Registry,
-    State,
-    Pause,
-    Depositor(Address),
-    Draw(Address),
-}
+// Instance keys are short symbols; persistent keys are (symbol, address) pairs. Plain symbols
+// and tuples keep the key encoding out of the wasm (an enum key type costs ~1 KB of code).
+const ADMIN: Symbol = symbol_short!("admin");
+const USDC: Symbol = symbol_short!("usdc");
+const CONFIG: Symbol = symbol_short!("config");
+const REGISTRY: Symbol = symbol_short!("registry");
+const STATE: Symbol = symbol_short!("state");
+const PAUSE: Symbol = symbol_short!("pause");
+const DEPOSITOR: Symbol = symbol_short!("dep");
+const DRAW: Symbol = symbol_short!("draw");
 
-/// A keeper's outstanding draw.
+type PersistentKey = (Symbol, Address);
+
+// A keeper's outstanding draw.
 #[contracttype]
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct DrawRecord {
-    /// Capital still out (lowered by partial returns).
+    // Capital still out (lowered by partial returns).
     pub amount: i128,
-    /// Ledger timestamp of the draw; partial returns keep it.
+    // Ledger timestamp of the draw; partial returns keep it.
     pub timestamp: u64,
 }
 
@@ -40,76 +40,76 @@ pub fn extend_instance(env: &Env) {
         .extend_ttl(INSTANCE_TTL_THRESHOLD, INSTANCE_EXTEND_AMOUNT);
 }
 
-fn extend_persistent(env: &Env, key: &DataKey) {
+fn extend_persistent(env: &Env, key: &PersistentKey) {
     env.storage()
         .persistent()
         .extend_ttl(key, PERSISTENT_TTL_THRESHOLD, PERSISTENT_EXTEND_AMOUNT);
 }
 
 pub fn set_admin(env: &Env, admin: &Address) {
-    env.storage().instance().set(&DataKey::Admin, admin);
+    env.storage().instance().set(&ADMIN, admin);
 }
 
 pub fn get_admin(env: &Env) -> Address {
-    env.storage().instance().get(&DataKey::Admin).unwrap()
+    env.storage().instance().get(&ADMIN).unwrap()
 }
 
 pub fn set_usdc(env: &Env, usdc: &Address) {
-    env.storage().instance().set(&DataKey::Usdc, usdc);
+    env.storage().instance().set(&USDC, usdc);
 }
 
 pub fn get_usdc(env: &Env) -> Address {
-    env.storage().instance().get(&DataKey::Usdc).unwrap()
+    env.storage().instance().get(&USDC).unwrap()
 }
 
 pub fn set_config(env: &Env, config: &VaultConfig) {
-    env.storage().instance().set(&DataKey::Config, config);
+    env.storage().instance().set(&CONFIG, config);
 }
 
 pub fn get_config(env: &Env) -> VaultConfig {
-    env.storage().instance().get(&DataKey::Config).unwrap()
+    env.storage().instance().get(&CONFIG).unwrap()
 }
 
 pub fn has_registry(env: &Env) -> bool {
-    env.storage().instance().has(&DataKey::Registry)
+    env.storage().instance().has(&REGISTRY)
 }
 
 pub fn set_registry(env: &Env, registry: &Address) {
-    env.storage().instance().set(&DataKey::Registry, registry);
+    env.storage().instance().set(&REGISTRY, registry);
 }
 
-/// The registry, or NotInit before `set_registry`: no pool operation runs without it.
+// The registry, or NotInit before `set_registry`: no pool operation runs without it.
 pub fn get_registry(env: &Env) -> Result<Address, VaultError> {
     env.storage()
         .instance()
-        .get(&DataKey::Registry)
+        .get(&REGISTRY)
         .ok_or(VaultError::NotInit)
 }
 
 pub fn get_state(env: &Env) -> VaultState {
     env.storage()
         .instance()
-        .get(&DataKey::State)
+        .get(&STATE)
         .unwrap_or_default()
 }
 
 pub fn set_state(env: &Env, state: &VaultState) {
-    env.storage().instance().set(&DataKey::State, state);
+    env.storage().instance().set(&STATE, state);
 }
 
 pub fn get_pause(env: &Env) -> PauseFlags {
     env.storage()
         .instance()
-        .get(&DataKey::Pause)
+        .get(&PAUSE)
         .unwrap_or_default()
 }
 
 pub fn set_pause(env: &Env, flags: &PauseFlags) {
-    env.storage().instance().set(&DataKey::Pause, flags);
+    env.storage().instance().set(&PAUSE, flags);
 }
 
 pub fn get_depositor(env: &Env, depositor: &Address) -> DepositorInfo {
-    let key = DataKey::Depositor(depositor.clone());
+    let key = (DEPOSITOR, depositor.clone());
     match env.storage().persistent().get(&key) {
         Some(info) => {
             extend_persistent(env, &key);
@@ -120,13 +120,13 @@ pub fn get_depositor(env: &Env, depositor: &Address) -> DepositorInfo {
 }
 
 pub fn set_depositor(env: &Env, depositor: &Address, info: &DepositorInfo) {
-    let key = DataKey::Depositor(depositor.clone());
+    let key = (DEPOSITOR, depositor.clone());
     env.storage().persistent().set(&key, info);
     extend_persistent(env, &key);
 }
 
 pub fn get_draw(env: &Env, keeper: &Address) -> Option<DrawRecord> {
-    let key = DataKey::Draw(keeper.clone());
+    let key = (DRAW, keeper.clone());
     let draw = env.storage().persistent().get(&key);
     if draw.is_some() {
         extend_persistent(env, &key);
@@ -135,7 +135,7 @@ pub fn get_draw(env: &Env, keeper: &Address) -> Option<DrawRecord> {
 }
 
 pub fn set_draw(env: &Env, keeper: &Address, draw: &DrawRecord) {
-    let key = DataKey::Draw(keeper.clone());
+    let key = (DRAW, keeper.clone());
     env.storage().persistent().set(&key, draw);
     extend_persistent(env, &key);
 }
@@ -143,5 +143,5 @@ pub fn set_draw(env: &Env, keeper: &Address, draw: &DrawRecord) {
 pub fn remove_draw(env: &Env, keeper: &Address) {
     env.storage()
         .persistent()
-        .remove(&DataKey::Draw(keeper.clone()));
+        .remove(&(DRAW, keeper.clone()));
 }

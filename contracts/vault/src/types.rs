@@ -1,45 +1,45 @@
 use soroban_sdk::contracttype;
 
-/// Pool books. Invariant: the vault's USDC balance == total_usdc - active_liq.
+// Pool books. Invariant: the vault's USDC balance == total_usdc - active_liq.
 #[contracttype]
 #[derive(Clone, Debug, Default, Eq, PartialEq)]
 pub struct VaultState {
-    /// Pool assets: idle USDC plus capital out with keepers.
+    // Pool assets: idle USDC plus capital out with keepers.
     pub total_usdc: i128,
-    /// All shares, including the 1000 dead shares held by the vault itself.
+    // All shares, including the 1000 dead shares held by the vault itself.
     pub total_shares: i128,
-    /// Profit booked from keeper returns (gross; write-downs are not netted here).
+    // Profit booked from keeper returns (gross; write-downs are not netted here).
     pub total_profit: i128,
-    /// Capital currently drawn by keepers.
+    // Capital currently drawn by keepers.
     pub active_liq: i128,
 }
 
 #[contracttype]
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct VaultConfig {
-    /// Upper bound of total_usdc after a deposit.
+    // Upper bound of total_usdc after a deposit.
     pub deposit_cap: i128,
-    /// Seconds after a depositor's last deposit before it may withdraw.
+    // Seconds after a depositor's last deposit before it may withdraw.
     pub withdraw_cooldown: u64,
-    /// Upper bound of one keeper's draw.
+    // Upper bound of one keeper's draw.
     pub max_draw_per_keeper: i128,
 }
 
-/// One depositor's record. The vault's own address holds the dead shares.
+// One depositor's record. The vault's own address holds the dead shares.
 #[contracttype]
 #[derive(Clone, Debug, Default, Eq, PartialEq)]
 pub struct DepositorInfo {
     pub shares: i128,
-    /// USDC paid in for the shares still held: deposits add the amount, withdrawals remove the
-    /// withdrawn shares' pro-rata part (floor), a full exit sets it to 0.
+    // USDC paid in for the shares still held: deposits add the amount, withdrawals remove the
+    // withdrawn shares' pro-rata part (floor), a full exit sets it to 0.
     pub cost_basis: i128,
     pub total_deposited: i128,
     pub total_withdrawn: i128,
-    /// Ledger timestamp of the last deposit (starts the withdraw cooldown).
+    // Ledger timestamp of the last deposit (starts the withdraw cooldown).
     pub last_deposit_time: u64,
 }
 
-/// Admin pause switches. Withdraw and return_proceeds can never be paused.
+// Admin pause switches. Withdraw and return_proceeds can never be paused.
 #[contracttype]
 #[derive(Clone, Debug, Default, Eq, PartialEq)]
 pub struct PauseFlags {
