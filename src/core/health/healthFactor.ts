@@ -52,8 +52,16 @@ export type HealthFactorReturnType = {
  *
  * @example
  * import { healthFactor } from './index.js'
- * const { healthFactor: hf } = healthFactor({ reserves, positions, prices, oracleDecimals: 7,
- *   accrual: { timestamp: 1_700_000_000n, bstopRate: 2_000_000 } })
+ * const config = { index: 0, decimals: 7, c_factor: 7_500_000, l_factor: 7_500_000, util: 7_500_000, max_util: 9_500_000,
+ *   r_base: 100_000, r_one: 500_000, r_two: 5_000_000, r_three: 15_000_000, reactivity: 20 }
+ * const data = { d_rate: 10n ** 12n, b_rate: 10n ** 12n, ir_mod: 10_000_000n, b_supply: 100_0000000n,
+ *   d_supply: 75_0000000n, backstop_credit: 0n, last_time: 0n }
+ * healthFactor({
+ *   reserves: [{ asset: 'XLM', config, data }, { asset: 'USDC', config: { ...config, index: 1 }, data }],
+ *   positions: { collateral: { 0: 1000_0000000n }, liabilities: { 1: 70_0000000n } },
+ *   prices: { XLM: 1_000_000n, USDC: 10_000_000n }, oracleDecimals: 7,
+ *   accrual: { timestamp: 0n, bstopRate: 2_000_000 },
+ * }).healthFactor // 8_035_714n: 75 USD of collateral against 93.33 USD of liabilities
  */
 export function healthFactor(parameters: HealthFactorParameters): HealthFactorReturnType {
   const { reserves, positions, oracleDecimals, accrual } = parameters
