@@ -1,0 +1,365 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { scValToNative, type Keypair } from '@stellar/stellar-sdk'
+import { addr, createChain, invoke, simulateRead, u32, uploadAndDeploy, type Chain } from '../chain/index.js'
+import { addTrustlines, balanceOf, createAsset, fundAccounts, mintAll, type Mint, type WorldAsset } from './assets.js'
+import {
+  COMET_SEED,
+  REQUEST,
+  defaultReserveConfig,
+  deployBlend,
+  deployPool,
+  type ReserveConfig,
+} from './blend.js'
+import { deployRouter, seedPair, setRouterPaused, uploadPairWasm } from './dex.js'
+import { ORACLE_DECIMALS, WorldOracle } from './oracle.js'
+import { addrs, blendRequest, vec } from './scval.js'
+import { SeededRandom, keypairFor, seedBytes } from './seed.js'
+import { depositToVault, deployService, registerKeeper } from './service.js'
+import type {
+  AssetEntry,
+  BlendPositions,
+  Borrower,
+  CollateralSpec,
+  DeployWorldOptions,
+  DexPairInfo,
+  World,
+  WorldAddresses,
+  WorldNetwork,
+} from './types.js'
+import { loadWasm } from './wasm.js'
+
+const UNIT = 10_000_000n
+const USDC_PRICE = 1n * UNIT
+/** USDC reserve: the borrowed asset, high factors. */
+const USDC_RESERVE = defaultReserveConfig({ c_factor: 9_500_000, l_factor: 9_500_000, util: 8_000_000 })
+/** Comet LP tokens the admin puts in the pool's backstop (Blend's own fixture uses 50k). */
+const BACKSTOP_DEPOSIT = 50_000n * UNIT
+
+export const DEFAULT_COLLATERALS: readonly CollateralSpec[] = [
+  { code: 'WETH', price: 2_000n * UNIT },
+  { code: 'WBTC', price: 60_000n * UNIT },
+]
+
+/** Rebalance-vault targets: USDC (the base) then each collateral, in bps. */
+function rebalanceWeights(collaterals: number): number[] {
+  const each = Math.floor(5_000 / collaterals)
+  return [10_000 - each * collaterals, ...Array.from({ length: collaterals }, () => each)]
+}
+
+/**
+ * Deploys and seeds a complete local world on `network`: USDC, BLND and the collateral assets
+ * (classic assets + SACs, trustlines), the SEP-40 mock oracle, the real Blend v2 protocol with
+ * an active pool (USDC + collaterals), a lender's USDC supply and borrowers near their limit,
+ * two DEX routers with pairs and liquidity, a rebalance vault, and the service vault and
+ * registry with depositors and registered keepers. Same seed + same network = same addresses.
+ *
+ * @example
+ * import { startSandbox } from '../../sandbox/ts/launch.js'
+ * import { deployWorld } from './index.js'
+ * const sandbox = await startSandbox()
+ * const world = await deployWorld(sandbox, { seed: 7, addressesFile: 'target/world.json' })
+ * await world.setPrice('WETH', 1_700_0000000n) // borrowers on WETH drop below HF 1
+ */
+export async function deployWorld(network: WorldNetwork, opts: DeployWorldOptions = {}): Promise<World> {
+  const seed = BigInt(opts.seed ?? 1)
+  const log = opts.log ?? (() => {})
+  const collateralSpecs = opts.collaterals ?? DEFAULT_COLLATERALS
+  if (collateralSpecs.length < 2) throw new RangeError('a world needs at least two collateral assets')
+  const nBorrowers = opts.borrowers ?? 4
+  const nKeepers = opts.keepers ?? 3
+  const service = opts.service ?? true
+  const nDepositors = service ? (opts.depositors ?? 3) : 0
+  const depositAmount = opts.depositAmount ?? 100_000n * UNIT
+  const keeperUsdc = opts.keeperUsdc ?? 10_000n * UNIT
+  const lenderSupply = opts.lenderSupply ?? 2_000_000n * UNIT
+  const hfRange = opts.borrowerHealthFactor ?? { min: 10_400_000n, max: 1_1000000n }
+  if (hfRange.min < 10_100_000n || hfRange.max < hfRange.min) {
+    throw new RangeError('borrowerHealthFactor needs 1.01 <= min <= max (7 decimals)')
+  }
+
+  const chain = createChain({
+    rpcUrl: network.rpcUrl,
+    networkPassphrase: network.networkPassphrase,
+    friendbotUrl: network.friendbotUrl,
+  })
+  const kp = (label: string) => keypairFor(seed, label)
+  const salt = (label: string) => seedBytes(seed, `salt/${label}`)
+  const admin = kp('admin')
+  const issuer = kp('issuer')
+  const lender = kp('lender')
+  const keepers = Array.from({ length: nKeepers }, (_, i) => kp(`keeper/${i}`))
+  const depositors = Array.from({ length: nDepositors }, (_, i) => kp(`depositor/${i}`))
+  const borrowerKeys = Array.from({ length: nBorrowers }, (_, i) => kp(`borrower/${i}`))
+
+  log('accounts')
+  await fundAccounts(chain, [admin, issuer, lender, ...keepers, ...depositors, ...borrowerKeys])
+
+  log('assets')
+  const usdc = await createAsset(chain, issuer, 'USDC')
+  const blnd = await createAsset(chain, issuer, 'BLND')
+  const collaterals: WorldAsset[] = []
+  for (const c of collateralSpecs) collaterals.push(await createAsset(chain, issuer, c.code))
+  await addTrustlines(chain, [admin], [usdc, blnd, ...collaterals])
+  await addTrustlines(chain, [lender, ...depositors], [usdc])
+  await addTrustlines(chain, [...keepers, ...borrowerKeys], [usdc, ...collaterals])
+
+  // Borrowers: collateral alternates over the assets; size and health factor from the seed.
+  const rng = new SeededRandom(seed)
+  const reserveConfigs: ReserveConfig[] = [
+    USDC_RESERVE,
+    ...collateralSpecs.map((c) => defaultReserveConfig({ c_factor: c.cFactor ?? 7_500_000 })),
+  ]
+  const borrowerPlans = borrowerKeys.map((keypair, i) => {
+    const ci = i % collaterals.length
+    const spec = collateralSpecs[ci]!
+    const valueUsd = rng.between(5_000n, 20_000n) * UNIT
+    const collateral = (valueUsd * UNIT) / spec.price
+    const cFactor = BigInt(reserveConfigs[ci + 1]!.c_factor)
+    const collateralBase = (((collateral * cFactor) / UNIT) * spec.price) / UNIT
+    const targetHealthFactor = rng.between(hfRange.min, hfRange.max)
+    const borrowed = (collateralBase * BigInt(USDC_RESERVE.l_factor)) / targetHealthFactor
+    return { keypair, address: keypair.publicKey(), collateralAsset: collaterals[ci]!, collateral, borrowed, targetHealthFactor }
+  })
+
+  const dexDepth = collateralSpecs.map((c) => c.dexDepthUsd ?? 1_000_000n * UNIT)
+  const dexUsdc = dexDepth.reduce((a, d) => a + d + d / 2n, 0n)
+  const mints: Mint[] = [
+    { asset: blnd, to: admin.publicKey(), amount: COMET_SEED.blnd },
+    { asset: usdc, to: admin.publicKey(), amount: COMET_SEED.usdc + dexUsdc },
+    ...collaterals.map((c, i) => ({
+      asset: c,
+      to: admin.publicKey(),
+      amount: ((dexDepth[i]! + dexDepth[i]! / 2n) * UNIT) / collateralSpecs[i]!.price,
+    })),
+    { asset: usdc, to: lender.publicKey(), amount: lenderSupply },
+    ...keepers.map((k) => ({ asset: usdc, to: k.publicKey(), amount: keeperUsdc })),
+    ...depositors.map((d) => ({ asset: usdc, to: d.publicKey(), amount: depositAmount })),
+    ...borrowerPlans.map((b) => ({ asset: b.collateralAsset, to: b.address, amount: b.collateral })),
+  ]
+  log('mint')
+  await mintAll(chain, issuer, mints)
+
+  log('oracle')
+  const oracle = await WorldOracle.deploy(
+    chain,
+    admin,
+    usdc.contract,
+    [{ asset: usdc.contract, price: USDC_PRICE }, ...collaterals.map((c, i) => ({ asset: c.contract, price: collateralSpecs[i]!.price }))],
+    salt('oracle'),
+  )
+
+  log('blend protocol')
+  const protocol = await deployBlend(chain, {
+    admin,
+    blndAdmin: issuer,
+    blnd: blnd.contract,
+    usdc: usdc.contract,
+    salts: { emitter: salt('emitter'), comet: salt('comet'), backstop: salt('backstop'), poolFactory: salt('pool-factory') },
+  })
+  const reserves = [usdc.contract, ...collaterals.map((c) => c.contract)]
+  log('blend pool')
+  const pool = await deployPool(chain, protocol, {
+    admin,
+    name: `world-${seed}`,
+    salt: salt('pool'),
+    oracle: oracle.contract,
+    backstopTakeRate: 1_000_000,
+    maxPositions: 6,
+    minCollateral: 1n * UNIT,
+    reserves: reserves.map((asset, i) => ({ asset, config: reserveConfigs[i]! })),
+    backstopDeposit: BACKSTOP_DEPOSIT,
+  })
+
+  log('lender and borrowers')
+  await poolSubmit(chain, lender, pool, [blendRequest(REQUEST.supply, usdc.contract, lenderSupply)])
+  await Promise.all(
+    borrowerPlans.map((b) =>
+      poolSubmit(chain, b.keypair, pool, [
+        blendRequest(REQUEST.supplyCollateral, b.collateralAsset.contract, b.collateral),
+        blendRequest(REQUEST.borrow, usdc.contract, b.borrowed),
+      ]),
+    ),
+  )
+  const borrowers: Borrower[] = borrowerPlans
+
+  log('dex')
+  const pairWasmHash = await uploadPairWasm(chain, admin)
+  const primaryRouter = await deployRouter(chain, admin, pairWasmHash, salt('router/primary'))
+  const fallbackRouter = await deployRouter(chain, admin, pairWasmHash, salt('router/fallback'))
+  const pairs: DexPairInfo[] = []
+  for (const [router, share] of [
+    [primaryRouter, 2n],
+    [fallbackRouter, 1n],
+  ] as const) {
+    for (const [i, c] of collaterals.entries()) {
+      const usdcSide = (dexDepth[i]! * share) / 2n
+      const assetSide = (usdcSide * UNIT) / collateralSpecs[i]!.price
+      const pair = await seedPair(chain, router, admin, usdc.contract, c.contract, usdcSide, assetSide)
+      pairs.push({ router, tokenA: usdc.contract, tokenB: c.contract, pair })
+    }
+  }
+
+  log('rebalance vault')
+  const rebalanceAssets = [usdc.contract, ...collaterals.map((c) => c.contract)]
+  const weights = rebalanceWeights(collaterals.length)
+  const rebalancer = keepers[0]?.publicKey() ?? admin.publicKey()
+  const rebalanceVault = await uploadAndDeploy(
+    chain,
+    admin,
+    loadWasm('own', 'rebalance_vault'),
+    [
+      addr(admin.publicKey()),
+      addr(rebalancer),
+      addr(primaryRouter),
+      addr(usdc.contract),
+      addrs(rebalanceAssets),
+      vec(weights.map((w) => u32(w))),
+      addr(oracle.contract),
+    ],
+    { salt: salt('rebalance-vault') },
+  )
+  const rebalanceValue = 100_000n * UNIT
+  await mintAll(
+    chain,
+    issuer,
+    rebalanceAssets.map((asset, i) => ({
+      asset: i === 0 ? usdc : collaterals[i - 1]!,
+      to: rebalanceVault,
+      amount: (((rebalanceValue * BigInt(weights[i]!)) / 10_000n) * UNIT) / (i === 0 ? USDC_PRICE : collateralSpecs[i - 1]!.price),
+    })),
+  )
+
+  let serviceAddrs: { vault: string; registry: string } | undefined
+  if (service) {
+    log('service vault and registry')
+    serviceAddrs = await deployService(
+      chain,
+      admin,
+      usdc.contract,
+      { depositCap: 100_000_000n * UNIT, withdrawCooldown: 0n, maxDrawPerKeeper: 1_000_000n * UNIT },
+      { minStake: 1_000n * UNIT, slashTimeout: 3_600n, slashRateBps: 1_000 },
+      { vault: salt('vault'), registry: salt('registry') },
+    )
+    const { vault, registry } = serviceAddrs
+    await Promise.all(depositors.map((d) => depositToVault(chain, d, vault, depositAmount)))
+    if (opts.registerKeepers ?? true) {
+      await Promise.all(keepers.map((k, i) => registerKeeper(chain, k, registry, `keeper-${i}`)))
+    }
+  }
+
+  const entry = (a: WorldAsset, price: bigint): AssetEntry => ({
+    code: a.code,
+    issuer: a.issuer,
+    contract: a.contract,
+    decimals: a.decimals,
+    price: price.toString(),
+  })
+  const addresses: WorldAddresses = {
+    version: 1,
+    seed: seed.toString(),
+    network: { rpcUrl: network.rpcUrl, networkPassphrase: network.networkPassphrase, friendbotUrl: network.friendbotUrl },
+    assets: {
+      usdc: entry(usdc, USDC_PRICE),
+      blnd: entry(blnd, 0n),
+      collateral: collaterals.map((c, i) => entry(c, collateralSpecs[i]!.price)),
+    },
+    oracle: { contract: oracle.contract, decimals: ORACLE_DECIMALS },
+    blend: { pool, ...protocol, reserves },
+    dex: { primaryRouter, fallbackRouter, pairWasmHash, pairs },
+    rebalanceVault: { contract: rebalanceVault, rebalancer, assets: rebalanceAssets, weightsBps: weights },
+    service: serviceAddrs ?? null,
+    accounts: {
+      admin: admin.publicKey(),
+      issuer: issuer.publicKey(),
+      lender: lender.publicKey(),
+      keepers: keepers.map((k) => k.publicKey()),
+      depositors: depositors.map((d) => d.publicKey()),
+      borrowers: borrowers.map((b) => b.address),
+    },
+    env: keeperEnv(network, pool, usdc.contract, primaryRouter, fallbackRouter, rebalanceVault, serviceAddrs),
+  }
+
+  const findAsset = (key: string): WorldAsset => {
+    const all = [usdc, blnd, ...collaterals]
+    const hit = all.find((a) => a.contract === key || a.code === key)
+    if (!hit) throw new RangeError(`unknown asset ${key} (known: ${all.map((a) => a.code).join(', ')})`)
+    return hit
+  }
+  const routerId = (r: string) => (r === 'primary' ? primaryRouter : r === 'fallback' ? fallbackRouter : r)
+
+  const world: World = {
+    seed,
+    network,
+    chain,
+    admin,
+    issuer,
+    lender,
+    keepers,
+    depositors,
+    borrowers,
+    usdc,
+    blnd,
+    collaterals,
+    oracle: oracle.contract,
+    blend: { ...protocol, pool, reserves, reserveConfigs },
+    dex: addresses.dex,
+    rebalanceVault,
+    service: serviceAddrs,
+    addresses,
+    asset: findAsset,
+    price: (a) => oracle.price(findAsset(a).contract),
+    setPrice: (a, price) => oracle.setPrice(chain, admin, findAsset(a).contract, price),
+    mint: (a, to, amount) => mintAll(chain, issuer, [{ asset: findAsset(a), to, amount }]),
+    balance: (a, holder) => balanceOf(chain, findAsset(a).contract, holder),
+    positions: (user) => readPositions(chain, pool, user),
+    setRouterPaused: (r, paused) => setRouterPaused(chain, admin, routerId(r), paused),
+    writeAddresses: (path) => writeAddressesFile(path, addresses),
+  }
+  if (opts.addressesFile !== undefined) await world.writeAddresses(opts.addressesFile)
+  log('world ready')
+  return world
+}
+
+/** `pool.submit(user, user, user, requests)`. */
+export async function poolSubmit(chain: Chain, user: Keypair, pool: string, requests: ReturnType<typeof blendRequest>[]) {
+  const me = addr(user.publicKey())
+  return invoke(chain, user, pool, 'submit', [me, me, me, vec(requests)])
+}
+
+/** `pool.get_positions(user)` with the maps keyed by reserve index. */
+export async function readPositions(chain: Chain, pool: string, user: string): Promise<BlendPositions> {
+  const raw = scValToNative(await simulateRead(chain, pool, 'get_positions', [addr(user)])) as Record<
+    'collateral' | 'liabilities' | 'supply',
+    Record<string, bigint>
+  >
+  const toMap = (o: Record<string, bigint>) => new Map(Object.entries(o).map(([k, v]) => [Number(k), BigInt(v)]))
+  return { collateral: toMap(raw.collateral), liabilities: toMap(raw.liabilities), supply: toMap(raw.supply) }
+}
+
+function keeperEnv(
+  network: WorldNetwork,
+  pool: string,
+  usdc: string,
+  primary: string,
+  fallback: string,
+  rebalanceVault: string,
+  service: { vault: string; registry: string } | undefined,
+): Record<string, string> {
+  return {
+    CONTRACT_RPC: network.rpcUrl,
+    NETWORK_PASSPHRASE: network.networkPassphrase,
+    LENDING_POOL: pool,
+    USDC_CONTRACT: usdc,
+    PRIMARY_DEX_ROUTER: primary,
+    FALLBACK_DEX_ROUTER: fallback,
+    REBALANCE_VAULT: rebalanceVault,
+    ...(service ? { VAULT_CONTRACT: service.vault, REGISTRY_CONTRACT: service.registry } : {}),
+  }
+}
+
+async function writeAddressesFile(path: string, addresses: WorldAddresses): Promise<void> {
+  await mkdir(dirname(path), { recursive: true })
+  await writeFile(path, `${JSON.stringify(addresses, null, 2)}\n`)
+}
+

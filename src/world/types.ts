@@ -1,0 +1,161 @@
+import type { Keypair } from '@stellar/stellar-sdk'
+import type { Chain } from '../chain/index.js'
+import type { WorldAsset } from './assets.js'
+import type { BlendProtocol, ReserveConfig } from './blend.js'
+
+/** The network a world is deployed on (a started sandbox satisfies it). */
+export interface WorldNetwork {
+  rpcUrl: string
+  networkPassphrase: string
+  friendbotUrl: string
+}
+
+export interface CollateralSpec {
+  /** Classic asset code (1-12 alphanumerics). */
+  code: string
+  /** Initial oracle price, 7 decimals (USD). */
+  price: bigint
+  /** Blend collateral factor, 7 decimals (default 0.75). */
+  cFactor?: number
+  /** USD value held by each of the primary router's pools on this asset's side (default 1M). */
+  dexDepthUsd?: bigint
+}
+
+export interface DeployWorldOptions {
+  /** Every keypair, salt and amount derives from it (default 1). */
+  seed?: number | bigint
+  /** Collateral assets (default WETH at 2,000 and WBTC at 60,000). At least two. */
+  collaterals?: readonly CollateralSpec[]
+  /** Borrowers opened near their limit (default 4; collateral assets alternate). */
+  borrowers?: number
+  /** Borrowers' target health factors are drawn from [min, max], 7 decimals (default 1.04-1.10). */
+  borrowerHealthFactor?: { min: bigint; max: bigint }
+  /** Keeper operator accounts, funded with USDC and trustlines (default 3). */
+  keepers?: number
+  /** Depositors into the service vault (default 3, 100k USDC each). */
+  depositors?: number
+  depositAmount?: bigint
+  /** Deploy the service vault and registry (default true). */
+  service?: boolean
+  /** Register every keeper in the registry (default true; needs `service`). */
+  registerKeepers?: boolean
+  /** USDC a keeper account starts with (default 10k). */
+  keeperUsdc?: bigint
+  /** USDC the lender supplies to the Blend pool (default 2M). */
+  lenderSupply?: bigint
+  /** Write the addresses file here (JSON) when set. */
+  addressesFile?: string
+  /** Progress lines (default: silent). */
+  log?: (line: string) => void
+}
+
+/** One borrower's opening position in the Blend pool. */
+export interface Borrower {
+  keypair: Keypair
+  address: string
+  collateralAsset: WorldAsset
+  /** Collateral supplied (asset units, 7 decimals). */
+  collateral: bigint
+  /** USDC borrowed (7 decimals). */
+  borrowed: bigint
+  /** The health factor the position was opened at (7 decimals), before interest. */
+  targetHealthFactor: bigint
+}
+
+export interface DexPairInfo {
+  router: string
+  tokenA: string
+  tokenB: string
+  pair: string
+}
+
+/** Blend pool positions keyed by reserve index. */
+export interface BlendPositions {
+  collateral: Map<number, bigint>
+  liabilities: Map<number, bigint>
+  supply: Map<number, bigint>
+}
+
+/** Everything `deployWorld` created, as plain strings (the addresses file). */
+export interface WorldAddresses {
+  version: 1
+  seed: string
+  network: WorldNetwork
+  assets: {
+    usdc: AssetEntry
+    blnd: AssetEntry
+    collateral: AssetEntry[]
+  }
+  oracle: { contract: string; decimals: number }
+  blend: {
+    pool: string
+    backstop: string
+    poolFactory: string
+    emitter: string
+    comet: string
+    poolWasmHash: string
+    /** Reserve list in index order (asset contract ids). */
+    reserves: string[]
+  }
+  dex: { primaryRouter: string; fallbackRouter: string; pairWasmHash: string; pairs: DexPairInfo[] }
+  rebalanceVault: { contract: string; rebalancer: string; assets: string[]; weightsBps: number[] }
+  service: { vault: string; registry: string } | null
+  accounts: {
+    admin: string
+    issuer: string
+    lender: string
+    keepers: string[]
+    depositors: string[]
+    borrowers: string[]
+  }
+  /** The keeper's configuration variables for this world (KEY=value). */
+  env: Record<string, string>
+}
+
+export interface AssetEntry {
+  code: string
+  issuer: string
+  contract: string
+  decimals: number
+  /** Oracle price at deploy time, 7 decimals, as a decimal string. */
+  price: string
+}
+
+/** A deployed, seeded world with helper actions. */
+export interface World {
+  seed: bigint
+  network: WorldNetwork
+  chain: Chain
+  admin: Keypair
+  issuer: Keypair
+  lender: Keypair
+  keepers: Keypair[]
+  depositors: Keypair[]
+  borrowers: Borrower[]
+  usdc: WorldAsset
+  blnd: WorldAsset
+  collaterals: WorldAsset[]
+  oracle: string
+  blend: BlendProtocol & { pool: string; reserves: string[]; reserveConfigs: ReserveConfig[] }
+  dex: WorldAddresses['dex']
+  rebalanceVault: string
+  service: { vault: string; registry: string } | undefined
+  addresses: WorldAddresses
+
+  /** Asset by contract id or code. */
+  asset(assetOrCode: string): WorldAsset
+  /** The oracle price the world last set (7 decimals). */
+  price(assetOrCode: string): bigint
+  /** Sets an asset's oracle price (7 decimals) on chain. */
+  setPrice(assetOrCode: string, price: bigint): Promise<void>
+  /** Mints an asset to an account (needs a trustline) or a contract. */
+  mint(assetOrCode: string, to: string, amount: bigint): Promise<void>
+  /** Token balance of an account or contract. */
+  balance(assetOrCode: string, holder: string): Promise<bigint>
+  /** `pool.get_positions(user)`. */
+  positions(user: string): Promise<BlendPositions>
+  /** Pauses / resumes a router (`'primary'`, `'fallback'` or a router id). */
+  setRouterPaused(router: string, paused: boolean): Promise<void>
+  /** Writes the addresses file (JSON). */
+  writeAddresses(path: string): Promise<void>
+}
