@@ -1,6 +1,5 @@
 export { swapToUsdc, type SwapToUsdcParameters, type SwapToUsdcReturnType, type Venue } from './swapToUsdc.js'
 export { routerVenue, ROUTER_INSUFFICIENT_OUTPUT, type RouterVenueParameters } from './routerVenue.js'
-export { slippageFloor } from './slippageFloor.js'
 export {
   DexError,
   ErrBadSwapInput,

@@ -13,7 +13,7 @@
  *   raise the balance is {@link ErrNoProceeds} and books nothing.
  * - No automatic retry: a failed swap waits for the next cycle.
  */
-import { slippageFloor } from './slippageFloor.js'
+import { slippageFloor } from '../../core/index.js'
 import { ErrBadSwapInput, ErrNoProceeds, ErrNoRoute, ErrSlippageExceeded, type VenueFailure } from './errors.js'
 
 /** A swap venue (a Soroswap-interface router, for instance). */
@@ -66,6 +66,8 @@ export async function swapToUsdc(p: SwapToUsdcParameters): Promise<SwapToUsdcRet
   if (p.amountIn <= 0n) throw new ErrBadSwapInput(`amountIn ${p.amountIn} <= 0`)
   if (p.refValue <= 0n) throw new ErrBadSwapInput(`refValue ${p.refValue} <= 0`)
   if (p.tokenIn === p.usdc) throw new ErrBadSwapInput('token in is already USDC')
+  if (!Number.isInteger(p.slippageBps) || p.slippageBps < 0 || p.slippageBps > 10_000)
+    throw new ErrBadSwapInput(`slippage bps ${p.slippageBps} not in [0, 10000]`)
   const floor = slippageFloor(p.refValue, p.slippageBps)
   const path = [p.tokenIn, p.usdc]
   const failures: VenueFailure[] = []

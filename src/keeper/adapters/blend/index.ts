@@ -181,7 +181,7 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
       loadOraclePrices(chain, scan.snapshot.config.oracle, scan.snapshot.reserveList),
       reader.getLatestLedger(),
     ])
-    const reserves = valuationReserves(fresh.reserves, BigInt(Math.floor(Date.now() / 1000)))
+    const reserves = valuationReserves(fresh.reserves, fresh.config.bstop_rate, BigInt(Math.floor(Date.now() / 1000)))
     const plan = planFill({ auction, reserves, prices: prices.prices, minProfit, fromBlock: latest.sequence + 1 })
     if (plan === null) return makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: Date.now() - started, success: false, note: 'auction never clears MIN_PROFIT' })
 

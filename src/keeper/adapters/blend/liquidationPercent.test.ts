@@ -78,3 +78,18 @@ describe('liquidation percent', () => {
     expect(checkLiquidationPercent(valuation, user(80n * ONE), 101)).toBe('invalid')
   })
 })
+
+describe('valuation reserves', () => {
+  it('accrues debt to the valuation time (d_rate grows with utilization and elapsed time)', async () => {
+    const { valuationReserves } = await import('./scan.js')
+    const r = reserve(usdc, 0, 9_500_000, 10_000_000)
+    r.config = { ...r.config, r_base: 100_000, r_one: 500_000, r_two: 5_000_000, r_three: 15_000_000, reactivity: 20 }
+    r.data = { ...r.data, b_supply: 100n * ONE, d_supply: 50n * ONE, last_time: 1_000_000n }
+    const later = valuationReserves(new Map([[usdc, r]]), 1_000_000, 1_000_000n + 365n * 86_400n).get(usdc)!
+    expect(later.data.d_rate > RATE_ONE).toBe(true)
+    expect(later.data.b_rate > RATE_ONE).toBe(true)
+    expect(later.data.last_time).toBe(1_000_000n + 365n * 86_400n)
+    // the same time: unchanged
+    expect(valuationReserves(new Map([[usdc, r]]), 1_000_000, 1_000_000n).get(usdc)!.data).toEqual(r.data)
+  })
+})

@@ -8,6 +8,7 @@
  */
 import type { rpc } from '@stellar/stellar-sdk'
 import type { Chain } from '../../../chain/index.js'
+import { accrueReserve } from '../../../core/index.js'
 import { BorrowerDiscovery } from './discovery.js'
 import { loadOraclePrices, type OraclePrices } from './oracle.js'
 import { getEntriesBatched, loadPool, type PoolSnapshot, type Reserve } from './loadPool.js'
@@ -40,13 +41,17 @@ export interface ScanResult {
 }
 
 /**
- * The reserves a valuation uses. Blend accrues interest to the ledger time before valuing; the
- * raw ResData rates here are those of the last pool interaction, which undervalues debt that
- * accrued since. The pool itself re-checks every creation and fill, so a stale rate can only make
- * the keeper late, never make it book a loss.
+ * The reserves a valuation uses: every reserve accrued to `nowSeconds` with src/core
+ * `accrueReserve`, as the pool does before it values anything (raw ResData rates are stale
+ * until accrued). A reserve whose last update is in the future of the local clock is used as is.
  */
-export function valuationReserves(reserves: ReadonlyMap<string, Reserve>, _nowSeconds: bigint): Map<string, Reserve> {
-  return new Map(reserves)
+export function valuationReserves(reserves: ReadonlyMap<string, Reserve>, bstopRate: number, nowSeconds: bigint): Map<string, Reserve> {
+  const out = new Map<string, Reserve>()
+  for (const [asset, r] of reserves) {
+    const data = nowSeconds > r.data.last_time ? accrueReserve({ config: r.config, data: r.data, bstopRate, timestamp: nowSeconds }) : r.data
+    out.set(asset, { asset, config: r.config, data: { ...r.data, ...data } })
+  }
+  return out
 }
 
 export class PoolScanner {
@@ -95,7 +100,7 @@ export class PoolScanner {
 
     const valuation: PoolValuation = {
       reserveList: snapshot.reserveList,
-      reserves: valuationReserves(snapshot.reserves, BigInt(Math.floor(Date.now() / 1000))),
+      reserves: valuationReserves(snapshot.reserves, snapshot.config.bstop_rate, BigInt(Math.floor(Date.now() / 1000))),
       prices: prices.prices,
       oracleDecimals: prices.decimals,
     }
