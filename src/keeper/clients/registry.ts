@@ -23,6 +23,7 @@ export interface KeeperInfo {
   registeredAt: number
   slashed: boolean
   slashCount: number
+  totalSlashed: bigint
 }
 
 export interface RegistryConfig {
@@ -50,6 +51,7 @@ export function toKeeperInfo(v: unknown): KeeperInfo {
     registeredAt: toNumber(r.registered_at),
     slashed: slashedRaw === undefined ? slashCount > 0 : toBool(slashedRaw),
     slashCount,
+    totalSlashed: toBigInt(r.total_slashed),
   }
 }
 

@@ -66,6 +66,7 @@ function deps(over: Partial<CycleDeps>): CycleDeps {
     registeredAt: 0,
     slashed: false,
     slashCount: 0,
+    totalSlashed: 0n,
   }
   return {
     chain: createChain({ rpcUrl: 'http://127.0.0.1:1', networkPassphrase: 'x' }),

@@ -34,6 +34,7 @@ const keeper = {
     registeredAt: { type: 'integer' },
     slashed: { type: 'boolean' },
     slashCount: { type: 'integer' },
+    totalSlashed: amount,
   },
 }
 

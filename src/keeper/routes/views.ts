@@ -39,6 +39,7 @@ export function keeperView(k: KeeperInfo) {
     registeredAt: k.registeredAt,
     slashed: k.slashed,
     slashCount: k.slashCount,
+    totalSlashed: k.totalSlashed.toString(),
   }
 }
 
