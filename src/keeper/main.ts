@@ -1,5 +1,5 @@
 import pino from 'pino'
-import { ConfigError, loadEnvironment, parseConfig, type KeeperConfig } from './config/index.js'
+import { ConfigError, loadEnvironment, parseConfig, resolveSecretFiles, type KeeperConfig } from './config/index.js'
 import { startDaemon } from './daemon.js'
 
 /**
@@ -7,8 +7,9 @@ import { startDaemon } from './daemon.js'
  * environment, 2 validate, then the daemon's steps 3–6; SIGTERM/SIGINT stop it cleanly, exit 0.
  * A configuration problem prints one line per problem to stderr and exits 1.
  */
-export async function main(): Promise<void> {
-  const env = loadEnvironment(process.cwd(), process.env)
+export async function main(args: readonly string[] = process.argv.slice(2)): Promise<void> {
+  if (args[0] === 'healthcheck') return healthcheck()
+  const env = resolveSecretFiles(loadEnvironment(process.cwd(), process.env))
   let config: KeeperConfig
   try {
     config = parseConfig(env)
@@ -51,4 +52,19 @@ export async function main(): Promise<void> {
     process.exit(1)
   }
   if (shuttingDown) await daemon.stop().then(() => process.exit(0))
+}
+
+/**
+ * `keeper healthcheck`: exit 0 when GET http://127.0.0.1:$API_PORT/healthz answers 200 within
+ * 5 s, else 1. The container image has no shell or curl, so its HEALTHCHECK runs this.
+ */
+async function healthcheck(): Promise<void> {
+  const env = loadEnvironment(process.cwd(), process.env)
+  const port = Number(env.API_PORT ?? '8080') || 8080
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(5_000) })
+    process.exit(res.status === 200 ? 0 : 1)
+  } catch {
+    process.exit(1)
+  }
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, TESTNET_DEFAULTS, parseConfig } from './config.js'
-import { loadEnvironment, parseDotEnv } from './dotenv.js'
+import { loadEnvironment, parseDotEnv, resolveSecretFiles } from './dotenv.js'
 
 const C1 = 'CA3D5KRYM6CB7OWQ6TWYRR3Z4T7GNZLKERYNZGGA5SOAOPIFY6YQGAXE'
 const C2 = 'CBIELTK6YBZJU5UP2WWQEUCYKLPU6AUNZ2BQ4WWFEIE3USCIHMXQDAMA'
@@ -130,5 +130,15 @@ describe('.env loading', () => {
     expect(loadEnvironment(dir, { X: '1' })).toEqual({ X: '1' })
     writeFileSync(join(dir, '.env'), 'POLL_INTERVAL=5\nKEEPER_NAME=from-file\n')
     expect(loadEnvironment(dir, { KEEPER_NAME: 'from-env' })).toEqual({ POLL_INTERVAL: '5', KEEPER_NAME: 'from-env' })
+  })
+
+  it('reads KEEPER_SECRET from KEEPER_SECRET_FILE when it is not set directly', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keeper-secret-'))
+    const file = join(dir, 'secret')
+    writeFileSync(file, `${kp.secret()}\n`)
+    expect(resolveSecretFiles({ KEEPER_SECRET_FILE: file }).KEEPER_SECRET).toBe(kp.secret())
+    expect(resolveSecretFiles({ KEEPER_SECRET: 'direct', KEEPER_SECRET_FILE: file }).KEEPER_SECRET).toBe('direct')
+    const missing = resolveSecretFiles({ KEEPER_SECRET_FILE: join(dir, 'nope'), REGISTRY_CONTRACT: C1, VAULT_CONTRACT: C2 })
+    expect(problems(missing)).toEqual(['missing required env: KEEPER_SECRET'])
   })
 })

@@ -40,3 +40,18 @@ export function loadEnvironment(cwd: string, env: NodeJS.ProcessEnv): Record<str
   }
   return { ...fromFile, ...env }
 }
+
+/**
+ * Docker/compose secrets arrive as files: when KEEPER_SECRET is unset and KEEPER_SECRET_FILE
+ * names a readable file, its trimmed content becomes KEEPER_SECRET. An unreadable file leaves
+ * KEEPER_SECRET unset (reported as missing).
+ */
+export function resolveSecretFiles(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const file = env.KEEPER_SECRET_FILE?.trim()
+  if ((env.KEEPER_SECRET ?? '').trim() !== '' || !file) return env
+  try {
+    return { ...env, KEEPER_SECRET: readFileSync(file, 'utf8').trim() }
+  } catch {
+    return env
+  }
+}

@@ -1,2 +1,2 @@
 export { ConfigError, REQUIRED_KEYS, TESTNET_DEFAULTS, parseConfig, type KeeperConfig } from './config.js'
-export { loadEnvironment, parseDotEnv } from './dotenv.js'
+export { loadEnvironment, parseDotEnv, resolveSecretFiles } from './dotenv.js'

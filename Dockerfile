@@ -1,0 +1,22 @@
+# Keeper daemon image: build the single executable, ship it alone.
+#   docker build -t keeper .
+#   docker run --env-file keeper.env -p 8080:8080 keeper
+
+# --- stage 1: bundle src/keeper into ONE executable (Node single executable application) ---
+FROM node:20-bookworm-slim AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm install --no-audit --no-fund
+COPY tsconfig.json ./
+COPY src ./src
+COPY scripts/build-keeper.sh ./scripts/build-keeper.sh
+RUN bash scripts/build-keeper.sh /out/keeper
+
+# --- stage 2: glibc + libstdc++ + CA certificates, no shell, no package manager, non-root ---
+FROM gcr.io/distroless/cc-debian12:nonroot
+WORKDIR /app
+COPY --from=build /out/keeper /app/keeper
+ENV API_PORT=8080 NODE_ENV=production
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=10s --start-period=20s --retries=3 CMD ["/app/keeper", "healthcheck"]
+ENTRYPOINT ["/app/keeper"]
