@@ -1,1 +1,91 @@
-fn main() {}
+//! A single-process local Stellar-RPC-compatible Soroban network node on the real execution
+//! engine (soroban-env-host for apply, soroban-simulation for preflight).
+
+mod apply;
+mod cheats;
+mod classic;
+mod clock;
+mod config;
+mod errors;
+mod events;
+mod fees;
+mod history;
+mod network;
+mod node;
+mod overlay;
+mod rpc;
+mod simulate;
+mod soroban;
+mod state;
+mod store;
+mod transport;
+mod tx;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let cfg = match config::Config::parse(&args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    if let Err(e) = run(cfg) {
+        eprintln!("sandbox: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run(cfg: config::Config) -> Result<(), String> {
+    let mut node = node::Node::new(cfg.clone())?;
+    if let Some(path) = &cfg.state_file {
+        if path.exists() {
+            let seq = state::read_file(&mut node, path)?;
+            if !cfg.quiet {
+                eprintln!("sandbox: loaded state from {} at ledger {seq}", path.display());
+            }
+        }
+    }
+    let (server, port) = transport::bind(&cfg.host, cfg.port)?;
+    let base_url = format!("http://{}:{port}", cfg.host);
+    let ctx = Arc::new(rpc::Ctx { node: Mutex::new(node), base_url: base_url.clone() });
+    let server = Arc::new(server);
+    let _workers = transport::serve(server.clone(), ctx.clone(), 4);
+
+    if !cfg.manual {
+        let ctx = ctx.clone();
+        let interval = Duration::from_secs_f64(cfg.ledger_interval);
+        std::thread::spawn(move || loop {
+            std::thread::sleep(interval);
+            match ctx.node.lock() {
+                Ok(mut n) => {
+                    n.close_ledger();
+                }
+                Err(_) => return,
+            }
+        });
+    }
+
+    let (tx, rx) = std::sync::mpsc::channel();
+    ctrlc::set_handler(move || {
+        let _ = tx.send(());
+    })
+    .map_err(|e| format!("cannot install signal handler: {e}"))?;
+
+    println!("sandbox ready {base_url}/rpc");
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+
+    let _ = rx.recv();
+    let node = ctx.node.lock().map_err(|_| "node state poisoned")?;
+    if let Some(path) = &cfg.state_file {
+        state::write_file(&node, path)?;
+        if !cfg.quiet {
+            eprintln!("sandbox: state written to {}", path.display());
+        }
+    }
+    std::process::exit(0);
+}

@@ -1,0 +1,265 @@
+//! Applies one transaction at ledger close: fee and sequence first (kept even if the
+//! transaction fails, as on the network), then the operations all-or-nothing, then the
+//! Soroban refund; and records its result, meta and events.
+
+use crate::node::{b64, EventRecord, Node, TxRecord};
+use crate::overlay::Overlay;
+use crate::soroban;
+use crate::tx::{self, ParsedTx};
+use soroban_env_host::xdr::*;
+use soroban_env_host::LedgerInfo;
+use std::sync::Arc;
+
+pub struct Applied {
+    pub result_meta: TransactionResultMetaV1,
+}
+
+fn native_contract_id(network_id: &[u8; 32]) -> [u8; 32] {
+    let pre = HashIdPreimage::ContractId(HashIdPreimageContractId {
+        network_id: Hash(*network_id),
+        contract_id_preimage: ContractIdPreimage::Asset(Asset::Native),
+    });
+    crate::node::sha256(&pre.to_xdr(Limits::none()).unwrap())
+}
+
+/// The "fee" event of the native asset contract (positive: charged, negative: refunded).
+fn fee_event(network_id: &[u8; 32], payer: &AccountId, amount: i64, stage: TransactionEventStage) -> TransactionEvent {
+    let topics: Vec<ScVal> = vec![
+        ScVal::Symbol(ScSymbol("fee".try_into().unwrap())),
+        ScVal::Address(ScAddress::Account(payer.clone())),
+    ];
+    TransactionEvent {
+        stage,
+        event: ContractEvent {
+            ext: ExtensionPoint::V0,
+            contract_id: Some(ContractId(Hash(native_contract_id(network_id)))),
+            type_: ContractEventType::Contract,
+            body: ContractEventBody::V0(ContractEventV0 {
+                topics: topics.try_into().unwrap(),
+                data: ScVal::I128(Int128Parts { hi: if amount < 0 { -1 } else { 0 }, lo: amount as i128 as u128 as u64 }),
+            }),
+        },
+    }
+}
+
+fn change_balance(ov: &mut Overlay, id: &AccountId, delta: i64) {
+    if let Some(mut st) = ov.get(&tx::account_key(id)) {
+        if let LedgerEntryData::Account(a) = &mut st.entry.data {
+            a.balance += delta;
+        }
+        ov.put(tx::account_key(id), st);
+    }
+}
+
+fn to_inner(r: &TransactionResultResult) -> InnerTransactionResultResult {
+    use InnerTransactionResultResult as I;
+    use TransactionResultResult as R;
+    match r {
+        R::TxSuccess(v) => I::TxSuccess(v.clone()),
+        R::TxFailed(v) => I::TxFailed(v.clone()),
+        R::TxTooEarly => I::TxTooEarly,
+        R::TxTooLate => I::TxTooLate,
+        R::TxMissingOperation => I::TxMissingOperation,
+        R::TxBadSeq => I::TxBadSeq,
+        R::TxBadAuth => I::TxBadAuth,
+        R::TxInsufficientBalance => I::TxInsufficientBalance,
+        R::TxNoAccount => I::TxNoAccount,
+        R::TxInsufficientFee => I::TxInsufficientFee,
+        R::TxBadAuthExtra => I::TxBadAuthExtra,
+        R::TxNotSupported => I::TxNotSupported,
+        R::TxBadSponsorship => I::TxBadSponsorship,
+        R::TxBadMinSeqAgeOrGap => I::TxBadMinSeqAgeOrGap,
+        R::TxMalformed => I::TxMalformed,
+        R::TxSorobanInvalid => I::TxSorobanInvalid,
+        _ => I::TxInternalError,
+    }
+}
+
+pub fn apply_tx(node: &mut Node, ptx: &ParsedTx, li: &LedgerInfo, seed: [u8; 32], order: u32) -> Applied {
+    let seq = li.sequence_number;
+    let settings = node.settings.clone();
+    let network_id = node.network_id;
+    let fee_source = ptx.fee_source();
+    let source = ptx.source();
+    let store = Arc::make_mut(&mut node.chain.store);
+
+    // Fee and sequence number.
+    let mut ov = Overlay::new(store, seq);
+    let validity = tx::check_valid(&ov, ptx, &settings, li.timestamp, 0);
+    let fee_balance = tx::load_account(&ov, &fee_source).map(|a| a.balance).unwrap_or(0);
+    let mut fee = ptx.charged_fee().min(fee_balance.max(0));
+    ov.begin_scope();
+    change_balance(&mut ov, &fee_source, -fee);
+    let fee_processing = ov.end_scope();
+    ov.begin_scope();
+    if !matches!(validity, Err(TransactionResultResult::TxBadSeq) | Err(TransactionResultResult::TxNoAccount)) {
+        if let Some(mut st) = ov.get(&tx::account_key(&source)) {
+            if let LedgerEntryData::Account(a) = &mut st.entry.data {
+                a.seq_num = ptx.tx.seq_num.clone();
+            }
+            ov.put(tx::account_key(&source), st);
+        }
+    }
+    let tx_changes_before = ov.end_scope();
+    let committed = ov.into_changes();
+    store.apply(committed);
+
+    let mut tx_events = vec![fee_event(&network_id, &fee_source, fee, TransactionEventStage::BeforeAllTxs)];
+    let mut op_metas: Vec<OperationMetaV2> = vec![];
+    let mut op_results: Vec<OperationResult> = vec![];
+    let mut diagnostics: Vec<DiagnosticEvent> = vec![];
+    let mut return_value = None;
+    let mut soroban_fees: Option<(i64, i64, i64)> = None; // non-refundable, refundable used, rent
+    let mut tx_changes_after = LedgerEntryChanges(VecM::default());
+    let mut success = false;
+
+    let inner_code = match validity {
+        Err(code) => code,
+        Ok(()) => {
+            let mut ov = Overlay::new(store, seq);
+            let mut all_ok = true;
+            let mut refundable_used = 0;
+            let mut non_refundable = 0;
+            for op in ptx.tx.operations.iter() {
+                let op_source = op.source_account.as_ref().map(tx::muxed_to_account).unwrap_or_else(|| source.clone());
+                ov.begin_scope();
+                let (res, ok, events) = if tx::is_soroban_op(&op.body) {
+                    let out = soroban::apply(&mut ov, ptx, &op_source, &settings, li, seed);
+                    diagnostics.extend(out.diagnostics);
+                    return_value = out.return_value.or(return_value);
+                    refundable_used = out.refundable_used;
+                    non_refundable = out.non_refundable;
+                    (out.result, out.success, out.events)
+                } else {
+                    match crate::classic::apply_op(&mut ov, &op_source, &op.body, seq) {
+                        Ok(r) => (r, true, vec![]),
+                        Err(r) => (r, false, vec![]),
+                    }
+                };
+                if !ok {
+                    ov.rollback_scope();
+                    all_ok = false;
+                }
+                let changes = ov.end_scope();
+                op_results.push(res);
+                op_metas.push(OperationMetaV2 { ext: ExtensionPoint::V0, changes, events: events.try_into().unwrap_or_default() });
+            }
+            if all_ok {
+                store.apply(ov.into_changes());
+                success = true;
+            } else {
+                op_metas.clear();
+                return_value = None;
+            }
+            if let Some(data) = ptx.soroban_data() {
+                let used = if success { refundable_used } else { 0 };
+                let refund = (data.resource_fee - non_refundable - used).max(0).min(fee);
+                soroban_fees = Some((non_refundable, used, if success { used } else { 0 }));
+                if refund > 0 {
+                    let mut ov = Overlay::new(store, seq);
+                    ov.begin_scope();
+                    change_balance(&mut ov, &fee_source, refund);
+                    tx_changes_after = ov.end_scope();
+                    store.apply(ov.into_changes());
+                    fee -= refund;
+                    tx_events.push(fee_event(&network_id, &fee_source, -refund, TransactionEventStage::AfterTx));
+                }
+            }
+            if success {
+                TransactionResultResult::TxSuccess(op_results.clone().try_into().unwrap())
+            } else {
+                TransactionResultResult::TxFailed(op_results.clone().try_into().unwrap())
+            }
+        }
+    };
+    node.chain.fee_pool += fee;
+
+    let result = match &ptx.fee_bump {
+        None => TransactionResult { fee_charged: fee, result: inner_code, ext: TransactionResultExt::V0 },
+        Some(_) => {
+            let inner = InnerTransactionResultPair {
+                transaction_hash: Hash(ptx.inner_hash),
+                result: InnerTransactionResult { fee_charged: 0, result: to_inner(&inner_code), ext: InnerTransactionResultExt::V0 },
+            };
+            let r = if success { TransactionResultResult::TxFeeBumpInnerSuccess(inner) } else { TransactionResultResult::TxFeeBumpInnerFailed(inner) };
+            TransactionResult { fee_charged: fee, result: r, ext: TransactionResultExt::V0 }
+        }
+    };
+    let soroban_meta = ptx.soroban_data().map(|_| {
+        let (nr, used, rent) = soroban_fees.unwrap_or((0, 0, 0));
+        SorobanTransactionMetaV2 {
+            ext: SorobanTransactionMetaExt::V1(SorobanTransactionMetaExtV1 {
+                ext: ExtensionPoint::V0,
+                total_non_refundable_resource_fee_charged: nr,
+                total_refundable_resource_fee_charged: used,
+                rent_fee_charged: rent,
+            }),
+            return_value: return_value.clone(),
+        }
+    });
+    let contract_events: Vec<Vec<ContractEvent>> = op_metas.iter().map(|m| m.events.to_vec()).collect();
+    let meta = TransactionMeta::V4(TransactionMetaV4 {
+        ext: ExtensionPoint::V0,
+        tx_changes_before,
+        operations: op_metas.try_into().unwrap_or_default(),
+        tx_changes_after: tx_changes_after.clone(),
+        soroban_meta,
+        events: tx_events.clone().try_into().unwrap_or_default(),
+        diagnostic_events: diagnostics.clone().try_into().unwrap_or_default(),
+    });
+
+    // Events for getEvents: contract events of a successful transaction, then diagnostics.
+    let close_time = li.timestamp;
+    let mut index = 0u32;
+    let toid = |op: u32| ((seq as u64) << 32) | ((order as u64) << 12) | op as u64;
+    for (op_i, evs) in contract_events.iter().enumerate() {
+        for e in evs {
+            node.chain.events.push_back(event_record(e, format!("{:019}-{:010}", toid(op_i as u32), index), seq, close_time, ptx.hash, order, op_i as u32, true));
+            index += 1;
+        }
+    }
+    node.chain.txs.insert(
+        ptx.hash,
+        TxRecord {
+            hash: ptx.hash,
+            ledger: seq,
+            close_time,
+            order,
+            success,
+            fee_bump: ptx.fee_bump.is_some(),
+            envelope: b64(&ptx.envelope),
+            result: b64(&result),
+            meta: b64(&meta),
+            contract_events: contract_events.iter().map(|v| v.iter().map(b64).collect()).collect(),
+            tx_events: tx_events.iter().map(b64).collect(),
+            diagnostics: diagnostics.iter().map(b64).collect(),
+        },
+    );
+    Applied {
+        result_meta: TransactionResultMetaV1 {
+            ext: ExtensionPoint::V0,
+            result: TransactionResultPair { transaction_hash: Hash(ptx.hash), result },
+            fee_processing,
+            tx_apply_processing: meta,
+            post_tx_apply_fee_processing: LedgerEntryChanges(VecM::default()),
+        },
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn event_record(e: &ContractEvent, id: String, ledger: u32, close_time: u64, tx_hash: [u8; 32], tx_index: u32, op_index: u32, ok: bool) -> EventRecord {
+    let ContractEventBody::V0(body) = &e.body;
+    EventRecord {
+        id,
+        ledger,
+        close_time,
+        tx_hash,
+        contract: e.contract_id.as_ref().map(|c| c.0 .0),
+        kind: e.type_,
+        topics: body.topics.iter().map(b64).collect(),
+        value: b64(&body.data),
+        in_successful_call: ok,
+        op_index,
+        tx_index,
+    }
+}

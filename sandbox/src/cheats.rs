@@ -1,0 +1,111 @@
+//! Anvil-style methods under the `sandbox_` prefix.
+
+use crate::errors::{invalid, RpcError};
+use crate::node::Node;
+use crate::store::{entry_key, has_ttl, Stored};
+use serde_json::{json, Value};
+use soroban_env_host::xdr::{LedgerEntry, LedgerKey, Limits, ReadXdr};
+use std::sync::Arc;
+
+/// A parameter given by name (`{"count": 3}`) or by position (`[3]`).
+fn arg<'a>(p: &'a Value, name: &str) -> Option<&'a Value> {
+    match p {
+        Value::Object(m) => m.get(name),
+        Value::Array(a) => a.first(),
+        Value::Null => None,
+        v => Some(v),
+    }
+}
+
+fn u64_arg(p: &Value, name: &str) -> Result<Option<u64>, RpcError> {
+    match arg(p, name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => n.as_u64().map(Some).ok_or_else(|| invalid(format!("{name} must be a non-negative integer"))),
+        Some(Value::String(s)) => s.parse().map(Some).map_err(|_| invalid(format!("{name} must be a non-negative integer"))),
+        Some(_) => Err(invalid(format!("{name} must be a non-negative integer"))),
+    }
+}
+
+pub fn dispatch(node: &mut Node, method: &str, p: &Value) -> Result<Value, RpcError> {
+    match method {
+        "sandbox_closeLedgers" => {
+            let n = u64_arg(p, "count")?.unwrap_or(1);
+            if n > 100_000 {
+                return Err(invalid("count: at most 100000 ledgers per call"));
+            }
+            for _ in 0..n {
+                node.close_ledger();
+            }
+            Ok(json!({ "latestLedger": node.latest().seq }))
+        }
+        "sandbox_advanceTime" => {
+            let s = u64_arg(p, "seconds")?.ok_or_else(|| invalid("seconds is required"))?;
+            node.chain.clock.advance(s);
+            Ok(json!({ "nextCloseTime": node.chain.clock.now(node.latest().close_time) }))
+        }
+        "sandbox_setTime" => {
+            let t = u64_arg(p, "time")?.ok_or_else(|| invalid("time (unix seconds) is required"))?;
+            if t < node.latest().close_time {
+                return Err(invalid(format!("time {t} is before the last close time {}: ledger time never goes back", node.latest().close_time)));
+            }
+            node.chain.clock.set(t);
+            Ok(json!({ "nextCloseTime": node.chain.clock.now(node.latest().close_time) }))
+        }
+        "sandbox_snapshot" => Ok(json!({ "id": node.snapshot() })),
+        "sandbox_revert" => {
+            let id = u64_arg(p, "id")?.ok_or_else(|| invalid("id is required"))?;
+            if !node.revert(id as usize) {
+                return Err(invalid(format!("no snapshot with id {id}")));
+            }
+            Ok(json!({ "reverted": true, "latestLedger": node.latest().seq }))
+        }
+        "sandbox_dumpState" => match arg(p, "path").and_then(|v| v.as_str()) {
+            Some(path) => {
+                crate::state::write_file(node, std::path::Path::new(path)).map_err(RpcError::Internal)?;
+                Ok(json!({ "path": path, "latestLedger": node.latest().seq }))
+            }
+            None => Ok(crate::state::dump(node)),
+        },
+        "sandbox_loadState" => {
+            let seq = if let Some(path) = p.get("path").and_then(|v| v.as_str()) {
+                crate::state::read_file(node, std::path::Path::new(path)).map_err(invalid)?
+            } else {
+                let state = p.get("state").ok_or_else(|| invalid("give {\"state\": <dump>} or {\"path\": FILE}"))?;
+                crate::state::load(node, state).map_err(invalid)?
+            };
+            Ok(json!({ "latestLedger": seq }))
+        }
+        "sandbox_setLedgerEntry" => set_entry(node, p),
+        m => Err(RpcError::MethodNotFound(m.to_string())),
+    }
+}
+
+/// Writes (or with `{"key", "delete": true}` removes) one ledger entry directly.
+fn set_entry(node: &mut Node, p: &Value) -> Result<Value, RpcError> {
+    let seq = node.latest().seq;
+    if p.get("delete").and_then(|d| d.as_bool()) == Some(true) {
+        let k = p.get("key").and_then(|k| k.as_str()).ok_or_else(|| invalid("key (LedgerKey XDR) is required with delete"))?;
+        let key = LedgerKey::from_xdr_base64(k, Limits::none()).map_err(|e| invalid(format!("key is not LedgerKey XDR: {e}")))?;
+        Arc::make_mut(&mut node.chain.store).remove(&key);
+        return Ok(json!({ "deleted": true }));
+    }
+    let e = p.get("entry").and_then(|e| e.as_str()).ok_or_else(|| invalid("entry (LedgerEntry XDR, base64) is required"))?;
+    let mut entry = LedgerEntry::from_xdr_base64(e, Limits::none()).map_err(|e| invalid(format!("entry is not LedgerEntry XDR: {e}")))?;
+    entry.last_modified_ledger_seq = seq;
+    let key = entry_key(&entry);
+    let live_until = if has_ttl(&key) {
+        let min = node.settings.config.min_persistent_entry_ttl;
+        Some(match p.get("liveUntilLedgerSeq").and_then(|v| v.as_u64()) {
+            Some(l) => l as u32,
+            None => node.chain.store.get(&key).and_then(|s| s.live_until).unwrap_or(seq + min - 1),
+        })
+    } else {
+        None
+    };
+    let is_setting = matches!(key, LedgerKey::ConfigSetting(_));
+    Arc::make_mut(&mut node.chain.store).put(key.clone(), Stored { entry, live_until });
+    if is_setting {
+        node.reload_settings().map_err(invalid)?;
+    }
+    Ok(json!({ "key": crate::node::b64(&key), "liveUntilLedgerSeq": live_until }))
+}

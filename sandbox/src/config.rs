@@ -1,0 +1,124 @@
+//! Command-line configuration of the node.
+
+use std::path::PathBuf;
+
+pub const DEFAULT_PASSPHRASE: &str = "Standalone Network ; February 2017";
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub host: String,
+    pub port: u16,
+    /// Seconds between ledger closes; ignored when `manual`.
+    pub ledger_interval: f64,
+    /// Close ledgers only on `sandbox_closeLedgers` (and friendbot requests).
+    pub manual: bool,
+    /// Deterministic mode: PRNG seeds derive from it and the clock is virtual.
+    pub seed: Option<u64>,
+    pub state_file: Option<PathBuf>,
+    pub passphrase: String,
+    /// Start time of the virtual clock (seed mode), unix seconds.
+    pub start_time: Option<u64>,
+    /// Ledgers kept for getEvents / getTransaction / getLedgers.
+    pub retention_window: u32,
+    /// Overrides testnet's state_archival.min_persistent_ttl (10 ledgers on testnet,
+    /// which archives fresh entries within seconds on a 1 s ledger close).
+    pub min_persistent_ttl: u32,
+    pub quiet: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            host: "127.0.0.1".into(),
+            port: 8000,
+            ledger_interval: 1.0,
+            manual: false,
+            seed: None,
+            state_file: None,
+            passphrase: DEFAULT_PASSPHRASE.into(),
+            start_time: None,
+            retention_window: 17_280,
+            min_persistent_ttl: 2_073_600,
+            quiet: false,
+        }
+    }
+}
+
+impl Config {
+    /// A node for tests: any free port, manual closing, quiet.
+    #[allow(dead_code)]
+    pub fn test() -> Self {
+        Config { port: 0, manual: true, quiet: true, ..Config::default() }
+    }
+
+    pub fn parse(args: &[String]) -> Result<Config, String> {
+        let mut c = Config::default();
+        let mut i = 0;
+        let value = |i: &mut usize, name: &str| -> Result<String, String> {
+            *i += 1;
+            args.get(*i).cloned().ok_or_else(|| format!("{name} needs a value"))
+        };
+        while i < args.len() {
+            let a = args[i].as_str();
+            match a {
+                "--port" => c.port = parse_num(&value(&mut i, a)?, a)?,
+                "--host" => c.host = value(&mut i, a)?,
+                "--ledger-interval" => {
+                    let v: f64 = parse_num(&value(&mut i, a)?, a)?;
+                    if !(v > 0.0 && v.is_finite()) {
+                        return Err("--ledger-interval must be a positive number of seconds".into());
+                    }
+                    c.ledger_interval = v;
+                }
+                "--manual" => c.manual = true,
+                "--seed" => c.seed = Some(parse_num(&value(&mut i, a)?, a)?),
+                "--state" => c.state_file = Some(PathBuf::from(value(&mut i, a)?)),
+                "--network-passphrase" => c.passphrase = value(&mut i, a)?,
+                "--start-time" => c.start_time = Some(parse_num(&value(&mut i, a)?, a)?),
+                "--retention-window" => c.retention_window = parse_num(&value(&mut i, a)?, a)?,
+                "--min-persistent-ttl" => c.min_persistent_ttl = parse_num(&value(&mut i, a)?, a)?,
+                "--quiet" => c.quiet = true,
+                "--help" | "-h" => return Err(USAGE.into()),
+                other => return Err(format!("unknown argument {other}\n{USAGE}")),
+            }
+            i += 1;
+        }
+        Ok(c)
+    }
+}
+
+fn parse_num<T: std::str::FromStr>(s: &str, name: &str) -> Result<T, String> {
+    s.parse().map_err(|_| format!("{name}: not a valid number: {s}"))
+}
+
+pub const USAGE: &str = "usage: sandbox [--port N] [--host H] [--ledger-interval SECONDS] [--manual] \
+[--seed S] [--state FILE] [--network-passphrase P] [--start-time UNIX] [--retention-window N] \
+[--min-persistent-ttl N] [--quiet]";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn parses_all_flags() {
+        let c = Config::parse(&args("--port 0 --ledger-interval 0.25 --manual --seed 7 --state s.json")).unwrap();
+        assert_eq!(c.port, 0);
+        assert_eq!(c.ledger_interval, 0.25);
+        assert!(c.manual);
+        assert_eq!(c.seed, Some(7));
+        assert_eq!(c.state_file.unwrap().to_str(), Some("s.json"));
+        assert_eq!(c.passphrase, DEFAULT_PASSPHRASE);
+    }
+
+    #[test]
+    fn rejects_bad_input() {
+        assert!(Config::parse(&args("--ledger-interval 0")).is_err());
+        assert!(Config::parse(&args("--port x")).is_err());
+        assert!(Config::parse(&args("--bogus")).is_err());
+        assert!(Config::parse(&args("--seed")).is_err());
+    }
+}

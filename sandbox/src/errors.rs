@@ -1,0 +1,64 @@
+//! The one place internal errors become JSON-RPC error objects.
+
+use serde_json::{json, Value};
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum RpcError {
+    /// The body is not JSON.
+    Parse(String),
+    /// JSON, but not a JSON-RPC 2.0 request.
+    InvalidRequest(String),
+    MethodNotFound(String),
+    /// Well-formed request, unusable parameters (bad XDR, missing field, ...).
+    InvalidParams(String),
+    Internal(String),
+}
+
+impl RpcError {
+    pub fn code(&self) -> i64 {
+        match self {
+            RpcError::Parse(_) => -32700,
+            RpcError::InvalidRequest(_) => -32600,
+            RpcError::MethodNotFound(_) => -32601,
+            RpcError::InvalidParams(_) => -32602,
+            RpcError::Internal(_) => -32603,
+        }
+    }
+
+    pub fn message(&self) -> String {
+        match self {
+            RpcError::Parse(m) => format!("parse error: {m}"),
+            RpcError::InvalidRequest(m) => format!("invalid request: {m}"),
+            RpcError::MethodNotFound(m) => format!(
+                "method not found: {m} (Stellar RPC methods: getHealth, getNetwork, getVersionInfo, getLatestLedger, \
+                 getLedgers, getLedgerEntries, getFeeStats, simulateTransaction, sendTransaction, getTransaction, \
+                 getTransactions, getEvents; cheats start with sandbox_, see sandbox/README.md)"
+            ),
+            RpcError::InvalidParams(m) => format!("invalid params: {m}"),
+            RpcError::Internal(m) => format!("internal error: {m}"),
+        }
+    }
+
+    pub fn to_json(&self, id: &Value) -> Value {
+        json!({ "jsonrpc": "2.0", "id": id, "error": { "code": self.code(), "message": self.message() } })
+    }
+}
+
+pub fn invalid(m: impl Into<String>) -> RpcError {
+    RpcError::InvalidParams(m.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_follow_json_rpc() {
+        assert_eq!(RpcError::Parse("x".into()).code(), -32700);
+        assert_eq!(RpcError::MethodNotFound("foo".into()).code(), -32601);
+        let v = invalid("bad key").to_json(&json!(7));
+        assert_eq!(v["error"]["code"], -32602);
+        assert_eq!(v["id"], 7);
+        assert!(v["error"]["message"].as_str().unwrap().contains("bad key"));
+    }
+}

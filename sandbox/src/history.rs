@@ -1,0 +1,83 @@
+//! getLedgers and getTransactions: paging through the retained history.
+
+use crate::errors::{invalid, RpcError};
+use crate::node::{b64, Node};
+use crate::rpc::{tx_json, RangeReq};
+use serde_json::{json, Value};
+use soroban_env_host::xdr::{LedgerHeaderHistoryEntry, LedgerHeaderHistoryEntryExt};
+
+const DEFAULT_LIMIT: usize = 50;
+const MAX_LIMIT: usize = 200;
+
+fn start_of(node: &Node, r: &RangeReq, cursor_to_ledger: impl Fn(&str) -> Option<(u32, u32)>) -> Result<(u32, u32), RpcError> {
+    let (oldest, latest) = (node.oldest().seq, node.latest().seq);
+    if let Some(c) = r.pagination.as_ref().and_then(|p| p.cursor.as_deref()) {
+        return cursor_to_ledger(c).ok_or_else(|| invalid(format!("bad cursor {c:?}")));
+    }
+    let Some(s) = r.start_ledger else { return Err(invalid("startLedger or pagination.cursor is required")) };
+    if s < oldest || s > latest {
+        return Err(invalid(format!("startLedger must be between the oldest ledger: {oldest} and the latest ledger: {latest}")));
+    }
+    Ok((s, 0))
+}
+
+fn limit(r: &RangeReq) -> Result<usize, RpcError> {
+    let l = r.pagination.as_ref().and_then(|p| p.limit).unwrap_or(DEFAULT_LIMIT);
+    if l == 0 || l > MAX_LIMIT {
+        return Err(invalid(format!("limit must be between 1 and {MAX_LIMIT}")));
+    }
+    Ok(l)
+}
+
+pub fn get_ledgers(node: &Node, r: RangeReq) -> Result<Value, RpcError> {
+    let (start, _) = start_of(node, &r, |c| c.parse::<u32>().ok().map(|s| (s + 1, 0)))?;
+    let lim = limit(&r)?;
+    let ledgers: Vec<Value> = node
+        .chain
+        .ledgers
+        .iter()
+        .filter(|l| l.seq >= start)
+        .take(lim)
+        .map(|l| {
+            let hist = LedgerHeaderHistoryEntry { hash: soroban_env_host::xdr::Hash(l.hash), header: l.header.clone(), ext: LedgerHeaderHistoryEntryExt::V0 };
+            json!({ "hash": hex::encode(l.hash), "sequence": l.seq, "ledgerCloseTime": l.close_time.to_string(),
+                    "headerXdr": b64(&hist), "metadataXdr": l.meta_b64 })
+        })
+        .collect();
+    let cursor = ledgers.last().and_then(|l| l["sequence"].as_u64()).unwrap_or(start.saturating_sub(1) as u64).to_string();
+    let (latest, oldest) = (node.latest(), node.oldest());
+    Ok(json!({ "ledgers": ledgers, "latestLedger": latest.seq, "latestLedgerCloseTime": latest.close_time,
+               "oldestLedger": oldest.seq, "oldestLedgerCloseTime": oldest.close_time, "cursor": cursor }))
+}
+
+pub fn toid(ledger: u32, tx_order: u32, op: u32) -> u64 {
+    ((ledger as u64) << 32) | ((tx_order as u64) << 12) | op as u64
+}
+
+pub fn get_transactions(node: &Node, r: RangeReq) -> Result<Value, RpcError> {
+    let (start, after_order) = start_of(node, &r, |c| {
+        let t: u64 = c.parse().ok()?;
+        Some(((t >> 32) as u32, ((t >> 12) & 0xFFFFF) as u32))
+    })?;
+    let lim = limit(&r)?;
+    let mut out = vec![];
+    let mut cursor = toid(start, after_order, 0);
+    'outer: for l in node.chain.ledgers.iter().filter(|l| l.seq >= start) {
+        for h in &l.txs {
+            let Some(t) = node.chain.txs.get(h) else { continue };
+            if t.ledger == start && t.order <= after_order {
+                continue;
+            }
+            let mut v = tx_json(t);
+            v["createdAt"] = json!(t.close_time);
+            out.push(v);
+            cursor = toid(t.ledger, t.order, 0);
+            if out.len() >= lim {
+                break 'outer;
+            }
+        }
+    }
+    let (latest, oldest) = (node.latest(), node.oldest());
+    Ok(json!({ "transactions": out, "latestLedger": latest.seq, "latestLedgerCloseTimestamp": latest.close_time,
+               "oldestLedger": oldest.seq, "oldestLedgerCloseTimestamp": oldest.close_time, "cursor": cursor.to_string() }))
+}

@@ -1,0 +1,366 @@
+//! The node: ledger state, history within the retention window, the pending transaction
+//! queue, and ledger close.
+
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::network::{self, Settings, BASE_FEE, BASE_RESERVE, PROTOCOL_VERSION};
+use crate::overlay::Overlay;
+use crate::store::{Store, Stored};
+use crate::tx::{self, ParsedTx};
+use ed25519_dalek::{Signer, SigningKey};
+use sha2::{Digest, Sha256};
+use soroban_env_host::xdr::*;
+use soroban_env_host::LedgerInfo;
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+pub const TOTAL_COINS: i64 = 1_000_000_000_000_000_000;
+pub const FRIENDBOT_AMOUNT: i64 = 10_000 * 10_000_000;
+
+#[derive(Clone)]
+pub struct TxRecord {
+    pub hash: [u8; 32],
+    pub ledger: u32,
+    pub close_time: u64,
+    pub order: u32,
+    pub success: bool,
+    pub fee_bump: bool,
+    pub envelope: String,
+    pub result: String,
+    pub meta: String,
+    pub contract_events: Vec<Vec<String>>,
+    pub tx_events: Vec<String>,
+    pub diagnostics: Vec<String>,
+}
+
+#[derive(Clone)]
+pub struct LedgerRecord {
+    pub seq: u32,
+    pub close_time: u64,
+    pub hash: [u8; 32],
+    pub header: LedgerHeader,
+    pub meta_b64: String,
+    pub txs: Vec<[u8; 32]>,
+}
+
+#[derive(Clone)]
+pub struct EventRecord {
+    pub id: String,
+    pub ledger: u32,
+    pub close_time: u64,
+    pub tx_hash: [u8; 32],
+    pub contract: Option<[u8; 32]>,
+    pub kind: ContractEventType,
+    pub topics: Vec<String>,
+    pub value: String,
+    pub in_successful_call: bool,
+    pub op_index: u32,
+    pub tx_index: u32,
+}
+
+/// Everything snapshot / revert restores.
+#[derive(Clone)]
+pub struct Chain {
+    pub store: Arc<Store>,
+    pub ledgers: VecDeque<LedgerRecord>,
+    pub txs: HashMap<[u8; 32], TxRecord>,
+    pub events: VecDeque<EventRecord>,
+    pub fee_pool: i64,
+    pub clock: Clock,
+}
+
+pub struct Node {
+    pub cfg: Config,
+    pub network_id: [u8; 32],
+    pub root: SigningKey,
+    pub chain: Chain,
+    pub settings: Arc<Settings>,
+    pub pending: Vec<ParsedTx>,
+    pub snapshots: Vec<Chain>,
+    pub base_seed: [u8; 32],
+}
+
+pub fn sha256(b: &[u8]) -> [u8; 32] {
+    Sha256::digest(b).into()
+}
+
+pub fn b64<T: WriteXdr>(v: &T) -> String {
+    v.to_xdr_base64(Limits::none()).expect("xdr encodes")
+}
+
+pub fn account_id(k: &SigningKey) -> AccountId {
+    AccountId(PublicKey::PublicKeyTypeEd25519(Uint256(k.verifying_key().to_bytes())))
+}
+
+impl Node {
+    pub fn new(cfg: Config) -> Result<Node, String> {
+        let network_id = sha256(cfg.passphrase.as_bytes());
+        // stellar-core's convention: the root account's secret seed is the network id.
+        let root = SigningKey::from_bytes(&network_id);
+        let mut store = Store::default();
+        for s in network::genesis_settings(cfg.min_persistent_ttl)? {
+            let (k, v) = network::setting_entry(s);
+            store.put(k, v);
+        }
+        let root_entry = AccountEntry {
+            account_id: account_id(&root),
+            balance: TOTAL_COINS,
+            seq_num: SequenceNumber(0),
+            num_sub_entries: 0,
+            inflation_dest: None,
+            flags: 0,
+            home_domain: Default::default(),
+            thresholds: Thresholds([1, 0, 0, 0]),
+            signers: Default::default(),
+            ext: AccountEntryExt::V0,
+        };
+        store.put(
+            tx::account_key(&root_entry.account_id),
+            Stored { entry: LedgerEntry { last_modified_ledger_seq: 1, data: LedgerEntryData::Account(root_entry), ext: LedgerEntryExt::V0 }, live_until: None },
+        );
+        let store = Arc::new(store);
+        let settings = Arc::new(Settings::load(&store)?);
+        let virtual_start = cfg.seed.map(|_| cfg.start_time.unwrap_or(crate::clock::DEFAULT_VIRTUAL_START));
+        let mut clock = Clock::new(virtual_start, cfg.ledger_interval);
+        let base_seed = match cfg.seed {
+            Some(s) => sha256(&[b"sandbox-seed".as_slice(), &s.to_be_bytes()].concat()),
+            None => rand::random(),
+        };
+        let genesis_time = clock.next_close(0);
+        let mut node = Node {
+            cfg,
+            network_id,
+            root,
+            chain: Chain { store, ledgers: VecDeque::new(), txs: HashMap::new(), events: VecDeque::new(), fee_pool: 0, clock },
+            settings,
+            pending: vec![],
+            snapshots: vec![],
+            base_seed,
+        };
+        let header = node.make_header(1, genesis_time, [0; 32], [0; 32], [0; 32]);
+        node.push_ledger(header, vec![], vec![], vec![]);
+        Ok(node)
+    }
+
+    pub fn latest(&self) -> &LedgerRecord {
+        self.chain.ledgers.back().expect("genesis ledger exists")
+    }
+
+    pub fn oldest(&self) -> &LedgerRecord {
+        self.chain.ledgers.front().expect("genesis ledger exists")
+    }
+
+    pub fn ledger_info(&self, seq: u32, close_time: u64) -> LedgerInfo {
+        let mut li = LedgerInfo {
+            protocol_version: PROTOCOL_VERSION,
+            sequence_number: seq,
+            timestamp: close_time,
+            network_id: self.network_id,
+            base_reserve: BASE_RESERVE,
+            ..Default::default()
+        };
+        self.settings.config.fill_config_fields_in_ledger_info(&mut li);
+        li
+    }
+
+    /// Ledger info a simulation runs with: the next ledger, at "now".
+    pub fn next_ledger_info(&self) -> LedgerInfo {
+        let last = self.latest();
+        self.ledger_info(last.seq + 1, self.chain.clock.now(last.close_time))
+    }
+
+    pub fn prng_seed(&self, seq: u32, index: u32) -> [u8; 32] {
+        sha256(&[self.base_seed.as_slice(), &seq.to_be_bytes(), &index.to_be_bytes()].concat())
+    }
+
+    /// Re-reads the network settings (after a cheat wrote a ConfigSetting entry).
+    pub fn reload_settings(&mut self) -> Result<(), String> {
+        self.settings = Arc::new(Settings::load(&self.chain.store)?);
+        Ok(())
+    }
+
+    fn make_header(&self, seq: u32, close_time: u64, prev: [u8; 32], tx_set: [u8; 32], results: [u8; 32]) -> LedgerHeader {
+        let prev_bucket = self.chain.ledgers.back().map(|l| l.header.bucket_list_hash.0).unwrap_or([0; 32]);
+        LedgerHeader {
+            ledger_version: PROTOCOL_VERSION,
+            previous_ledger_hash: Hash(prev),
+            scp_value: StellarValue {
+                tx_set_hash: Hash(tx_set),
+                close_time: TimePoint(close_time),
+                upgrades: Default::default(),
+                ext: StellarValueExt::Basic,
+            },
+            tx_set_result_hash: Hash(results),
+            bucket_list_hash: Hash(sha256(&[prev_bucket.as_slice(), &results, &seq.to_be_bytes()].concat())),
+            ledger_seq: seq,
+            total_coins: TOTAL_COINS,
+            fee_pool: self.chain.fee_pool,
+            inflation_seq: 0,
+            id_pool: 0,
+            base_fee: BASE_FEE,
+            base_reserve: BASE_RESERVE,
+            max_tx_set_size: 1000,
+            skip_list: [Hash([0; 32]), Hash([0; 32]), Hash([0; 32]), Hash([0; 32])],
+            ext: LedgerHeaderExt::V0,
+        }
+    }
+
+    fn push_ledger(&mut self, header: LedgerHeader, envelopes: Vec<TransactionEnvelope>, processing: Vec<TransactionResultMetaV1>, evicted: Vec<LedgerKey>) {
+        let hash = sha256(&header.to_xdr(Limits::none()).expect("header encodes"));
+        let txs: Vec<[u8; 32]> = processing.iter().map(|p| p.result.transaction_hash.0).collect();
+        let meta = LedgerCloseMeta::V2(LedgerCloseMetaV2 {
+            ext: LedgerCloseMetaExt::V0,
+            ledger_header: LedgerHeaderHistoryEntry { hash: Hash(hash), header: header.clone(), ext: LedgerHeaderHistoryEntryExt::V0 },
+            tx_set: GeneralizedTransactionSet::V1(TransactionSetV1 {
+                previous_ledger_hash: header.previous_ledger_hash.clone(),
+                phases: vec![
+                    TransactionPhase::V0(
+                        if envelopes.is_empty() {
+                            VecM::default()
+                        } else {
+                            vec![TxSetComponent::TxsetCompTxsMaybeDiscountedFee(TxSetComponentTxsMaybeDiscountedFee {
+                                base_fee: Some(BASE_FEE as i64),
+                                txs: envelopes.try_into().unwrap_or_default(),
+                            })]
+                            .try_into()
+                            .unwrap_or_default()
+                        },
+                    ),
+                    TransactionPhase::V0(VecM::default()),
+                ]
+                .try_into()
+                .expect("two phases"),
+            }),
+            tx_processing: processing.try_into().unwrap_or_default(),
+            upgrades_processing: VecM::default(),
+            scp_info: VecM::default(),
+            total_byte_size_of_live_soroban_state: 0,
+            evicted_keys: evicted.try_into().unwrap_or_default(),
+        });
+        let rec = LedgerRecord { seq: header.ledger_seq, close_time: header.scp_value.close_time.0, hash, header, meta_b64: b64(&meta), txs };
+        self.chain.ledgers.push_back(rec);
+        self.prune();
+    }
+
+    /// Drops history older than the retention window.
+    fn prune(&mut self) {
+        let window = self.cfg.retention_window.max(1) as usize;
+        while self.chain.ledgers.len() > window {
+            let old = self.chain.ledgers.pop_front().unwrap();
+            for h in &old.txs {
+                self.chain.txs.remove(h);
+            }
+            while self.chain.events.front().is_some_and(|e| e.ledger <= old.seq) {
+                self.chain.events.pop_front();
+            }
+        }
+    }
+
+    /// Transactions of `source` already waiting for the next ledger.
+    pub fn pending_from(&self, source: &AccountId) -> i64 {
+        self.pending.iter().filter(|p| &p.source() == source).count() as i64
+    }
+
+    /// Accepts a transaction into the queue (stellar-core's checkValid), or returns the
+    /// result code it was rejected with.
+    pub fn submit(&mut self, ptx: ParsedTx) -> Result<(), TransactionResult> {
+        let now = self.chain.clock.now(self.latest().close_time);
+        let ov = Overlay::new(&self.chain.store, self.latest().seq + 1);
+        let offset = self.pending_from(&ptx.source());
+        if let Err(code) = tx::check_valid(&ov, &ptx, &self.settings, now, offset) {
+            return Err(TransactionResult { fee_charged: 0, result: code, ext: TransactionResultExt::V0 });
+        }
+        self.pending.push(ptx);
+        Ok(())
+    }
+
+    /// Closes one ledger with every pending transaction, in arrival order.
+    pub fn close_ledger(&mut self) -> u32 {
+        let last = self.latest().clone();
+        let seq = last.seq + 1;
+        let close_time = self.chain.clock.next_close(last.close_time);
+        let li = self.ledger_info(seq, close_time);
+        let pending = std::mem::take(&mut self.pending);
+        let mut processing = vec![];
+        let mut envelopes = vec![];
+        let mut result_pairs = vec![];
+        for (i, ptx) in pending.into_iter().enumerate() {
+            let seed = self.prng_seed(seq, i as u32);
+            let applied = crate::apply::apply_tx(self, &ptx, &li, seed, i as u32 + 1);
+            envelopes.push(ptx.envelope.clone());
+            result_pairs.push(applied.result_meta.result.clone());
+            processing.push(applied.result_meta);
+        }
+        let evicted = Arc::make_mut(&mut self.chain.store).evict_expired_temporary(seq);
+        let tx_set_hash = sha256(&envelopes.iter().flat_map(|e| e.to_xdr(Limits::none()).unwrap()).collect::<Vec<u8>>());
+        let results_hash = sha256(&result_pairs.iter().flat_map(|r| r.to_xdr(Limits::none()).unwrap()).collect::<Vec<u8>>());
+        let header = self.make_header(seq, close_time, last.hash, tx_set_hash, results_hash);
+        self.push_ledger(header, envelopes, processing, evicted);
+        seq
+    }
+
+    /// Friendbot: a CreateAccount from the root account, applied in a ledger closed at once.
+    pub fn friendbot(&mut self, dest: AccountId) -> Result<[u8; 32], String> {
+        let ov = Overlay::new(&self.chain.store, 0);
+        if tx::load_account(&ov, &dest).is_some() {
+            return Err("createAccountAlreadyExist: the account is already funded".into());
+        }
+        let root_id = account_id(&self.root);
+        let root = tx::load_account(&ov, &root_id).ok_or("root account is missing")?;
+        let seq = root.seq_num.0 + 1 + self.pending_from(&root_id);
+        let t = Transaction {
+            source_account: MuxedAccount::Ed25519(Uint256(self.root.verifying_key().to_bytes())),
+            fee: BASE_FEE,
+            seq_num: SequenceNumber(seq),
+            cond: Preconditions::None,
+            memo: Memo::None,
+            operations: vec![Operation {
+                source_account: None,
+                body: OperationBody::CreateAccount(CreateAccountOp { destination: dest, starting_balance: FRIENDBOT_AMOUNT }),
+            }]
+            .try_into()
+            .unwrap(),
+            ext: TransactionExt::V0,
+        };
+        let payload = TransactionSignaturePayload {
+            network_id: Hash(self.network_id),
+            tagged_transaction: TransactionSignaturePayloadTaggedTransaction::Tx(t.clone()),
+        };
+        let hash = sha256(&payload.to_xdr(Limits::none()).unwrap());
+        let sig = self.root.sign(&hash);
+        let env = TransactionEnvelope::Tx(TransactionV1Envelope {
+            tx: t,
+            signatures: vec![DecoratedSignature {
+                hint: SignatureHint(self.root.verifying_key().to_bytes()[28..32].try_into().unwrap()),
+                signature: Signature(sig.to_bytes().to_vec().try_into().unwrap()),
+            }]
+            .try_into()
+            .unwrap(),
+        });
+        let ptx = tx::parse(&b64(&env), &self.network_id)?;
+        let h = ptx.hash;
+        self.submit(ptx).map_err(|r| format!("friendbot transaction rejected: {}", tx::result_code_name(&r.result)))?;
+        self.close_ledger();
+        match self.chain.txs.get(&h) {
+            Some(r) if r.success => Ok(h),
+            _ => Err("friendbot transaction failed".into()),
+        }
+    }
+
+    pub fn snapshot(&mut self) -> usize {
+        self.snapshots.push(self.chain.clone());
+        self.snapshots.len() - 1
+    }
+
+    /// Restores snapshot `id`; it and every later snapshot are consumed (as in anvil).
+    pub fn revert(&mut self, id: usize) -> bool {
+        if id >= self.snapshots.len() {
+            return false;
+        }
+        self.snapshots.truncate(id + 1);
+        self.chain = self.snapshots.pop().unwrap();
+        self.pending.clear();
+        let _ = self.reload_settings();
+        true
+    }
+}

@@ -1,0 +1,124 @@
+//! simulateTransaction through soroban-simulation (the preflight stellar-rpc runs).
+
+use crate::node::{b64, Node};
+use crate::store::StoreSnapshot;
+use crate::tx;
+use serde_json::{json, Value};
+use soroban_env_host::e2e_invoke::RecordingInvocationAuthMode;
+use soroban_env_host::xdr::*;
+use soroban_simulation::simulation::{
+    simulate_extend_ttl_op, simulate_invoke_host_function_op, simulate_restore_op, SimulationAdjustmentConfig,
+    SimulationAdjustmentFactor,
+};
+use std::rc::Rc;
+
+pub struct SimulateParams {
+    pub transaction: String,
+    pub auth_mode: Option<String>,
+    pub instruction_leeway: Option<u64>,
+    pub use_upgraded_auth: bool,
+}
+
+fn adjustments(leeway: Option<u64>) -> SimulationAdjustmentConfig {
+    let mut a = SimulationAdjustmentConfig::default_adjustment();
+    if let Some(l) = leeway {
+        a.instructions = SimulationAdjustmentFactor::new(1.0, l.min(u32::MAX as u64) as u32);
+    }
+    a
+}
+
+/// Returns the stellar-rpc simulateTransaction result object (an `error` field on failure).
+pub fn simulate(node: &Node, p: SimulateParams) -> Result<Value, String> {
+    let ptx = tx::parse(&p.transaction, &node.network_id)?;
+    let latest = node.latest().seq;
+    if ptx.tx.operations.len() != 1 {
+        return Err("simulateTransaction needs a transaction with exactly one operation".into());
+    }
+    let op = &ptx.tx.operations[0];
+    let source = op.source_account.as_ref().map(tx::muxed_to_account).unwrap_or_else(|| ptx.source());
+    let li = node.next_ledger_info();
+    let store = node.chain.store.clone();
+    let adj = adjustments(p.instruction_leeway);
+    let cfg = &node.settings.config;
+    match &op.body {
+        OperationBody::InvokeHostFunction(inv) => {
+            let auth_mode = match (p.auth_mode.as_deref(), inv.auth.is_empty()) {
+                (Some("enforce"), _) | (None, false) => RecordingInvocationAuthMode::Enforcing(inv.auth.to_vec()),
+                (Some("record_allow_nonroot"), _) => RecordingInvocationAuthMode::recording(false, p.use_upgraded_auth),
+                (Some("record"), _) | (None, true) => RecordingInvocationAuthMode::recording(true, p.use_upgraded_auth),
+                (Some(other), _) => return Err(format!("unknown authMode {other:?}: use enforce, record or record_allow_nonroot")),
+            };
+            let seed = node.prng_seed(li.sequence_number, u32::MAX);
+            let r = simulate_invoke_host_function_op(
+                Rc::new(StoreSnapshot(store)),
+                cfg,
+                &adj,
+                &li,
+                inv.host_function.clone(),
+                auth_mode,
+                &source,
+                seed,
+                true,
+            )
+            .map_err(|e| format!("simulation failed: {e}"))?;
+            let events: Vec<String> = r.diagnostic_events.iter().map(b64).collect();
+            let (Ok(ret), Some(data)) = (&r.invoke_result, &r.transaction_data) else {
+                let msg = match &r.invoke_result {
+                    Err(e) => format!("HostError: {e:?}"),
+                    Ok(_) => "simulation produced no transaction data".into(),
+                };
+                return Ok(json!({ "error": msg, "events": events, "latestLedger": latest }));
+            };
+            let state_changes: Vec<Value> = r
+                .modified_entries
+                .iter()
+                .filter_map(|d| {
+                    let entry = d.state_after.as_ref().or(d.state_before.as_ref())?;
+                    let kind = match (&d.state_before, &d.state_after) {
+                        (None, Some(_)) => "created",
+                        (Some(_), None) => "deleted",
+                        _ => "updated",
+                    };
+                    let mut v = json!({ "type": kind, "key": b64(&crate::store::entry_key(entry)) });
+                    if let Some(b) = &d.state_before {
+                        v["before"] = json!(b64(b));
+                    }
+                    if let Some(a) = &d.state_after {
+                        v["after"] = json!(b64(a));
+                    }
+                    Some(v)
+                })
+                .collect();
+            Ok(json!({
+                "latestLedger": latest,
+                "minResourceFee": data.resource_fee.to_string(),
+                "transactionData": b64(data),
+                "results": [{ "auth": r.auth.iter().map(b64).collect::<Vec<_>>(), "xdr": b64(ret) }],
+                "events": events,
+                "stateChanges": state_changes,
+            }))
+        }
+        OperationBody::ExtendFootprintTtl(ext) => {
+            let keys = ptx.soroban_data().map(|d| d.resources.footprint.read_only.to_vec()).unwrap_or_default();
+            let r = simulate_extend_ttl_op(&StoreSnapshot(store), cfg, &adj, &li, &keys, ext.extend_to)
+                .map_err(|e| format!("simulation failed: {e}"))?;
+            Ok(json!({
+                "latestLedger": latest,
+                "minResourceFee": r.transaction_data.resource_fee.to_string(),
+                "transactionData": b64(&r.transaction_data),
+                "events": [],
+            }))
+        }
+        OperationBody::RestoreFootprint(_) => {
+            let keys = ptx.soroban_data().map(|d| d.resources.footprint.read_write.to_vec()).unwrap_or_default();
+            let r = simulate_restore_op(&StoreSnapshot(store), cfg, &adj, &li, &keys).map_err(|e| format!("simulation failed: {e}"))?;
+            Ok(json!({
+                "latestLedger": latest,
+                "minResourceFee": r.transaction_data.resource_fee.to_string(),
+                "transactionData": b64(&r.transaction_data),
+                "events": [],
+            }))
+        }
+        _ => Err("simulateTransaction needs an InvokeHostFunction, ExtendFootprintTtl or RestoreFootprint operation".into()),
+    }
+}

@@ -1,0 +1,305 @@
+//! Transaction envelopes: parsing, hashing, signature and validity checks (what stellar-core
+//! calls checkValid), shared by sendTransaction and ledger close.
+
+use crate::network::{Settings, BASE_FEE, BASE_RESERVE};
+use crate::overlay::Overlay;
+use ed25519_dalek::{Signature, Verifier, VerifyingKey};
+use sha2::{Digest, Sha256};
+use soroban_env_host::xdr::{
+    AccountEntry, AccountId, DecoratedSignature, FeeBumpTransactionInnerTx, Hash, LedgerEntryData,
+    LedgerKey, LedgerKeyAccount, Limits, MuxedAccount, Operation, OperationBody, Preconditions,
+    PublicKey, ReadXdr, SignerKey, SorobanTransactionData, Transaction, TransactionEnvelope,
+    TransactionExt, TransactionResultResult, TransactionSignaturePayload,
+    TransactionSignaturePayloadTaggedTransaction, TransactionV1Envelope, Uint256, WriteXdr,
+};
+
+pub struct ParsedTx {
+    /// Hash clients know the transaction by (the outer one for a fee bump).
+    pub hash: [u8; 32],
+    pub envelope: TransactionEnvelope,
+    pub tx: Transaction,
+    pub inner_hash: [u8; 32],
+    pub signatures: Vec<DecoratedSignature>,
+    pub fee_bump: Option<FeeBump>,
+    pub size: u32,
+}
+
+pub struct FeeBump {
+    pub fee_source: AccountId,
+    pub fee: i64,
+    pub signatures: Vec<DecoratedSignature>,
+}
+
+pub fn muxed_to_account(m: &MuxedAccount) -> AccountId {
+    match m {
+        MuxedAccount::Ed25519(k) => AccountId(PublicKey::PublicKeyTypeEd25519(k.clone())),
+        MuxedAccount::MuxedEd25519(m) => AccountId(PublicKey::PublicKeyTypeEd25519(m.ed25519.clone())),
+    }
+}
+
+pub fn account_key(id: &AccountId) -> LedgerKey {
+    LedgerKey::Account(LedgerKeyAccount { account_id: id.clone() })
+}
+
+fn payload_hash(network_id: &[u8; 32], tagged: TransactionSignaturePayloadTaggedTransaction) -> [u8; 32] {
+    let p = TransactionSignaturePayload { network_id: Hash(*network_id), tagged_transaction: tagged };
+    Sha256::digest(p.to_xdr(Limits::none()).expect("payload encodes")).into()
+}
+
+pub fn parse(xdr_b64: &str, network_id: &[u8; 32]) -> Result<ParsedTx, String> {
+    let envelope = TransactionEnvelope::from_xdr_base64(xdr_b64.trim(), Limits::len(1 << 22))
+        .map_err(|e| format!("transaction is not a valid TransactionEnvelope XDR: {e}"))?;
+    let size = envelope.to_xdr(Limits::none()).map_err(|e| e.to_string())?.len() as u32;
+    let (tx, signatures, fee_bump) = match &envelope {
+        TransactionEnvelope::TxV0(v0) => {
+            let t = &v0.tx;
+            let tx = Transaction {
+                source_account: MuxedAccount::Ed25519(t.source_account_ed25519.clone()),
+                fee: t.fee,
+                seq_num: t.seq_num.clone(),
+                cond: match &t.time_bounds {
+                    Some(tb) => Preconditions::Time(tb.clone()),
+                    None => Preconditions::None,
+                },
+                memo: t.memo.clone(),
+                operations: t.operations.clone(),
+                ext: TransactionExt::V0,
+            };
+            (tx, v0.signatures.to_vec(), None)
+        }
+        TransactionEnvelope::Tx(v1) => (v1.tx.clone(), v1.signatures.to_vec(), None),
+        TransactionEnvelope::TxFeeBump(fb) => {
+            let FeeBumpTransactionInnerTx::Tx(TransactionV1Envelope { tx, signatures }) = &fb.tx.inner_tx;
+            let bump = FeeBump {
+                fee_source: muxed_to_account(&fb.tx.fee_source),
+                fee: fb.tx.fee,
+                signatures: fb.signatures.to_vec(),
+            };
+            (tx.clone(), signatures.to_vec(), Some(bump))
+        }
+    };
+    let inner_hash = payload_hash(network_id, TransactionSignaturePayloadTaggedTransaction::Tx(tx.clone()));
+    let hash = match &envelope {
+        TransactionEnvelope::TxFeeBump(fb) => {
+            payload_hash(network_id, TransactionSignaturePayloadTaggedTransaction::TxFeeBump(fb.tx.clone()))
+        }
+        _ => inner_hash,
+    };
+    Ok(ParsedTx { hash, envelope, tx, inner_hash, signatures, fee_bump, size })
+}
+
+impl ParsedTx {
+    pub fn source(&self) -> AccountId {
+        muxed_to_account(&self.tx.source_account)
+    }
+    pub fn fee_source(&self) -> AccountId {
+        self.fee_bump.as_ref().map(|b| b.fee_source.clone()).unwrap_or_else(|| self.source())
+    }
+    pub fn soroban_data(&self) -> Option<&SorobanTransactionData> {
+        match &self.tx.ext {
+            TransactionExt::V1(d) => Some(d),
+            TransactionExt::V0 => None,
+        }
+    }
+    pub fn is_soroban(&self) -> bool {
+        self.tx.operations.iter().any(|o| is_soroban_op(&o.body))
+    }
+    /// Fee the transaction pays before any refund: the inclusion fee at the base rate plus
+    /// the declared resource fee (there is no surge pricing on a local network).
+    pub fn charged_fee(&self) -> i64 {
+        let resource = self.soroban_data().map(|d| d.resource_fee).unwrap_or(0);
+        let ops = self.tx.operations.len() as i64 + if self.fee_bump.is_some() { 1 } else { 0 };
+        let offered = self.fee_bump.as_ref().map(|b| b.fee).unwrap_or(self.tx.fee as i64);
+        offered.min(BASE_FEE as i64 * ops + resource)
+    }
+}
+
+pub fn is_soroban_op(b: &OperationBody) -> bool {
+    matches!(b, OperationBody::InvokeHostFunction(_) | OperationBody::ExtendFootprintTtl(_) | OperationBody::RestoreFootprint(_))
+}
+
+pub fn load_account(ov: &Overlay, id: &AccountId) -> Option<AccountEntry> {
+    match ov.get(&account_key(id)).map(|s| s.entry.data) {
+        Some(LedgerEntryData::Account(a)) => Some(a),
+        _ => None,
+    }
+}
+
+pub fn num_sponsoring_adjusted_subentries(a: &AccountEntry) -> i64 {
+    a.num_sub_entries as i64
+}
+
+pub fn min_balance(a: &AccountEntry) -> i64 {
+    (2 + num_sponsoring_adjusted_subentries(a)) * BASE_RESERVE as i64
+}
+
+fn ed25519_of(id: &AccountId) -> [u8; 32] {
+    let PublicKey::PublicKeyTypeEd25519(Uint256(k)) = &id.0;
+    *k
+}
+
+/// Weight of the signatures that belong to `account` (master key and ed25519 signers).
+pub fn signature_weight(account: &AccountEntry, hash: &[u8; 32], sigs: &[DecoratedSignature]) -> u32 {
+    let mut keys: Vec<([u8; 32], u32)> = vec![(ed25519_of(&account.account_id), account.thresholds.0[0] as u32)];
+    for s in account.signers.iter() {
+        if let SignerKey::Ed25519(Uint256(k)) = &s.key {
+            keys.push((*k, s.weight));
+        }
+    }
+    let mut total = 0u32;
+    for (k, w) in keys {
+        if w == 0 {
+            continue;
+        }
+        let hint = &k[28..32];
+        let signed = sigs.iter().any(|s| {
+            s.hint.0 == hint && {
+                let Ok(vk) = VerifyingKey::from_bytes(&k) else { return false };
+                let Ok(bytes) = <[u8; 64]>::try_from(s.signature.0.as_slice()) else { return false };
+                vk.verify(hash, &Signature::from_bytes(&bytes)).is_ok()
+            }
+        });
+        if signed {
+            total = total.saturating_add(w);
+        }
+    }
+    total
+}
+
+/// Threshold an operation needs from its source account.
+fn op_threshold(account: &AccountEntry, op: &Operation) -> u32 {
+    let t = &account.thresholds.0;
+    match &op.body {
+        OperationBody::SetOptions(o)
+            if o.master_weight.is_some() || o.signer.is_some() || o.low_threshold.is_some()
+                || o.med_threshold.is_some() || o.high_threshold.is_some() =>
+        {
+            t[3] as u32
+        }
+        OperationBody::AllowTrust(_) | OperationBody::SetTrustLineFlags(_) | OperationBody::BumpSequence(_) => t[1] as u32,
+        OperationBody::ExtendFootprintTtl(_) | OperationBody::RestoreFootprint(_) => t[1] as u32,
+        _ => t[2] as u32,
+    }
+}
+
+/// Checks what must hold for the transaction to be accepted and charged. `seq_offset` counts
+/// transactions of the same source already waiting for this ledger. `close_time` is the
+/// close time the transaction is judged against.
+pub fn check_valid(
+    ov: &Overlay,
+    ptx: &ParsedTx,
+    settings: &Settings,
+    close_time: u64,
+    seq_offset: i64,
+) -> Result<(), TransactionResultResult> {
+    use TransactionResultResult as R;
+    let tx = &ptx.tx;
+    if tx.operations.is_empty() {
+        return Err(R::TxMissingOperation);
+    }
+    if ptx.is_soroban() {
+        if tx.operations.len() != 1 {
+            return Err(R::TxMalformed);
+        }
+        let Some(data) = ptx.soroban_data() else { return Err(R::TxMalformed) };
+        check_soroban_resources(ptx, data, settings)?;
+    }
+    if let Preconditions::Time(tb) | Preconditions::V2(soroban_env_host::xdr::PreconditionsV2 { time_bounds: Some(tb), .. }) = &tx.cond {
+        if tb.min_time.0 > close_time {
+            return Err(R::TxTooEarly);
+        }
+        if tb.max_time.0 != 0 && tb.max_time.0 < close_time {
+            return Err(R::TxTooLate);
+        }
+    }
+    let resource_fee = ptx.soroban_data().map(|d| d.resource_fee).unwrap_or(0);
+    let min_inclusion = BASE_FEE as i64 * tx.operations.len() as i64;
+    if (tx.fee as i64) < resource_fee + min_inclusion && ptx.fee_bump.is_none() {
+        return Err(R::TxInsufficientFee);
+    }
+    let Some(source) = load_account(ov, &ptx.source()) else { return Err(R::TxNoAccount) };
+    if tx.seq_num.0 != source.seq_num.0 + 1 + seq_offset {
+        return Err(R::TxBadSeq);
+    }
+    // Every distinct operation source must have signed with enough weight.
+    let mut needed: Vec<(AccountId, u32)> = vec![(ptx.source(), source.thresholds.0[1] as u32)];
+    for op in tx.operations.iter() {
+        let id = op.source_account.as_ref().map(muxed_to_account).unwrap_or_else(|| ptx.source());
+        let acc = if id == ptx.source() { Some(source.clone()) } else { load_account(ov, &id) };
+        if let Some(acc) = acc {
+            needed.push((id, op_threshold(&acc, op)));
+        }
+    }
+    for (id, threshold) in needed {
+        let Some(acc) = load_account(ov, &id) else { continue };
+        let w = signature_weight(&acc, &ptx.inner_hash, &ptx.signatures);
+        if w == 0 || w < threshold {
+            return Err(R::TxBadAuth);
+        }
+    }
+    let fee_source = match &ptx.fee_bump {
+        Some(b) => {
+            let Some(fs) = load_account(ov, &b.fee_source) else { return Err(R::TxNoAccount) };
+            let w = signature_weight(&fs, &ptx.hash, &b.signatures);
+            if w == 0 || w < fs.thresholds.0[1] as u32 {
+                return Err(R::TxBadAuth);
+            }
+            if b.fee < resource_fee + min_inclusion + BASE_FEE as i64 {
+                return Err(R::TxInsufficientFee);
+            }
+            fs
+        }
+        None => source,
+    };
+    if fee_source.balance - min_balance(&fee_source) < ptx.charged_fee() {
+        return Err(R::TxInsufficientBalance);
+    }
+    Ok(())
+}
+
+fn check_soroban_resources(ptx: &ParsedTx, data: &SorobanTransactionData, s: &Settings) -> Result<(), TransactionResultResult> {
+    use TransactionResultResult as R;
+    let r = &data.resources;
+    let fp = &r.footprint;
+    let entries = fp.read_only.len() + fp.read_write.len();
+    if r.instructions as i64 > s.compute.tx_max_instructions
+        || r.disk_read_bytes > s.ledger_cost.tx_max_disk_read_bytes
+        || r.write_bytes > s.ledger_cost.tx_max_write_bytes
+        || fp.read_write.len() as u32 > s.ledger_cost.tx_max_write_ledger_entries
+        || entries as u32 > s.ledger_cost_ext.tx_max_footprint_entries
+        || ptx.size > s.bandwidth.tx_max_size_bytes
+    {
+        return Err(R::TxSorobanInvalid);
+    }
+    let (non_refundable, _) = crate::fees::resource_fees(ptx, data, s, 0);
+    if data.resource_fee < non_refundable || data.resource_fee < 0 {
+        return Err(R::TxInsufficientFee);
+    }
+    Ok(())
+}
+
+pub fn result_code_name(r: &TransactionResultResult) -> &'static str {
+    use TransactionResultResult as R;
+    match r {
+        R::TxFeeBumpInnerSuccess(_) => "txFEE_BUMP_INNER_SUCCESS",
+        R::TxFeeBumpInnerFailed(_) => "txFEE_BUMP_INNER_FAILED",
+        R::TxSuccess(_) => "txSUCCESS",
+        R::TxFailed(_) => "txFAILED",
+        R::TxTooEarly => "txTOO_EARLY",
+        R::TxTooLate => "txTOO_LATE",
+        R::TxMissingOperation => "txMISSING_OPERATION",
+        R::TxBadSeq => "txBAD_SEQ",
+        R::TxBadAuth => "txBAD_AUTH",
+        R::TxInsufficientBalance => "txINSUFFICIENT_BALANCE",
+        R::TxNoAccount => "txNO_ACCOUNT",
+        R::TxInsufficientFee => "txINSUFFICIENT_FEE",
+        R::TxBadAuthExtra => "txBAD_AUTH_EXTRA",
+        R::TxInternalError => "txINTERNAL_ERROR",
+        R::TxNotSupported => "txNOT_SUPPORTED",
+        R::TxBadSponsorship => "txBAD_SPONSORSHIP",
+        R::TxBadMinSeqAgeOrGap => "txBAD_MIN_SEQ_AGE_OR_GAP",
+        R::TxMalformed => "txMALFORMED",
+        R::TxSorobanInvalid => "txSOROBAN_INVALID",
+        R::TxFrozenKeyAccessed => "txFROZEN_KEY_ACCESSED",
+    }
+}
