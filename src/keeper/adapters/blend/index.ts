@@ -94,6 +94,8 @@ function readerOf(chain: Chain, explicit: PoolReader | undefined): PoolReader {
 export interface LendingPoolAdapter extends ProtocolAdapter<BlendTaskData> {
   /** The last scan (for the dashboard and the benchmark). */
   lastScan(): ScanResult | undefined
+  /** The scanner (borrower set, discovery state). */
+  scanner: PoolScanner
 }
 
 export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPoolAdapter {
@@ -279,6 +281,7 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
   return {
     name: () => 'blend',
     lastScan: () => last,
+    scanner,
     async getTasks(chain: Chain): Promise<Task<BlendTaskData>[]> {
       const reader = readerOf(chain, p.reader)
       last = await scanner.scan(reader, chain)

@@ -66,6 +66,18 @@ export class PoolScanner {
     this.discovery = new BorrowerDiscovery(pool, opts.eventsPageLimit === undefined ? {} : { pageLimit: opts.eventsPageLimit })
   }
 
+  /**
+   * Track users learned elsewhere (another keeper's list, a snapshot): they are loaded from the
+   * next scan on, like borrowers found in events.
+   */
+  addBorrowers(users: readonly string[]): void {
+    const known = new Set(this.known)
+    for (const u of users) {
+      this.discovery.state.borrowers.add(u)
+      if (!known.has(u)) this.known.push(u)
+    }
+  }
+
   async scan(reader: PoolReader, chain: Chain): Promise<ScanResult> {
     const started = performance.now()
     const stats = newRpcStats()
