@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use registry::{RegistryClient, RegistryConfig};
-use soroban_sdk::testutils::{Address as _, Ledger};
+use soroban_sdk::testutils::{Address as _, EnvTestConfig, Ledger};
 use soroban_sdk::token::{StellarAssetClient, TokenClient};
 use soroban_sdk::{Address, Env, String};
 use vault::{VaultClient, VaultConfig};
@@ -77,7 +77,10 @@ impl Setup {
     }
 
     pub fn unwired_with(mode: Mode, config: VaultConfig, slash_rate_bps: u32) -> Self {
-        let env = Env::default();
+        // No snapshot files: the property tests create thousands of environments.
+        let env = Env::new_with_config(EnvTestConfig {
+            capture_snapshot_at_drop: false,
+        });
         env.mock_all_auths();
         env.cost_estimate().budget().reset_unlimited();
         env.ledger().with_mut(|l| {
