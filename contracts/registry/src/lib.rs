@@ -20,3 +20,6 @@ pub use contract::{Registry, RegistryArgs, RegistryClient, RegistryTrait};
 pub use errors::RegistryError;
 pub use types::{KeeperInfo, RegistryConfig};
 
+
+#[cfg(test)]
+mod tests;

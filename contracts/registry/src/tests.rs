@@ -1,0 +1,329 @@
+//! Registry unit tests. The vault is a stub contract here (it records the write-down call);
+//! contracts/vault/tests run the registry against the real vault, native and wasm.
+extern crate std;
+
+use soroban_sdk::testutils::{Address as _, EnvTestConfig, Events as _, Ledger};
+use soroban_sdk::token::{StellarAssetClient, TokenClient};
+use soroban_sdk::{contract, contractimpl, symbol_short, Address, Env, Event as _, String};
+
+use crate::events::KeeperRegistered;
+use crate::{RegistryClient, RegistryConfig, RegistryError};
+
+const U: i128 = 10_000_000;
+const STAKE: i128 = 1_000 * U;
+const TIMEOUT: u64 = 600;
+const T0: u64 = 1_700_000_000;
+
+#[contract]
+struct StubVault;
+
+#[contractimpl]
+impl StubVault {
+    pub fn write_down(env: Env, registry: Address, keeper: Address, recovered: i128) -> i128 {
+        registry.require_auth();
+        env.storage()
+            .instance()
+            .set(&symbol_short!("last"), &(keeper, recovered));
+        4_242
+    }
+}
+
+struct T {
+    env: Env,
+    reg: Address,
+    vault: Address,
+    usdc: Address,
+}
+
+impl T {
+    fn new() -> Self {
+        Self::with_rate(2_500)
+    }
+
+    fn with_rate(bps: u32) -> Self {
+        let env = Env::new_with_config(EnvTestConfig {
+            capture_snapshot_at_drop: false,
+        });
+        env.mock_all_auths();
+        env.ledger().with_mut(|l| l.timestamp = T0);
+        let usdc = env
+            .register_stellar_asset_contract_v2(Address::generate(&env))
+            .address();
+        let admin = Address::generate(&env);
+        let reg = env.register(
+            crate::Registry,
+            (
+                admin,
+                RegistryConfig {
+                    min_stake: STAKE,
+                    slash_timeout: TIMEOUT,
+                    slash_rate_bps: bps,
+                    usdc_token: usdc.clone(),
+                },
+            ),
+        );
+        let vault = env.register(StubVault, ());
+        let t = T {
+            env,
+            reg,
+            vault,
+            usdc,
+        };
+        t.c().set_vault(&t.vault);
+        t
+    }
+
+    fn c(&self) -> RegistryClient<'_> {
+        RegistryClient::new(&self.env, &self.reg)
+    }
+
+    fn token(&self) -> TokenClient<'_> {
+        TokenClient::new(&self.env, &self.usdc)
+    }
+
+    fn funded(&self, amount: i128) -> Address {
+        let a = Address::generate(&self.env);
+        StellarAssetClient::new(&self.env, &self.usdc).mint(&a, &amount);
+        a
+    }
+
+    fn keeper(&self) -> Address {
+        let k = self.funded(STAKE);
+        self.c().register(&k, &self.name("k"));
+        k
+    }
+
+    fn name(&self, s: &str) -> String {
+        String::from_str(&self.env, s)
+    }
+
+    fn advance(&self, s: u64) {
+        self.env.ledger().with_mut(|l| l.timestamp += s);
+    }
+}
+
+fn err<T: core::fmt::Debug>(
+    r: Result<T, Result<soroban_sdk::Error, soroban_sdk::InvokeError>>,
+) -> soroban_sdk::Error {
+    match r {
+        Err(Ok(e)) => e,
+        other => panic!("expected a contract error, got {other:?}"),
+    }
+}
+
+fn is(e: RegistryError) -> soroban_sdk::Error {
+    e.into()
+}
+
+#[test]
+fn register_pulls_exactly_the_stake() {
+    let t = T::new();
+    let k = t.funded(STAKE + 5);
+    t.c().register(&k, &t.name("alpha"));
+    let ev = t.env.events().all().filter_by_contract(&t.reg);
+    let expected = KeeperRegistered {
+        operator: k.clone(),
+        name: t.name("alpha"),
+        stake: STAKE,
+    }
+    .to_xdr(&t.env, &t.reg);
+    assert_eq!(ev.events().last(), Some(&expected));
+    assert_eq!(t.token().balance(&k), 5);
+    assert_eq!(t.token().balance(&t.reg), STAKE);
+    let info = t.c().get_keeper(&k);
+    assert_eq!(info.operator, k);
+    assert_eq!(info.name, t.name("alpha"));
+    assert_eq!(info.stake, STAKE);
+    assert_eq!(info.registered_at, T0);
+    assert!(!info.has_active_draw && !info.slashed);
+    assert_eq!((info.total_executions, info.successful_fills, info.total_profit), (0, 0, 0));
+    assert_eq!(t.c().get_keepers().len(), 1);
+    assert_eq!(err(t.c().try_register(&k, &t.name("again"))), is(RegistryError::AlreadyRegistered));
+    assert_eq!(t.c().get_config().min_stake, STAKE);
+    assert_eq!(t.c().get_vault(), t.vault);
+}
+
+#[test]
+fn register_rejects_bad_names_and_short_balances() {
+    let t = T::new();
+    let k = t.funded(STAKE - 1);
+    assert_eq!(err(t.c().try_register(&k, &t.name(""))), is(RegistryError::InvalidName));
+    let long = "x".repeat(65);
+    assert_eq!(err(t.c().try_register(&k, &t.name(&long))), is(RegistryError::InvalidName));
+    // Not enough USDC: the token transfer fails inside register and everything reverts.
+    assert!(t.c().try_register(&k, &t.name("poor")).is_err());
+    assert_eq!(err(t.c().try_get_keeper(&k)), is(RegistryError::NotRegistered));
+    assert_eq!(t.c().get_keepers().len(), 0);
+    assert_eq!(t.token().balance(&k), STAKE - 1);
+}
+
+#[test]
+fn deregister_refunds_and_is_refused_during_a_draw() {
+    let t = T::new();
+    let a = t.keeper();
+    let b = t.keeper();
+    let c = t.keeper();
+    t.c().mark_draw(&t.vault, &b, &(10 * U));
+    assert_eq!(err(t.c().try_deregister(&b)), is(RegistryError::DrawOutstanding));
+    t.c().deregister(&a);
+    assert_eq!(t.token().balance(&a), STAKE);
+    let left: std::vec::Vec<Address> = t.c().get_keepers().iter().map(|i| i.operator).collect();
+    assert_eq!(left, std::vec![b.clone(), c]);
+    assert_eq!(err(t.c().try_deregister(&a)), is(RegistryError::NotRegistered));
+    t.c().clear_draw(&t.vault, &b);
+    t.c().deregister(&b);
+    assert_eq!(t.token().balance(&b), STAKE);
+    // A deregistered operator may come back.
+    t.c().register(&a, &t.name("back"));
+}
+
+#[test]
+fn vault_only_entry_points() {
+    let t = T::new();
+    let k = t.keeper();
+    let e = is(RegistryError::Unauthorized);
+    assert_eq!(err(t.c().try_mark_draw(&k, &k, &U)), e);
+    assert_eq!(err(t.c().try_clear_draw(&k, &k)), e);
+    assert_eq!(err(t.c().try_record_execution(&k, &k, &true, &0, &1)), e);
+    // The real vault address without the vault's signature: the auth check fails.
+    t.env.set_auths(&[]);
+    assert!(t.c().try_mark_draw(&t.vault, &k, &U).is_err());
+    t.env.mock_all_auths();
+    assert!(!t.c().get_keeper(&k).has_active_draw);
+}
+
+#[test]
+fn vault_must_be_set_once() {
+    let t = T::new();
+    assert_eq!(err(t.c().try_set_vault(&t.vault)), is(RegistryError::VaultAlreadySet));
+    // A fresh registry without a vault.
+    let env = &t.env;
+    let reg = env.register(
+        crate::Registry,
+        (
+            Address::generate(env),
+            RegistryConfig {
+                min_stake: STAKE,
+                slash_timeout: TIMEOUT,
+                slash_rate_bps: 1,
+                usdc_token: t.usdc.clone(),
+            },
+        ),
+    );
+    let c = RegistryClient::new(env, &reg);
+    assert_eq!(err(c.try_get_vault()), is(RegistryError::VaultNotSet));
+    let k = Address::generate(env);
+    assert_eq!(err(c.try_mark_draw(&t.vault, &k, &U)), is(RegistryError::VaultNotSet));
+    assert_eq!(err(c.try_slash(&k)), is(RegistryError::VaultNotSet));
+}
+
+#[test]
+fn constructor_validates_config() {
+    let t = T::new();
+    for (stake, bps) in [(0i128, 10u32), (-1, 10), (STAKE, 10_001)] {
+        let r = std::panic::catch_unwind(|| {
+            let env = Env::default();
+            env.register(
+                crate::Registry,
+                (
+                    Address::generate(&env),
+                    RegistryConfig {
+                        min_stake: stake,
+                        slash_timeout: TIMEOUT,
+                        slash_rate_bps: bps,
+                        usdc_token: Address::generate(&env),
+                    },
+                ),
+            );
+        });
+        assert!(r.is_err(), "stake {stake} bps {bps} accepted");
+    }
+    drop(t);
+}
+
+#[test]
+fn draw_marks_partial_returns_and_clears() {
+    let t = T::new();
+    let k = t.keeper();
+    assert_eq!(err(t.c().try_mark_draw(&t.vault, &k, &0)), is(RegistryError::InvalidAmount));
+    let stranger = Address::generate(&t.env);
+    assert_eq!(err(t.c().try_mark_draw(&t.vault, &stranger, &U)), is(RegistryError::NotRegistered));
+    assert_eq!(err(t.c().try_clear_draw(&t.vault, &k)), is(RegistryError::NoActiveDraw));
+    t.c().mark_draw(&t.vault, &k, &(100 * U));
+    let info = t.c().get_keeper(&k);
+    assert!(info.has_active_draw);
+    assert_eq!((info.draw_amount, info.draw_timestamp), (100 * U, T0));
+    // Raising an active draw is refused; lowering it (partial return) keeps the timestamp.
+    assert_eq!(err(t.c().try_mark_draw(&t.vault, &k, &(100 * U))), is(RegistryError::DrawOutstanding));
+    t.advance(50);
+    t.c().mark_draw(&t.vault, &k, &(40 * U));
+    let info = t.c().get_keeper(&k);
+    assert_eq!((info.draw_amount, info.draw_timestamp), (40 * U, T0));
+    t.c().clear_draw(&t.vault, &k);
+    let info = t.c().get_keeper(&k);
+    assert!(!info.has_active_draw);
+    assert_eq!((info.draw_amount, info.draw_timestamp), (0, 0));
+}
+
+#[test]
+fn record_execution_counts_and_averages() {
+    let t = T::new();
+    let k = t.keeper();
+    assert_eq!(
+        err(t.c().try_record_execution(&t.vault, &k, &true, &-1, &1)),
+        is(RegistryError::InvalidAmount)
+    );
+    t.c().record_execution(&t.vault, &k, &true, &(5 * U), &100);
+    t.c().record_execution(&t.vault, &k, &false, &0, &301);
+    t.c().record_execution(&t.vault, &k, &true, &U, &200);
+    let info = t.c().get_keeper(&k);
+    assert_eq!(info.total_executions, 3);
+    assert_eq!(info.successful_fills, 2);
+    assert_eq!(info.total_profit, 6 * U);
+    // (100 + 301) / 2 = 200 (floor), then (200 * 2 + 200) / 3 = 200.
+    assert_eq!(info.avg_response_time_ms, 200);
+}
+
+#[test]
+fn slash_timing_share_and_ban() {
+    let t = T::new();
+    let k = t.keeper();
+    assert_eq!(err(t.c().try_slash(&k)), is(RegistryError::NoActiveDraw));
+    let nobody = Address::generate(&t.env);
+    assert_eq!(err(t.c().try_slash(&nobody)), is(RegistryError::NotRegistered));
+    t.c().mark_draw(&t.vault, &k, &(7 * U));
+    t.advance(TIMEOUT);
+    assert_eq!(err(t.c().try_slash(&k)), is(RegistryError::SlashTooEarly));
+    t.advance(1);
+    // Permissionless: no signature needed.
+    t.env.set_auths(&[]);
+    let slashed = t.c().slash(&k);
+    t.env.mock_all_auths();
+    assert_eq!(slashed, STAKE / 4); // 2500 bps
+    assert_eq!(t.token().balance(&t.vault), STAKE / 4);
+    assert_eq!(t.token().balance(&t.reg), STAKE - STAKE / 4);
+    let last: (Address, i128) = t.env.as_contract(&t.vault, || {
+        t.env.storage().instance().get(&symbol_short!("last")).unwrap()
+    });
+    assert_eq!(last, (k.clone(), STAKE / 4));
+    let info = t.c().get_keeper(&k);
+    assert!(info.slashed && !info.has_active_draw);
+    assert_eq!((info.slash_count, info.total_slashed, info.stake), (1, STAKE / 4, STAKE - STAKE / 4));
+    assert_eq!((info.total_executions, info.successful_fills), (1, 0));
+    // Banned: no new draw mark, no re-registration after leaving.
+    assert_eq!(err(t.c().try_mark_draw(&t.vault, &k, &U)), is(RegistryError::KeeperBanned));
+    t.c().deregister(&k);
+    assert_eq!(t.token().balance(&k), STAKE - STAKE / 4);
+    StellarAssetClient::new(&t.env, &t.usdc).mint(&k, &STAKE);
+    assert_eq!(err(t.c().try_register(&k, &t.name("again"))), is(RegistryError::KeeperBanned));
+}
+
+#[test]
+fn slash_rounds_the_stake_share_down() {
+    let t = T::with_rate(3);
+    let k = t.keeper();
+    t.c().mark_draw(&t.vault, &k, &U);
+    t.advance(TIMEOUT + 1);
+    // floor(1000e7 * 3 / 10000) = 3_000_000
+    assert_eq!(t.c().slash(&k), 3_000_000);
+}
