@@ -222,7 +222,9 @@ fn constructor_validates_config() {
     let t = T::new();
     for (stake, bps) in [(0i128, 10u32), (-1, 10), (STAKE, 10_001)] {
         let r = std::panic::catch_unwind(|| {
-            let env = Env::default();
+            let env = Env::new_with_config(EnvTestConfig {
+                capture_snapshot_at_drop: false,
+            });
             env.register(
                 crate::Registry,
                 (
