@@ -1,8 +1,8 @@
 import type { Keypair } from '@stellar/stellar-sdk'
-import { addr, bool, deployContract, i128, invoke, read, str, struct, u32, uploadWasm, type Chain } from '../chain/index.js'
+import { addr, bool, deployContract, i128, invoke, read, str, struct, u32, type Chain } from '../chain/index.js'
 import { addrs, bytes, emptyVec, i128s } from './scval.js'
 import { contractAddress } from './seed.js'
-import { loadWasm } from './wasm.js'
+import type { WasmHashes } from './wasm.js'
 
 /** Blend v2 `ReserveConfig` (factors and rates with 7 decimals). */
 export interface ReserveConfig {
@@ -92,6 +92,8 @@ export interface DeployBlendParameters {
   blndAdmin: Keypair
   blnd: string
   usdc: string
+  /** Uploaded code of emitter, comet, backstop, pool_factory and pool. */
+  wasm: Pick<WasmHashes, 'emitter' | 'comet' | 'backstop' | 'pool_factory' | 'pool'>
   /** 32-byte salts: derive them from the world seed for stable addresses. */
   salts: { emitter: Uint8Array; comet: Uint8Array; backstop: Uint8Array; poolFactory: Uint8Array }
 }
@@ -117,11 +119,7 @@ export async function deployBlend(chain: Chain, p: DeployBlendParameters): Promi
   const backstopId = contractAddress(chain.networkPassphrase, me, p.salts.backstop)
   const poolFactoryId = contractAddress(chain.networkPassphrase, me, p.salts.poolFactory)
 
-  const emitterHash = await uploadWasm(chain, admin, loadWasm('blend', 'emitter'))
-  const cometHash = await uploadWasm(chain, admin, loadWasm('blend', 'comet'))
-  const backstopHash = await uploadWasm(chain, admin, loadWasm('blend', 'backstop'))
-  const factoryHash = await uploadWasm(chain, admin, loadWasm('blend', 'pool_factory'))
-  const poolWasmHash = await uploadWasm(chain, admin, loadWasm('blend', 'pool'))
+  const { emitter: emitterHash, comet: cometHash, backstop: backstopHash, pool_factory: factoryHash, pool: poolWasmHash } = p.wasm
 
   const comet = await deployContract(chain, admin, cometHash, [], { salt: p.salts.comet })
   await invoke(chain, admin, comet, 'init', [

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { scValToNative, type Keypair } from '@stellar/stellar-sdk'
-import { addr, createChain, invoke, simulateRead, u32, uploadAndDeploy, type Chain } from '../chain/index.js'
+import { addr, createChain, deployContract, invoke, simulateRead, u32, type Chain } from '../chain/index.js'
 import { addTrustlines, balanceOf, createAsset, fundAccounts, mintAll, type Mint, type WorldAsset } from './assets.js'
 import {
   COMET_SEED,
@@ -11,7 +11,7 @@ import {
   deployPool,
   type ReserveConfig,
 } from './blend.js'
-import { deployRouter, seedPair, setRouterPaused, uploadPairWasm } from './dex.js'
+import { deployRouter, seedPair, setRouterPaused } from './dex.js'
 import { ORACLE_DECIMALS, WorldOracle } from './oracle.js'
 import { addrs, blendRequest, vec } from './scval.js'
 import { SeededRandom, keypairFor, seedBytes } from './seed.js'
@@ -27,7 +27,7 @@ import type {
   WorldAddresses,
   WorldNetwork,
 } from './types.js'
-import { loadWasm } from './wasm.js'
+import { uploadWasms } from './wasm.js'
 
 const UNIT = 10_000_000n
 const USDC_PRICE = 1n * UNIT
@@ -95,11 +95,15 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
   log('accounts')
   await fundAccounts(chain, [admin, issuer, lender, ...keepers, ...depositors, ...borrowerKeys])
 
-  log('assets')
-  const usdc = await createAsset(chain, issuer, 'USDC')
-  const blnd = await createAsset(chain, issuer, 'BLND')
-  const collaterals: WorldAsset[] = []
-  for (const c of collateralSpecs) collaterals.push(await createAsset(chain, issuer, c.code))
+  log('assets and contract code')
+  // The issuer's and the admin's transactions do not share a sequence number: run both at once.
+  const createAssets = async () => {
+    const list: WorldAsset[] = []
+    for (const code of ['USDC', 'BLND', ...collateralSpecs.map((c) => c.code)]) list.push(await createAsset(chain, issuer, code))
+    return list
+  }
+  const [[usdc, blnd, ...collaterals], wasm] = await Promise.all([createAssets(), uploadWasms(chain, admin, service)])
+  if (!usdc || !blnd) throw new Error('asset creation returned too few assets')
   await addTrustlines(chain, [admin], [usdc, blnd, ...collaterals])
   await addTrustlines(chain, [lender, ...depositors], [usdc])
   await addTrustlines(chain, [...keepers, ...borrowerKeys], [usdc, ...collaterals])
@@ -146,6 +150,7 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
     admin,
     usdc.contract,
     [{ asset: usdc.contract, price: USDC_PRICE }, ...collaterals.map((c, i) => ({ asset: c.contract, price: collateralSpecs[i]!.price }))],
+    wasm.sep40_oracle_mock,
     salt('oracle'),
   )
 
@@ -155,6 +160,7 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
     blndAdmin: issuer,
     blnd: blnd.contract,
     usdc: usdc.contract,
+    wasm,
     salts: { emitter: salt('emitter'), comet: salt('comet'), backstop: salt('backstop'), poolFactory: salt('pool-factory') },
   })
   const reserves = [usdc.contract, ...collaterals.map((c) => c.contract)]
@@ -184,9 +190,9 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
   const borrowers: Borrower[] = borrowerPlans
 
   log('dex')
-  const pairWasmHash = await uploadPairWasm(chain, admin)
-  const primaryRouter = await deployRouter(chain, admin, pairWasmHash, salt('router/primary'))
-  const fallbackRouter = await deployRouter(chain, admin, pairWasmHash, salt('router/fallback'))
+  const pairWasmHash = wasm.dex_pair
+  const primaryRouter = await deployRouter(chain, admin, wasm.dex_router, pairWasmHash, salt('router/primary'))
+  const fallbackRouter = await deployRouter(chain, admin, wasm.dex_router, pairWasmHash, salt('router/fallback'))
   const pairs: DexPairInfo[] = []
   for (const [router, share] of [
     [primaryRouter, 2n],
@@ -204,10 +210,10 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
   const rebalanceAssets = [usdc.contract, ...collaterals.map((c) => c.contract)]
   const weights = rebalanceWeights(collaterals.length)
   const rebalancer = keepers[0]?.publicKey() ?? admin.publicKey()
-  const rebalanceVault = await uploadAndDeploy(
+  const rebalanceVault = await deployContract(
     chain,
     admin,
-    loadWasm('own', 'rebalance_vault'),
+    wasm.rebalance_vault,
     [
       addr(admin.publicKey()),
       addr(rebalancer),
@@ -239,6 +245,7 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
       usdc.contract,
       { depositCap: 100_000_000n * UNIT, withdrawCooldown: 0n, maxDrawPerKeeper: 1_000_000n * UNIT },
       { minStake: 1_000n * UNIT, slashTimeout: 3_600n, slashRateBps: 1_000 },
+      wasm,
       { vault: salt('vault'), registry: salt('registry') },
     )
     const { vault, registry } = serviceAddrs

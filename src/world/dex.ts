@@ -1,19 +1,18 @@
 import type { Keypair } from '@stellar/stellar-sdk'
-import { addr, bool, deployContract, i128, invoke, read, u64, uploadWasm, type Chain } from '../chain/index.js'
+import { addr, bool, deployContract, i128, invoke, read, u64, type Chain } from '../chain/index.js'
 import { addrs, bytes } from './scval.js'
-import { loadWasm } from './wasm.js'
 
 /** A deadline far enough away for set-up transactions whatever the sandbox clock does. */
 export const NO_DEADLINE = 2n ** 62n
 
-/** Uploads the pair wasm once; returns its hash (hex). */
-export async function uploadPairWasm(chain: Chain, admin: Keypair): Promise<string> {
-  return uploadWasm(chain, admin, loadWasm('own', 'dex_pair'))
-}
-
-/** Deploys a router (`__constructor(admin, pair_wasm_hash)`). */
-export async function deployRouter(chain: Chain, admin: Keypair, pairWasmHash: string, salt: Uint8Array): Promise<string> {
-  const routerHash = await uploadWasm(chain, admin, loadWasm('own', 'dex_router'))
+/** Deploys a router (`__constructor(admin, pair_wasm_hash)`) from uploaded router code. */
+export async function deployRouter(
+  chain: Chain,
+  admin: Keypair,
+  routerHash: string,
+  pairWasmHash: string,
+  salt: Uint8Array,
+): Promise<string> {
   return deployContract(chain, admin, routerHash, [addr(admin.publicKey()), bytes(Buffer.from(pairWasmHash, 'hex'))], { salt })
 }
 

@@ -1,7 +1,6 @@
 import type { Keypair } from '@stellar/stellar-sdk'
-import { addr, invoke, u32, uploadAndDeploy, type Chain } from '../chain/index.js'
+import { addr, deployContract, invoke, u32, type Chain } from '../chain/index.js'
 import { i128s, sep40Asset, vec } from './scval.js'
-import { loadWasm } from './wasm.js'
 
 /** Decimals of every price the world's oracle reports. */
 export const ORACLE_DECIMALS = 7
@@ -27,9 +26,10 @@ export class WorldOracle {
     admin: Keypair,
     base: string,
     initial: ReadonlyArray<{ asset: string; price: bigint }>,
+    wasmHash: string,
     salt: Uint8Array,
   ): Promise<WorldOracle> {
-    const contract = await uploadAndDeploy(chain, admin, loadWasm('blend', 'sep40_oracle_mock'), [], { salt })
+    const contract = await deployContract(chain, admin, wasmHash, [], { salt })
     const assets = initial.map((p) => p.asset)
     await invoke(chain, admin, contract, 'set_data', [
       addr(admin.publicKey()),

@@ -1,6 +1,6 @@
 import type { Keypair } from '@stellar/stellar-sdk'
-import { addr, i128, invoke, str, struct, u32, u64, uploadAndDeploy, type Chain } from '../chain/index.js'
-import { loadWasm } from './wasm.js'
+import { addr, deployContract, i128, invoke, str, struct, u32, u64, type Chain } from '../chain/index.js'
+import type { WasmHashes } from './wasm.js'
 
 /** The service's vault configuration (`VaultConfig`). */
 export interface VaultConfig {
@@ -26,13 +26,14 @@ export async function deployService(
   usdc: string,
   vaultConfig: VaultConfig,
   registryConfig: RegistryConfig,
+  wasm: Pick<WasmHashes, 'vault' | 'registry'>,
   salts: { vault: Uint8Array; registry: Uint8Array },
 ): Promise<{ vault: string; registry: string }> {
   const me = addr(admin.publicKey())
-  const vault = await uploadAndDeploy(
+  const vault = await deployContract(
     chain,
     admin,
-    loadWasm('own', 'vault'),
+    wasm.vault,
     [
       me,
       addr(usdc),
@@ -44,10 +45,10 @@ export async function deployService(
     ],
     { salt: salts.vault },
   )
-  const registry = await uploadAndDeploy(
+  const registry = await deployContract(
     chain,
     admin,
-    loadWasm('own', 'registry'),
+    wasm.registry,
     [
       me,
       struct({

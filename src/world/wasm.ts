@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process'
+import type { Keypair } from '@stellar/stellar-sdk'
+import { uploadWasm, type Chain } from '../chain/index.js'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -43,4 +45,24 @@ export function loadWasm(kind: 'own' | 'blend', name: string, build = true): Buf
     )
   }
   return readFileSync(path)
+}
+
+/** Hashes (hex) of every uploaded contract code the world deploys. */
+export type WasmHashes = Record<OwnContract | BlendContract, string>
+
+const OWN: readonly OwnContract[] = ['dex_pair', 'dex_router', 'rebalance_vault', 'vault', 'registry']
+const BLEND: readonly BlendContract[] = ['pool', 'backstop', 'pool_factory', 'emitter', 'comet', 'sep40_oracle_mock']
+
+/**
+ * Uploads every contract code the world uses (one transaction each, from `source`).
+ * `service: false` skips the vault and registry.
+ */
+export async function uploadWasms(chain: Chain, source: Keypair, service: boolean): Promise<WasmHashes> {
+  const out: Partial<WasmHashes> = {}
+  for (const name of BLEND) out[name] = await uploadWasm(chain, source, loadWasm('blend', name))
+  for (const name of OWN) {
+    if (!service && (name === 'vault' || name === 'registry')) continue
+    out[name] = await uploadWasm(chain, source, loadWasm('own', name))
+  }
+  return out as WasmHashes
 }
