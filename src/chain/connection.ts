@@ -38,6 +38,11 @@ export interface Chain {
   txTimeoutSeconds: number
   friendbotUrl: string | undefined
   retry: RetryPolicy
+  /**
+   * CPU instructions added to every simulated invocation's estimate (stellar-rpc
+   * `resourceConfig.instructionLeeway`); 0 = the node's own adjustment only.
+   */
+  instructionLeeway: number
 }
 
 export interface CreateChainParameters {
@@ -49,6 +54,7 @@ export interface CreateChainParameters {
   txTimeoutSeconds?: number
   friendbotUrl?: string
   retry?: Partial<RetryPolicy>
+  instructionLeeway?: number
   /** Use this node client instead of building an `rpc.Server` (tests). */
   server?: RpcLike
 }
@@ -70,5 +76,6 @@ export function createChain(p: CreateChainParameters): Chain {
     txTimeoutSeconds: p.txTimeoutSeconds ?? 30,
     friendbotUrl: p.friendbotUrl,
     retry: { ...DEFAULT_RETRY, ...p.retry },
+    instructionLeeway: p.instructionLeeway ?? 0,
   }
 }

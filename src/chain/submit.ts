@@ -119,7 +119,10 @@ async function prepareClassic(chain: Chain, source: Keypair, ops: readonly xdr.O
 }
 
 async function simulateOrThrow(chain: Chain, tx: Transaction): Promise<rpc.Api.SimulateTransactionSuccessResponse> {
-  const sim = await chain.server.simulateTransaction(tx)
+  const sim =
+    chain.instructionLeeway > 0
+      ? await chain.server.simulateTransaction(tx, { cpuInstructions: chain.instructionLeeway })
+      : await chain.server.simulateTransaction(tx)
   if (rpc.Api.isSimulationError(sim)) throw simulationFailure(sim.error, sim.events)
   if (rpc.Api.isSimulationRestore(sim)) {
     throw new ChainError('simulation needs a state restore first', { details: 'archived ledger entries in the footprint' })
@@ -223,11 +226,21 @@ function settle(hash: string, res: rpc.Api.GetTransactionResponse): Outcome {
   }
   if (res.status === rpc.Api.GetTransactionStatus.FAILED) {
     const code = contractErrorCodeInEvents(failedEvents(res))
-    const result = safe(() => res.resultXdr.result().switch().name) ?? 'txFailed'
+    const result = failureName(res.resultXdr)
     if (code !== undefined) throw new ContractError(code, { details: `failed ${hash}` })
     throw new TransactionFailedError(hash, result)
   }
   throw new ChainError('unexpected getTransaction status', { details: String(res.status) })
+}
+
+/** `txFailed/invokeHostFunctionTrapped`-style name of a failed transaction result. */
+function failureName(result: xdr.TransactionResult): string {
+  const tx = safe(() => result.result().switch().name) ?? 'txFailed'
+  const op = safe(() => {
+    const first = result.result().results()[0]
+    return first?.tr().value()?.switch().name
+  })
+  return op ? `${tx}/${op}` : tx
 }
 
 function failedEvents(res: rpc.Api.GetFailedTransactionResponse): xdr.DiagnosticEvent[] {

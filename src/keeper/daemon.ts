@@ -68,7 +68,11 @@ export async function registerKeeper(
  */
 export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Promise<Daemon> {
   const { logger } = opts
-  const chain = createChain({ rpcUrl: config.rpcUrl, networkPassphrase: config.networkPassphrase })
+  const chain = createChain({
+    rpcUrl: config.rpcUrl,
+    networkPassphrase: config.networkPassphrase,
+    instructionLeeway: config.instructionLeeway,
+  })
   const state = new DashboardState()
   const events = new EventLog()
   const metrics = createMetrics()

@@ -39,6 +39,8 @@ describe('parseConfig', () => {
     expect(c.rebalanceVault).toBeUndefined()
     expect(c.primaryDexRouter).toBeUndefined()
     expect(c.knownDepositors).toEqual([])
+    expect(c.instructionLeeway).toBe(0)
+    expect(c.logLevel).toBe('info')
   })
 
   it('reports each missing required variable with the exact message', () => {
@@ -78,6 +80,13 @@ describe('parseConfig', () => {
     expect(problems({ ...base, SLIPPAGE_BPS: '1.5' })).toEqual(['SLIPPAGE_BPS must be an integer in [0, 10000], got "1.5"'])
     expect(problems({ ...base, API_PORT: '70000' })).toEqual(['API_PORT must be an integer in [0, 65535], got "70000"'])
     expect(parseConfig({ ...base, API_PORT: '0' }).apiPort).toBe(0)
+    expect(parseConfig({ ...base, RPC_INSTRUCTION_LEEWAY: '5000000' }).instructionLeeway).toBe(5_000_000)
+    expect(problems({ ...base, RPC_INSTRUCTION_LEEWAY: '-5' })).toEqual([
+      'RPC_INSTRUCTION_LEEWAY must be an integer in [0, 100000000], got "-5"',
+    ])
+    expect(problems({ ...base, LOG_LEVEL: 'loud' })).toEqual([
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    ])
   })
 
   it('checks addresses, URLs and the secret without echoing it', () => {

@@ -38,6 +38,8 @@ export interface KeeperConfig {
   rebalanceDriftBps: number
   knownDepositors: string[]
   logLevel: string
+  /** CPU instructions added to every simulated estimate (RPC_INSTRUCTION_LEEWAY, default 0). */
+  instructionLeeway: number
 }
 
 /** Invalid configuration; `problems` are the lines to print, one per problem. */
@@ -141,6 +143,7 @@ const schema = z.object({
     }
     return [...new Set(list)]
   }),
+  RPC_INSTRUCTION_LEEWAY: numberIn('RPC_INSTRUCTION_LEEWAY', 0, 100_000_000, 0, true),
   LOG_LEVEL: optional
     .transform((v) => v ?? 'info')
     .refine((v) => ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v), {
@@ -186,5 +189,6 @@ export function parseConfig(env: Record<string, string | undefined>): KeeperConf
     rebalanceDriftBps: c.REBALANCE_DRIFT_BPS,
     knownDepositors: c.KNOWN_DEPOSITORS,
     logLevel: c.LOG_LEVEL,
+    instructionLeeway: c.RPC_INSTRUCTION_LEEWAY,
   }
 }

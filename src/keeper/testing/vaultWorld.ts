@@ -27,6 +27,8 @@ export interface VaultWorldParameters {
   slashTimeout?: number
   slashRateBps?: number
   maxDrawPerKeeper?: bigint
+  /** See Chain.instructionLeeway. */
+  instructionLeeway?: number
 }
 
 export interface VaultWorld {
@@ -57,7 +59,12 @@ function classicAmount(v: bigint): string {
  * and wired to each other (vault.set_registry, registry.set_vault) on a running network.
  */
 export async function deployVaultWorld(p: VaultWorldParameters): Promise<VaultWorld> {
-  const chain = createChain({ rpcUrl: p.rpcUrl, networkPassphrase: p.networkPassphrase, friendbotUrl: p.friendbotUrl })
+  const chain = createChain({
+    rpcUrl: p.rpcUrl,
+    networkPassphrase: p.networkPassphrase,
+    friendbotUrl: p.friendbotUrl,
+    instructionLeeway: p.instructionLeeway ?? 0,
+  })
   const admin = Keypair.random()
   await fundAccount(chain, admin.publicKey())
   const usdcAsset = new Asset('USDC', admin.publicKey())
