@@ -81,6 +81,8 @@ pub fn apply_tx(node: &mut Node, ptx: &ParsedTx, li: &LedgerInfo, seed: [u8; 32]
     let network_id = node.network_id;
     let fee_source = ptx.fee_source();
     let source = ptx.source();
+    let modules = node.modules.clone();
+    let mut pending_code: Vec<Vec<u8>> = vec![];
     let store = Arc::make_mut(&mut node.chain.store);
 
     // Fee and sequence number.
@@ -124,7 +126,8 @@ pub fn apply_tx(node: &mut Node, ptx: &ParsedTx, li: &LedgerInfo, seed: [u8; 32]
                 let op_source = op.source_account.as_ref().map(tx::muxed_to_account).unwrap_or_else(|| source.clone());
                 ov.begin_scope();
                 let (res, ok, events) = if tx::is_soroban_op(&op.body) {
-                    let out = soroban::apply(&mut ov, ptx, &op_source, &settings, li, seed);
+                    let out = soroban::apply(&mut ov, ptx, &op_source, &settings, li, seed, &modules);
+                    pending_code.extend(out.new_code);
                     diagnostics.extend(out.diagnostics);
                     return_value = out.return_value.or(return_value);
                     refundable_used = out.refundable_used;
@@ -173,6 +176,9 @@ pub fn apply_tx(node: &mut Node, ptx: &ParsedTx, li: &LedgerInfo, seed: [u8; 32]
         }
     };
     node.chain.fee_pool += fee;
+    if success {
+        node.new_code.extend(pending_code);
+    }
 
     let result = match &ptx.fee_bump {
         None => TransactionResult { fee_charged: fee, result: inner_code, ext: TransactionResultExt::V0 },

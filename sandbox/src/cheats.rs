@@ -103,6 +103,9 @@ fn set_entry(node: &mut Node, p: &Value) -> Result<Value, RpcError> {
         None
     };
     let is_setting = matches!(key, LedgerKey::ConfigSetting(_));
+    if let soroban_env_host::xdr::LedgerEntryData::ContractCode(c) = &entry.data {
+        crate::modules::add(&node.modules, &[c.code.to_vec()]);
+    }
     Arc::make_mut(&mut node.chain.store).put(key.clone(), Stored { entry, live_until });
     if is_setting {
         node.reload_settings().map_err(invalid)?;

@@ -10,6 +10,7 @@ mod errors;
 mod events;
 mod fees;
 mod history;
+mod modules;
 mod network;
 mod node;
 mod overlay;

@@ -78,6 +78,9 @@ pub struct Node {
     pub pending: Vec<ParsedTx>,
     pub snapshots: Vec<Chain>,
     pub base_seed: [u8; 32],
+    pub modules: soroban_env_host::ModuleCache,
+    /// Contract code written in the ledger being closed, cached once it closes.
+    pub new_code: Vec<Vec<u8>>,
 }
 
 pub fn sha256(b: &[u8]) -> [u8; 32] {
@@ -136,6 +139,8 @@ impl Node {
             pending: vec![],
             snapshots: vec![],
             base_seed,
+            modules: crate::modules::new_cache(),
+            new_code: vec![],
         };
         let header = node.make_header(1, genesis_time, [0; 32], [0; 32], [0; 32]);
         node.push_ledger(header, vec![], vec![], vec![]);
@@ -291,6 +296,8 @@ impl Node {
             result_pairs.push(applied.result_meta.result.clone());
             processing.push(applied.result_meta);
         }
+        let codes = std::mem::take(&mut self.new_code);
+        crate::modules::add(&self.modules, &codes);
         let evicted = Arc::make_mut(&mut self.chain.store).evict_expired_temporary(seq);
         let tx_set_hash = sha256(&envelopes.iter().flat_map(|e| e.to_xdr(Limits::none()).unwrap()).collect::<Vec<u8>>());
         let results_hash = sha256(&result_pairs.iter().flat_map(|r| r.to_xdr(Limits::none()).unwrap()).collect::<Vec<u8>>());
@@ -361,6 +368,7 @@ impl Node {
         self.chain = self.snapshots.pop().unwrap();
         self.pending.clear();
         let _ = self.reload_settings();
+        crate::modules::add_all_from(&self.modules, &self.chain.store);
         true
     }
 }

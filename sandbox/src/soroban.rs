@@ -11,7 +11,7 @@ use soroban_env_host::budget::Budget;
 use soroban_env_host::e2e_invoke::{self, entry_size_for_rent, TtlLedgerEntryMeta};
 use soroban_env_host::fees::{compute_rent_fee, LedgerEntryRentChange};
 use soroban_env_host::xdr::*;
-use soroban_env_host::{HostError, LedgerInfo};
+use soroban_env_host::{HostError, LedgerInfo, ModuleCache};
 
 pub struct SorobanOutcome {
     pub result: OperationResult,
@@ -22,6 +22,8 @@ pub struct SorobanOutcome {
     /// Refundable fee consumed (rent plus events); the rest of the refundable part goes back.
     pub refundable_used: i64,
     pub non_refundable: i64,
+    /// Contract code this call wrote (for the module cache, once the ledger closes).
+    pub new_code: Vec<Vec<u8>>,
 }
 
 fn op(r: OperationResultTr) -> OperationResult {
@@ -29,7 +31,7 @@ fn op(r: OperationResultTr) -> OperationResult {
 }
 
 fn failed(result: OperationResult, non_refundable: i64, diagnostics: Vec<DiagnosticEvent>) -> SorobanOutcome {
-    SorobanOutcome { result, success: false, events: vec![], diagnostics, return_value: None, refundable_used: 0, non_refundable }
+    SorobanOutcome { result, success: false, events: vec![], diagnostics, return_value: None, refundable_used: 0, non_refundable, new_code: vec![] }
 }
 
 fn xdr<T: WriteXdr>(v: &T) -> Vec<u8> {
@@ -40,13 +42,13 @@ fn is_budget_error(e: &HostError) -> bool {
     e.error.is_type(ScErrorType::Budget) && e.error.is_code(ScErrorCode::ExceededLimit)
 }
 
-pub fn apply(ov: &mut Overlay, ptx: &ParsedTx, source: &AccountId, s: &Settings, li: &LedgerInfo, seed: [u8; 32]) -> SorobanOutcome {
+pub fn apply(ov: &mut Overlay, ptx: &ParsedTx, source: &AccountId, s: &Settings, li: &LedgerInfo, seed: [u8; 32], modules: &ModuleCache) -> SorobanOutcome {
     let data = ptx.soroban_data().expect("checked soroban data").clone();
     let (non_refundable, _) = resource_fees(ptx, &data, s, 0);
     let max_refundable = data.resource_fee - non_refundable;
     let body = &ptx.tx.operations[0].body;
     match body {
-        OperationBody::InvokeHostFunction(o) => invoke(ov, ptx, o, source, &data, s, li, seed, non_refundable, max_refundable),
+        OperationBody::InvokeHostFunction(o) => invoke(ov, ptx, o, source, &data, s, li, seed, non_refundable, max_refundable, modules),
         OperationBody::ExtendFootprintTtl(o) => extend(ov, &data, o.extend_to, s, li, non_refundable, max_refundable),
         OperationBody::RestoreFootprint(_) => restore(ov, &data, s, li, non_refundable, max_refundable),
         _ => unreachable!("not a soroban operation"),
@@ -61,7 +63,7 @@ fn rent_size(budget: &Budget, entry: &LedgerEntry) -> u32 {
 #[allow(clippy::too_many_arguments)]
 fn invoke(
     ov: &mut Overlay, ptx: &ParsedTx, o: &InvokeHostFunctionOp, source: &AccountId, data: &SorobanTransactionData,
-    s: &Settings, li: &LedgerInfo, seed: [u8; 32], non_refundable: i64, max_refundable: i64,
+    s: &Settings, li: &LedgerInfo, seed: [u8; 32], non_refundable: i64, max_refundable: i64, modules: &ModuleCache,
 ) -> SorobanOutcome {
     let res_fail = |r: InvokeHostFunctionResult, d| failed(op(OperationResultTr::InvokeHostFunction(r)), non_refundable, d);
     let budget = match Budget::try_from_configs(
@@ -73,6 +75,7 @@ fn invoke(
         Ok(b) => b,
         Err(_) => return res_fail(InvokeHostFunctionResult::Malformed, vec![]),
     };
+    let sizing_budget = Budget::default();
     let fp = &data.resources.footprint;
     let restored = restored_indices(data);
     let mut entries: Vec<(Option<Vec<u8>>, Option<TtlLedgerEntryMeta>)> = Vec::new();
@@ -97,7 +100,8 @@ fn invoke(
         let bytes = xdr(&st.entry);
         let meta = st.live_until.map(|l| TtlLedgerEntryMeta {
             live_until_ledger: l,
-            entry_size_for_rent: entry_size_for_rent(&budget, &st.entry, bytes.len() as u32).unwrap_or(bytes.len() as u32),
+            // Sized with its own budget: rent sizing is not part of the transaction's metering.
+            entry_size_for_rent: entry_size_for_rent(&sizing_budget, &st.entry, bytes.len() as u32).unwrap_or(bytes.len() as u32),
         });
         entries.push((Some(bytes), meta));
     }
@@ -116,8 +120,14 @@ fn invoke(
         seed.to_vec(),
         &mut diagnostics,
         None,
-        None,
+        Some(modules.clone()),
     );
+    if std::env::var_os("SANDBOX_DEBUG").is_some() {
+        match &out {
+            Ok(o) => eprintln!("invoke result: {:?}", o.encoded_invoke_result.as_ref().map(|_| ())),
+            Err(e) => eprintln!("invoke error: {e:?}"),
+        }
+    }
     let out = match out {
         Ok(o) => o,
         Err(e) if is_budget_error(&e) => return res_fail(InvokeHostFunctionResult::ResourceLimitExceeded, diagnostics),
@@ -145,6 +155,7 @@ fn invoke(
     if used > max_refundable {
         return res_fail(InvokeHostFunctionResult::InsufficientRefundableFee, diagnostics);
     }
+    let mut new_code = vec![];
     for c in &out.ledger_changes {
         let Ok(key) = LedgerKey::from_xdr(&c.encoded_key, Limits::none()) else { continue };
         if c.read_only {
@@ -162,6 +173,9 @@ fn invoke(
                 let prev = ov.get(&key);
                 if prev.as_ref().map(|p| (&p.entry.data, p.live_until)) == Some((&entry.data, live_until)) {
                     continue;
+                }
+                if let LedgerEntryData::ContractCode(c) = &entry.data {
+                    new_code.push(c.code.to_vec());
                 }
                 ov.put(key, Stored { entry, live_until: if has_ttl_key(&c.ttl_change) { live_until } else { None } });
             }
@@ -185,6 +199,7 @@ fn invoke(
         return_value: Some(return_value),
         refundable_used: used,
         non_refundable,
+        new_code,
     }
 }
 
@@ -230,7 +245,7 @@ fn extend(ov: &mut Overlay, data: &SorobanTransactionData, extend_to: u32, s: &S
     }
     SorobanOutcome {
         result: op(OperationResultTr::ExtendFootprintTtl(ExtendFootprintTtlResult::Success)),
-        success: true, events: vec![], diagnostics: vec![], return_value: None, refundable_used: rent, non_refundable,
+        success: true, events: vec![], diagnostics: vec![], return_value: None, refundable_used: rent, non_refundable, new_code: vec![],
     }
 }
 
@@ -272,6 +287,6 @@ fn restore(ov: &mut Overlay, data: &SorobanTransactionData, s: &Settings, li: &L
     }
     SorobanOutcome {
         result: op(OperationResultTr::RestoreFootprint(RestoreFootprintResult::Success)),
-        success: true, events: vec![], diagnostics: vec![], return_value: None, refundable_used: rent, non_refundable,
+        success: true, events: vec![], diagnostics: vec![], return_value: None, refundable_used: rent, non_refundable, new_code: vec![],
     }
 }

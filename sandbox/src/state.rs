@@ -54,6 +54,7 @@ pub fn load(node: &mut Node, v: &Value) -> Result<u32, String> {
     }
     node.chain.store = Arc::new(store);
     node.reload_settings()?;
+    crate::modules::add_all_from(&node.modules, &node.chain.store);
     node.chain.fee_pool = v["feePool"].as_i64().unwrap_or(0);
     node.chain.txs.clear();
     node.chain.events.clear();

@@ -105,7 +105,7 @@ function waitForReady(child: ChildProcess, timeoutMs: number): Promise<string> {
 
 export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sandbox> {
   const bin = ensureSandboxBinary()
-  const child = spawn(bin, argsFor(opts), { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(bin, argsFor(opts), { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', process.env.SANDBOX_DEBUG ? 'inherit' : 'pipe'] })
   const rpcUrl = await waitForReady(child, 30_000)
   const base = rpcUrl.replace(/\/rpc$/, '')
   const networkPassphrase = opts.networkPassphrase ?? DEFAULT_PASSPHRASE
