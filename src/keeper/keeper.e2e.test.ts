@@ -1,0 +1,165 @@
+import type { Keypair } from '@stellar/stellar-sdk'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
+import { ContractError, addr, i128, invoke } from '../chain/index.js'
+import { RegistryContract, VaultContract, tokenBalance } from './clients/index.js'
+import { REGISTRATION_SKIPPED } from './daemon.js'
+import { spawnKeeper, type KeeperProcess } from './testing/keeperProcess.js'
+import { deployVaultWorld, type VaultWorld } from './testing/vaultWorld.js'
+
+// The sandbox's apply meters VM instantiation that its simulation leaves out, so estimates run
+// ~5M instructions short; the leeway covers it (harmless on a node that estimates right).
+const LEEWAY = 20_000_000
+
+let sandbox: Sandbox
+let world: VaultWorld
+let keeper: Keypair
+let depositor: Keypair
+let vault: VaultContract
+let registry: RegistryContract
+const running: KeeperProcess[] = []
+
+function env(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    KEEPER_SECRET: keeper.secret(),
+    REGISTRY_CONTRACT: world.registry,
+    VAULT_CONTRACT: world.vault,
+    USDC_CONTRACT: world.usdc,
+    CONTRACT_RPC: sandbox.rpcUrl,
+    NETWORK_PASSPHRASE: sandbox.networkPassphrase,
+    KEEPER_NAME: 'e2e-keeper',
+    API_PORT: '0',
+    API_HOST: '127.0.0.1',
+    POLL_INTERVAL: '3',
+    KNOWN_DEPOSITORS: depositor.publicKey(),
+    RPC_INSTRUCTION_LEEWAY: String(LEEWAY),
+    ...extra,
+  }
+}
+
+function start(extra: Record<string, string> = {}): KeeperProcess {
+  const k = spawnKeeper(env(extra))
+  running.push(k)
+  return k
+}
+
+async function getJson(port: number, path: string): Promise<any> {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`)
+  expect(res.status).toBe(200)
+  return res.json()
+}
+
+async function cyclesTotal(port: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+  const m = /^service_cycles_total (\d+)$/m.exec(text)
+  return Number(m?.[1] ?? NaN)
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox()
+  world = await deployVaultWorld({ ...sandbox, instructionLeeway: LEEWAY })
+  vault = new VaultContract(world.chain, world.vault)
+  registry = new RegistryContract(world.chain, world.registry)
+  depositor = await world.newAccount(1_000_0000000n)
+  await vault.deposit(depositor, 1_000_0000000n)
+  keeper = await world.newAccount(500_0000000n)
+})
+
+afterAll(async () => {
+  for (const k of running) if (k.proc.exitCode === null && k.proc.signalCode === null) k.kill('SIGKILL')
+  await sandbox?.stop()
+})
+
+describe('keeper daemon against the sandbox', () => {
+  it('registers (stake pulled), serves the real vault state in monitor-only mode, counts cycles, exits 0 on SIGTERM', async () => {
+    const before = await tokenBalance(world.chain, world.usdc, keeper.publicKey())
+    const k = start()
+    await k.waitForLog((l) => l.msg === 'registered with the keeper registry')
+    const info = await registry.getKeeper(keeper.publicKey())
+    expect(info).toMatchObject({ operator: keeper.publicKey(), name: 'e2e-keeper', stake: world.minStake, hasActiveDraw: false })
+    expect(await tokenBalance(world.chain, world.usdc, keeper.publicKey())).toBe(before - world.minStake)
+
+    const port = await k.port()
+    await k.waitForLog((l) => l.msg === 'cycle done' && l.cycle === 2)
+    const state = await getJson(port, '/api/state')
+    const chainState = await vault.getState()
+    expect(state.mode).toBe('monitor-only')
+    expect(state.vault).toMatchObject({
+      totalUsdc: chainState.totalUsdc.toString(),
+      totalShares: chainState.totalShares.toString(),
+      totalProfit: '0',
+      activeLiq: '0',
+      sharePrice: '10000000',
+    })
+    expect(chainState.totalUsdc).toBe(1_000_0000000n)
+    expect(state.keepers.map((x: { operator: string }) => x.operator)).toContain(keeper.publicKey())
+    const perf = await getJson(port, '/api/performance')
+    expect(perf.depositors).toEqual([
+      { address: depositor.publicKey(), balance: (await vault.balance(depositor.publicKey())).toString(), shares: '9999999000', costBasis: '10000000000' },
+    ])
+    expect(perf.keeper).toMatchObject({ operator: keeper.publicKey(), stake: world.minStake.toString() })
+
+    const c1 = await cyclesTotal(port)
+    expect(c1).toBeGreaterThanOrEqual(2)
+    await k.waitForLog((l) => l.msg === 'cycle done' && l.cycle === c1 + 1)
+    expect(await cyclesTotal(port)).toBeGreaterThan(c1)
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200)
+
+    k.kill('SIGTERM')
+    expect(await k.exited).toBe(0)
+    expect(k.lines.some((l) => l.msg === 'keeper stopped')).toBe(true)
+    expect(k.lines.every((l) => !l.nonJson)).toBe(true)
+  }, 120_000)
+
+  it('logs the skipped-registration warning on a second start and pulls no second stake', async () => {
+    const before = await tokenBalance(world.chain, world.usdc, keeper.publicKey())
+    const k = start()
+    const line = await k.waitForLog((l) => l.msg === REGISTRATION_SKIPPED)
+    expect(line.level).toBe(40)
+    await k.port()
+    expect(await tokenBalance(world.chain, world.usdc, keeper.publicKey())).toBe(before)
+    k.kill('SIGTERM')
+    expect(await k.exited).toBe(0)
+  }, 120_000)
+
+  it('returns a draw left outstanding by a killed keeper on restart, before slash_timeout', async () => {
+    // A keeper that drew capital and died before returning it: the draw happens while it runs
+    // (as its adapter would), then it is killed without any chance to clean up.
+    const first = start({ POLL_INTERVAL: '300' })
+    await first.waitForLog((l) => l.msg === 'cycle done' && l.cycle === 1)
+    const drawn = 200_0000000n
+    await invoke(world.chain, keeper, world.vault, 'draw', [addr(keeper.publicKey()), i128(drawn)])
+    first.kill('SIGKILL')
+    expect(await first.exited).toBe('SIGKILL')
+
+    expect(await vault.getKeeperDraw(keeper.publicKey())).toBe(drawn)
+    expect((await registry.getKeeper(keeper.publicKey())).hasActiveDraw).toBe(true)
+    const stateBefore = await vault.getState()
+    expect(stateBefore.activeLiq).toBe(drawn)
+    const drawnAt = (await registry.getKeeper(keeper.publicKey())).drawTimestamp
+
+    const second = start()
+    const rec = await second.waitForLog((l) => l.msg === 'stale draw returned')
+    expect(rec.returned).toBe(drawn.toString())
+    expect(await vault.getKeeperDraw(keeper.publicKey())).toBe(0n)
+    const info = await registry.getKeeper(keeper.publicKey())
+    expect(info.hasActiveDraw).toBe(false)
+    expect(info.slashed).toBe(false)
+    const stateAfter = await vault.getState()
+    expect(stateAfter.activeLiq).toBe(0n)
+    expect(stateAfter.totalUsdc).toBe(stateBefore.totalUsdc)
+    // Well inside the slash window, and nothing is left to slash.
+    const latest = await sandbox.server.getLatestLedger()
+    expect(Number(latest.closeTime ?? 0) - drawnAt).toBeLessThan(world.slashTimeout)
+    const slash = await invoke(world.chain, depositor, world.registry, 'slash', [addr(keeper.publicKey())]).catch((e: unknown) => e)
+    expect(slash).toBeInstanceOf(ContractError)
+    expect((slash as ContractError).code).toBe(207)
+
+    const port = await second.port()
+    const state = await getJson(port, '/api/state')
+    expect(state.events.some((e: { kind: string }) => e.kind === 'recovery')).toBe(true)
+    second.kill('SIGTERM')
+    expect(await second.exited).toBe(0)
+  }, 120_000)
+})
+
