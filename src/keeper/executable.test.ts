@@ -3,7 +3,11 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdtempSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
+import { VaultContract } from './clients/index.js'
+import { spawnKeeper } from './testing/keeperProcess.js'
+import { deployVaultWorld } from './testing/vaultWorld.js'
 import { REPO_ROOT } from './testing/vaultWorld.js'
 
 // The container's entrypoint is the single executable: build it exactly as the Dockerfile does
@@ -53,4 +57,51 @@ describe('single executable', () => {
     const res = run({ API_PORT: '9' }, ['healthcheck'])
     expect(res.status).toBe(1)
   })
+})
+
+describe('single executable against the sandbox', () => {
+  let sandbox: Sandbox | undefined
+  afterAll(async () => {
+    await sandbox?.stop()
+  })
+
+  it('runs monitor-only: /healthz, the real vault state, healthcheck exit 0, SIGTERM exit 0', async () => {
+    sandbox = await startSandbox()
+    const leeway = 20_000_000 // see keeper.e2e.test.ts
+    const world = await deployVaultWorld({ ...sandbox, instructionLeeway: leeway })
+    const keeper = await world.newAccount(200_0000000n)
+    const depositor = await world.newAccount(50_0000000n)
+    await new VaultContract(world.chain, world.vault).deposit(depositor, 50_0000000n)
+    const k = spawnKeeper(
+      {
+        KEEPER_SECRET: keeper.secret(),
+        REGISTRY_CONTRACT: world.registry,
+        VAULT_CONTRACT: world.vault,
+        USDC_CONTRACT: world.usdc,
+        CONTRACT_RPC: sandbox.rpcUrl,
+        NETWORK_PASSPHRASE: sandbox.networkPassphrase,
+        API_PORT: '0',
+        API_HOST: '127.0.0.1',
+        POLL_INTERVAL: '3',
+        RPC_INSTRUCTION_LEEWAY: String(leeway),
+      },
+      { executable: out },
+    )
+    try {
+      const port = await k.port()
+      await k.waitForLog((l) => l.msg === 'cycle done')
+      const health = await fetch(`http://127.0.0.1:${port}/healthz`)
+      expect(health.status).toBe(200)
+      expect(await health.text()).toBe('')
+      const state = (await (await fetch(`http://127.0.0.1:${port}/api/state`)).json()) as { mode: string; vault: { totalUsdc: string } }
+      expect(state.mode).toBe('monitor-only')
+      expect(state.vault.totalUsdc).toBe('500000000')
+      expect(run({ API_PORT: String(port) }, ['healthcheck']).status).toBe(0)
+      k.kill('SIGTERM')
+      expect(await k.exited).toBe(0)
+      expect(k.stderr()).toBe('')
+    } finally {
+      if (k.proc.exitCode === null && k.proc.signalCode === null) k.kill('SIGKILL')
+    }
+  }, 120_000)
 })
