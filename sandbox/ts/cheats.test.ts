@@ -1,0 +1,148 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Asset, BASE_FEE, Keypair, Operation, TimeoutInfinite, TransactionBuilder, rpc } from '@stellar/stellar-sdk'
+import { startSandbox, type Sandbox } from './launch.js'
+
+let sb: Sandbox
+
+beforeAll(async () => {
+  sb = await startSandbox({ manual: true })
+})
+afterAll(async () => {
+  await sb?.stop()
+})
+
+async function payment(s: Sandbox, from: Keypair, to: string, amount: string, timeout = 60) {
+  const acc = await s.server.getAccount(from.publicKey())
+  const tx = new TransactionBuilder(acc, { fee: BASE_FEE, networkPassphrase: s.networkPassphrase })
+    .addOperation(Operation.payment({ destination: to, asset: Asset.native(), amount }))
+    .setTimeout(timeout)
+    .build()
+  tx.sign(from)
+  return tx
+}
+
+async function balance(s: Sandbox, who: string): Promise<bigint> {
+  return BigInt((await s.server.getAccountEntry(who)).balance().toString())
+}
+
+describe('ledgers, time and cheats (manual closing)', () => {
+  it('applies two transactions in one ledger, in arrival order', async () => {
+    const a = Keypair.random()
+    const b = Keypair.random()
+    await sb.server.requestAirdrop(a.publicKey())
+    await sb.server.requestAirdrop(b.publicKey())
+    const s1 = await sb.server.sendTransaction(await payment(sb, a, b.publicKey(), '5'))
+    const s2 = await sb.server.sendTransaction(await payment(sb, b, a.publicKey(), '7'))
+    expect([s1.status, s2.status]).toEqual(['PENDING', 'PENDING'])
+    expect((await sb.server.getTransaction(s1.hash)).status).toBe('NOT_FOUND')
+    const seq = await sb.closeLedgers(1)
+    const r1 = await sb.server.getTransaction(s1.hash)
+    const r2 = await sb.server.getTransaction(s2.hash)
+    expect(r1.status).toBe('SUCCESS')
+    expect(r2.status).toBe('SUCCESS')
+    if (r1.status !== 'SUCCESS' || r2.status !== 'SUCCESS') return
+    expect(r1.ledger).toBe(seq)
+    expect(r2.ledger).toBe(seq)
+    expect(r1.applicationOrder).toBe(1)
+    expect(r2.applicationOrder).toBe(2)
+    const txs = await sb.server.getTransactions({ startLedger: seq, pagination: { limit: 1 } })
+    expect(txs.transactions[0]!.txHash).toBe(s1.hash)
+    const next = await sb.server.getTransactions({ pagination: { cursor: txs.cursor, limit: 5 } })
+    expect(next.transactions[0]!.txHash).toBe(s2.hash)
+    const ledgers = await sb.server.getLedgers({ startLedger: seq })
+    expect(ledgers.ledgers[0]!.sequence).toBe(seq)
+  })
+
+  it('accepts a fee bump and charges the fee source', async () => {
+    const inner = Keypair.random()
+    const payer = Keypair.random()
+    await sb.server.requestAirdrop(inner.publicKey())
+    await sb.server.requestAirdrop(payer.publicKey())
+    const tx = await payment(sb, inner, payer.publicKey(), '1')
+    const bump = TransactionBuilder.buildFeeBumpTransaction(payer, '200', tx, sb.networkPassphrase)
+    bump.sign(payer)
+    const before = await balance(sb, payer.publicKey())
+    const sent = await sb.server.sendTransaction(bump)
+    expect(sent.status).toBe('PENDING')
+    await sb.closeLedgers(1)
+    const r = await sb.server.getTransaction(sent.hash)
+    expect(r.status).toBe('SUCCESS')
+    if (r.status !== 'SUCCESS') return
+    expect(r.feeBump).toBe(true)
+    expect(await balance(sb, payer.publicKey())).toBe(before + 10_000_000n - 200n)
+  })
+
+  it('moves time forward', async () => {
+    const t0 = Number((await sb.server.getLatestLedger()).closeTime)
+    await sb.advanceTime(3600)
+    await sb.closeLedgers(1)
+    const t1 = Number((await sb.server.getLatestLedger()).closeTime)
+    expect(t1).toBeGreaterThanOrEqual(t0 + 3600)
+  })
+
+  it('reverts to a snapshot', async () => {
+    const a = Keypair.random()
+    const b = Keypair.random()
+    await sb.server.requestAirdrop(a.publicKey())
+    await sb.server.requestAirdrop(b.publicKey())
+    const { id } = await sb.call<{ id: number }>('sandbox_snapshot')
+    const ledgerBefore = (await sb.server.getLatestLedger()).sequence
+    await sb.server.sendTransaction(await payment(sb, a, b.publicKey(), '100'))
+    await sb.closeLedgers(3)
+    expect(await balance(sb, b.publicKey())).toBe(101_000_000_000n)
+    await sb.call('sandbox_revert', { id })
+    expect(await balance(sb, b.publicKey())).toBe(100_000_000_000n)
+    expect((await sb.server.getLatestLedger()).sequence).toBe(ledgerBefore)
+    await expect(sb.call('sandbox_revert', { id: 99 })).rejects.toThrow(/no snapshot/)
+  })
+
+  it('writes state on stop and loads it on start', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sandbox-state-')), 'state.json')
+    const first = await startSandbox({ manual: true, state: file })
+    const kp = Keypair.random()
+    await first.server.requestAirdrop(kp.publicKey())
+    const seq = (await first.server.getLatestLedger()).sequence
+    await first.stop()
+    const second = await startSandbox({ manual: true, state: file })
+    try {
+      expect(await balance(second, kp.publicKey())).toBe(100_000_000_000n)
+      expect((await second.server.getLatestLedger()).sequence).toBe(seq)
+    } finally {
+      await second.stop()
+    }
+  })
+
+  it('rejects unknown methods and bad params with JSON-RPC error codes', async () => {
+    await expect(sb.call('noSuchMethod')).rejects.toThrow(/code -32601/)
+    await expect(sb.call('getLedgerEntries', { keys: ['not-xdr'] })).rejects.toThrow(/code -32602/)
+    await expect(sb.call('sandbox_closeLedgers', { count: 'many' })).rejects.toThrow(/code -32602/)
+  })
+})
+
+describe('determinism', () => {
+  async function run(): Promise<{ header: string; results: string[] }> {
+    const s = await startSandbox({ manual: true, seed: 42 })
+    try {
+      const a = Keypair.fromRawEd25519Seed(Buffer.alloc(32, 1))
+      const b = Keypair.fromRawEd25519Seed(Buffer.alloc(32, 2))
+      await s.server.requestAirdrop(a.publicKey())
+      await s.server.requestAirdrop(b.publicKey())
+      const sent = await s.server.sendTransaction(await payment(s, a, b.publicKey(), '12.5', TimeoutInfinite))
+      await s.closeLedgers(2)
+      const r = await s.server.getTransaction(sent.hash)
+      const raw = await s.call<{ headerXdr: string }>('getLatestLedger')
+      return { header: raw.headerXdr, results: [r.status === rpc.Api.GetTransactionStatus.SUCCESS ? r.resultXdr.toXDR('base64') : 'failed'] }
+    } finally {
+      await s.stop()
+    }
+  }
+
+  it('gives byte-identical ledger headers and results for the same seed and transactions', async () => {
+    const [x, y] = await Promise.all([run(), run()])
+    expect(x.results[0]).not.toBe('failed')
+    expect(x).toEqual(y)
+  })
+})
