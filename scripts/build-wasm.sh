@@ -24,7 +24,10 @@ for c in "${crates[@]}"; do pkg_args+=(-p "$c"); done
 if command -v rustup >/dev/null 2>&1 && rustup target list --installed 2>/dev/null | grep -qx wasm32v1-none; then
   cargo build --release --target wasm32v1-none "${pkg_args[@]}"
 else
+  # immediate-abort: panics trap without formatting (the message never leaves a contract), which
+  # keeps core::fmt and the panic strings out of every contract (~5 KB each).
   RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32V1_NONE_LINKER=wasm-ld-19 \
+    CARGO_TARGET_WASM32V1_NONE_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort" \
     cargo build --release --target wasm32v1-none -Z build-std=core,alloc "${pkg_args[@]}"
 fi
 
