@@ -59,6 +59,8 @@ export interface PoolSnapshot {
   positions: Map<string, Positions>
   /** Existing user-liquidation auctions among the requested users. */
   auctions: Map<string, AuctionData>
+  /** Existing bad-debt (1) and interest (2) auctions of `backstop`, when asked for. */
+  backstopAuctions: { type: AuctionType; auction: AuctionData }[]
   latestLedger: number
   stats: RpcStats
 }
@@ -68,8 +70,12 @@ export interface LoadPoolOptions {
   reserveList?: readonly string[]
   /** Also read existing user-liquidation auctions of these users (same wave). */
   auctionUsers?: readonly string[]
+  /** Also read the bad-debt and interest auctions of this backstop (same wave). */
+  backstop?: string
   stats?: RpcStats
 }
+
+const BACKSTOP_AUCTIONS = [AuctionType.BadDebt, AuctionType.Interest] as const
 
 /** Read many keys: chunks of MAX_KEYS_PER_CALL sent in parallel (one wave). */
 export async function getEntriesBatched(
@@ -120,6 +126,7 @@ export async function loadPool(
     ...reserveKeys(pool, known),
     ...users.map((u) => positionsKey(pool, u)),
     ...auctionUsers.map((u) => auctionKey(pool, AuctionType.UserLiquidation, u)),
+    ...(opts.backstop === undefined ? [] : BACKSTOP_AUCTIONS.map((t) => auctionKey(pool, t, opts.backstop!))),
   ]
   const got = await getEntriesBatched(server, first, stats)
   const entries = got.entries
@@ -164,7 +171,14 @@ export async function loadPool(
     const e = entries.get(keyId(auctionKey(pool, AuctionType.UserLiquidation, u)))
     if (e !== undefined) auctions.set(u, decodeAuctionData(entryValue(e)))
   }
-  return { pool, config, backstop, reserveList, reserves, positions, auctions, latestLedger, stats }
+  const backstopAuctions: PoolSnapshot['backstopAuctions'] = []
+  if (opts.backstop !== undefined) {
+    for (const type of BACKSTOP_AUCTIONS) {
+      const e = entries.get(keyId(auctionKey(pool, type, opts.backstop)))
+      if (e !== undefined) backstopAuctions.push({ type, auction: decodeAuctionData(entryValue(e)) })
+    }
+  }
+  return { pool, config, backstop, reserveList, reserves, positions, auctions, backstopAuctions, latestLedger, stats }
 }
 
 /** Read one auction (any type) directly from storage; undefined when none exists. */

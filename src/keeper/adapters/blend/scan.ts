@@ -2,9 +2,10 @@
  * One read-only scan of a Blend v2 pool: discover borrowers, load the pool, positions and prices
  * with batched reads, value every borrower and list the liquidatable ones.
  *
- * Waves on a warm cycle (reserve list and oracle known from the previous scan): events ‖ pool
- * and positions ‖ prices in ONE wave; borrowers first seen this cycle and the auction entries of
- * liquidatable users cost one more wave each only when there are any.
+ * Waves on a warm cycle (reserve list, oracle and backstop known from the previous scan): events ‖
+ * pool, positions and the auction entries of users liquidatable last cycle ‖ prices, all in ONE
+ * wave. Borrowers first seen this cycle, and users newly liquidatable, cost one more wave each,
+ * only when there are any.
  */
 import type { rpc } from '@stellar/stellar-sdk'
 import type { Chain } from '../../../chain/index.js'
@@ -60,6 +61,9 @@ export class PoolScanner {
   private reserveList: string[] | undefined
   private oracle: string | undefined
   private known: string[] = []
+  private backstop: string | undefined
+  /** Users liquidatable at the last scan: their auction entries ride along in the first wave. */
+  private watch: string[] = []
 
   constructor(pool: string, opts: { eventsPageLimit?: number } = {}) {
     this.pool = pool
@@ -85,7 +89,12 @@ export class PoolScanner {
     const waveStats = [newRpcStats(), newRpcStats(), newRpcStats()]
     const [poll, snapshot, earlyPrices] = await Promise.all([
       this.discovery.poll(reader, waveStats[0]),
-      loadPool(reader, this.pool, known, { ...(this.reserveList ? { reserveList: this.reserveList } : {}), stats: waveStats[1]! }),
+      loadPool(reader, this.pool, known, {
+        ...(this.reserveList ? { reserveList: this.reserveList } : {}),
+        ...(this.backstop ? { backstop: this.backstop } : {}),
+        auctionUsers: this.watch,
+        stats: waveStats[1]!,
+      }),
       this.oracle !== undefined && this.reserveList !== undefined
         ? loadOraclePrices(chain, this.oracle, this.reserveList, waveStats[2])
         : Promise.resolve(undefined),
@@ -123,23 +132,33 @@ export class PoolScanner {
       borrowers.push({ user, positions, data, healthFactor: healthFactorOf(data), liquidatable: isLiquidatable(data), auction: undefined })
     }
 
-    // Auctions: of liquidatable users, and the backstop's bad-debt / interest auctions.
+    // Auctions of liquidatable users (and the backstop's) not read in the first wave.
     const liquidatable = borrowers.filter((b) => b.liquidatable)
-    const keys = [
-      ...liquidatable.map((b) => auctionKey(this.pool, AuctionType.UserLiquidation, b.user)),
-      auctionKey(this.pool, AuctionType.BadDebt, snapshot.backstop),
-      auctionKey(this.pool, AuctionType.Interest, snapshot.backstop),
-    ]
-    const got = await getEntriesBatched(reader, keys, stats)
-    for (const b of liquidatable) {
-      const e = got.entries.get(keyId(auctionKey(this.pool, AuctionType.UserLiquidation, b.user)))
-      if (e !== undefined) b.auction = decodeAuctionData(entryValue(e))
+    const watched = new Set(this.watch)
+    for (const b of liquidatable) b.auction = snapshot.auctions.get(b.user)
+    const unread = liquidatable.filter((b) => !watched.has(b.user))
+    let backstopAuctions = snapshot.backstopAuctions
+    const needBackstop = this.backstop !== snapshot.backstop
+    if (unread.length > 0 || needBackstop) {
+      const keys = [
+        ...unread.map((b) => auctionKey(this.pool, AuctionType.UserLiquidation, b.user)),
+        ...(needBackstop ? [auctionKey(this.pool, AuctionType.BadDebt, snapshot.backstop), auctionKey(this.pool, AuctionType.Interest, snapshot.backstop)] : []),
+      ]
+      const got = await getEntriesBatched(reader, keys, stats)
+      for (const b of unread) {
+        const e = got.entries.get(keyId(auctionKey(this.pool, AuctionType.UserLiquidation, b.user)))
+        if (e !== undefined) b.auction = decodeAuctionData(entryValue(e))
+      }
+      if (needBackstop) {
+        backstopAuctions = []
+        for (const type of [AuctionType.BadDebt, AuctionType.Interest]) {
+          const e = got.entries.get(keyId(auctionKey(this.pool, type, snapshot.backstop)))
+          if (e !== undefined) backstopAuctions.push({ type, auction: decodeAuctionData(entryValue(e)) })
+        }
+      }
     }
-    const backstopAuctions: ScanResult['backstopAuctions'] = []
-    for (const type of [AuctionType.BadDebt, AuctionType.Interest]) {
-      const e = got.entries.get(keyId(auctionKey(this.pool, type, snapshot.backstop)))
-      if (e !== undefined) backstopAuctions.push({ type, auction: decodeAuctionData(entryValue(e)) })
-    }
+    this.backstop = snapshot.backstop
+    this.watch = liquidatable.map((b) => b.user)
     return { snapshot, prices, valuation, borrowers, backstopAuctions, stats, durationMs: performance.now() - started }
   }
 }

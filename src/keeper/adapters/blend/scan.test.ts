@@ -1,0 +1,155 @@
+import { Address, xdr, type rpc, type Transaction } from '@stellar/stellar-sdk'
+import { describe, expect, it } from 'vitest'
+import { createChain } from '../../../chain/index.js'
+import {
+  contractEntry,
+  encodeAuctionData,
+  encodePoolConfig,
+  encodePositions,
+  encodeReserveConfig,
+  encodeReserveData,
+  FakeLedger,
+  instanceEntry,
+  randomAccount,
+  randomContract,
+} from './fakeLedger.test-util.js'
+import { lendingPoolAdapter } from './index.js'
+import { PoolScanner } from './scan.js'
+import { auctionKey, AuctionType, instanceKey, positionsKey, resConfigKey, resDataKey, resListKey } from './storage.js'
+
+const ONE = 1_0000000n
+const RATE_ONE = 10n ** 12n
+const NOW = BigInt(Math.floor(Date.now() / 1000))
+
+/** A pool with USDC (index 0) and XLM (index 1) reserves, an oracle, and borrowers. */
+function world() {
+  const ledger = new FakeLedger()
+  const pool = randomContract()
+  const oracle = randomContract()
+  const backstop = randomContract()
+  const usdc = randomContract()
+  const xlm = randomContract()
+  const addr = (a: string) => new Address(a).toScVal()
+  ledger.set(
+    instanceKey(pool),
+    instanceEntry(instanceKey(pool), {
+      Config: encodePoolConfig({ oracle, min_collateral: 0n, bstop_rate: 1_000_000, status: 0, max_positions: 8 }),
+      Backstop: addr(backstop),
+    }),
+  )
+  ledger.set(resListKey(pool), contractEntry(resListKey(pool), xdr.ScVal.scvVec([addr(usdc), addr(xlm)])))
+  const cfg = (index: number, c: number) => ({
+    index, decimals: 7, c_factor: c, l_factor: 10_000_000, util: 8_000_000, max_util: 9_500_000,
+    r_base: 100_000, r_one: 500_000, r_two: 5_000_000, r_three: 15_000_000, reactivity: 20, supply_cap: 10n ** 20n, enabled: true,
+  })
+  const data = { d_rate: RATE_ONE, b_rate: RATE_ONE, ir_mod: ONE, b_supply: 1000n * ONE, d_supply: 100n * ONE, backstop_credit: 0n, last_time: NOW }
+  for (const [a, c] of [[usdc, cfg(0, 9_500_000)], [xlm, cfg(1, 7_500_000)]] as const) {
+    ledger.set(resConfigKey(pool, a), contractEntry(resConfigKey(pool, a), encodeReserveConfig(c)))
+    ledger.set(resDataKey(pool, a), contractEntry(resDataKey(pool, a), encodeReserveData(data)))
+  }
+  const setDebt = (user: string, debt: bigint) =>
+    ledger.set(
+      positionsKey(pool, user),
+      contractEntry(positionsKey(pool, user), encodePositions({ collateral: new Map([[1, 1000n * ONE]]), liabilities: new Map([[0, debt]]), supply: new Map() })),
+    )
+  const healthy = randomAccount()
+  const sick = randomAccount()
+  setDebt(healthy, 50n * ONE) // 75 / 50: HF 1.5
+  setDebt(sick, 80n * ONE) // 75 / 80: HF 0.94
+
+  // events: both borrowed
+  const events = [healthy, sick].map((u, i) => ({
+    id: `${String(10 + i).padStart(19, '0')}-0000000000`,
+    ledger: 10 + i,
+    topic: [xdr.ScVal.scvSymbol('borrow'), addr(usdc), addr(u)],
+  }))
+  let eventCalls = 0
+  const reader = {
+    getLedgerEntries: ledger.getLedgerEntries,
+    getHealth: async () => ({ status: 'healthy', latestLedger: 100, oldestLedger: 1, ledgerRetentionWindow: 99 }) as rpc.Api.GetHealthResponse,
+    getLatestLedger: async () => ({ id: 'x', sequence: 100, protocolVersion: 23 }) as unknown as rpc.Api.GetLatestLedgerResponse,
+    getEvents: async (req: rpc.Api.GetEventsRequest) => {
+      eventCalls += 1
+      const after = req.cursor
+      const page = events.filter((e) => after === undefined || e.id > after)
+      return { events: page, cursor: page.at(-1)?.id ?? after ?? '', latestLedger: 100, oldestLedger: 1 } as unknown as rpc.Api.GetEventsResponse
+    },
+  }
+  // oracle: lastprice(Stellar(asset)) and decimals() by simulation
+  let simulations = 0
+  const prices = new Map([[usdc, ONE], [xlm, ONE / 10n]])
+  const server = {
+    simulateTransaction: async (tx: Transaction) => {
+      simulations += 1
+      const call = tx.operations[0]! as unknown as { func: xdr.HostFunction }
+      const ic = call.func.invokeContract()
+      const fn = ic.functionName().toString()
+      let retval: xdr.ScVal
+      if (fn === 'decimals') retval = xdr.ScVal.scvU32(7)
+      else {
+        const asset = Address.fromScAddress(ic.args()[0]!.vec()![1]!.address()).toString()
+        retval = xdr.ScVal.scvMap([
+          new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol('price'), val: xdr.ScVal.scvI128(new xdr.Int128Parts({ hi: new xdr.Int64(0), lo: new xdr.Uint64(prices.get(asset)!) })) }),
+          new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol('timestamp'), val: xdr.ScVal.scvU64(new xdr.Uint64(NOW)) }),
+        ])
+      }
+      return { result: { retval, auth: [] }, latestLedger: 100, events: [], _parsed: true } as unknown as rpc.Api.SimulateTransactionResponse
+    },
+  }
+  const chain = createChain({ rpcUrl: 'http://localhost:1', networkPassphrase: 'test', server: server as never })
+  return { ledger, pool, backstop, usdc, xlm, healthy, sick, reader, chain, counts: () => ({ eventCalls, simulations }) }
+}
+
+describe('pool scan', () => {
+  it('finds borrowers from events, values them and flags HF < 1', async () => {
+    const w = world()
+    const scanner = new PoolScanner(w.pool)
+    const r = await scanner.scan(w.reader, w.chain)
+    const byUser = new Map(r.borrowers.map((b) => [b.user, b]))
+    expect(byUser.get(w.healthy)!.liquidatable).toBe(false)
+    expect(byUser.get(w.sick)!.liquidatable).toBe(true)
+    expect(byUser.get(w.sick)!.healthFactor).toBeCloseTo(0.9375, 3)
+  })
+
+  it('a warm cycle is one wave: events, ledger entries (with watched auctions) and prices in parallel', async () => {
+    const w = world()
+    const scanner = new PoolScanner(w.pool)
+    await scanner.scan(w.reader, w.chain)
+    const calls = w.ledger.calls
+    const r = await scanner.scan(w.reader, w.chain)
+    expect(r.stats.waves).toBe(1)
+    expect(w.ledger.calls - calls).toBe(1)
+    expect(r.stats.simulateTransaction).toBe(2) // lastprice per reserve; decimals cached
+  })
+
+  it('reads an open auction and backstop auctions', async () => {
+    const w = world()
+    const key = auctionKey(w.pool, AuctionType.UserLiquidation, w.sick)
+    w.ledger.set(key, contractEntry(key, encodeAuctionData({ bid: new Map([[w.usdc, 40n * ONE]]), lot: new Map([[w.xlm, 470n * ONE]]), block: 90 })))
+    const bd = auctionKey(w.pool, AuctionType.BadDebt, w.backstop)
+    w.ledger.set(bd, contractEntry(bd, encodeAuctionData({ bid: new Map([[w.usdc, 1n]]), lot: new Map([[randomContract(), 1n]]), block: 80 })))
+    const scanner = new PoolScanner(w.pool)
+    const first = await scanner.scan(w.reader, w.chain)
+    expect(first.borrowers.find((b) => b.user === w.sick)!.auction?.block).toBe(90)
+    expect(first.backstopAuctions.map((a) => a.type)).toEqual([AuctionType.BadDebt])
+    const second = await scanner.scan(w.reader, w.chain)
+    expect(second.borrowers.find((b) => b.user === w.sick)!.auction?.block).toBe(90)
+    expect(second.backstopAuctions.map((a) => a.type)).toEqual([AuctionType.BadDebt])
+  })
+
+  it('the adapter emits one task per HF < 1 borrower with the priority map and a valid percent', async () => {
+    const w = world()
+    const a = lendingPoolAdapter({ pool: w.pool, usdc: w.usdc, minProfit: 1.02, slippageBps: 100, reader: w.reader })
+    const tasks = await a.getTasks(w.chain)
+    expect(tasks).toHaveLength(1)
+    const t = tasks[0]!
+    expect(t.data.user).toBe(w.sick)
+    expect(t.priority).toBe(4) // HF 0.9375: in [0.8, 0.95)
+    expect(t.data.percent).toBe(50)
+    // half the debt, plus whatever interest accrued since the reserve's last update (seconds)
+    expect(a.estimateCapital(t)).toBeGreaterThanOrEqual(40n * ONE)
+    expect(a.estimateCapital(t)).toBeLessThan(40n * ONE + ONE / 1000n)
+    const positions = await a.getPositions!(w.chain)
+    expect(positions).toHaveLength(2)
+  })
+})
