@@ -67,8 +67,7 @@ describe('single executable against the sandbox', () => {
 
   it('runs monitor-only: /healthz, the real vault state, healthcheck exit 0, SIGTERM exit 0', async () => {
     sandbox = await startSandbox()
-    const leeway = 20_000_000 // see keeper.e2e.test.ts
-    const world = await deployVaultWorld({ ...sandbox, instructionLeeway: leeway })
+    const world = await deployVaultWorld(sandbox)
     const keeper = await world.newAccount(200_0000000n)
     const depositor = await world.newAccount(50_0000000n)
     await new VaultContract(world.chain, world.vault).deposit(depositor, 50_0000000n)
@@ -83,7 +82,6 @@ describe('single executable against the sandbox', () => {
         API_PORT: '0',
         API_HOST: '127.0.0.1',
         POLL_INTERVAL: '3',
-        RPC_INSTRUCTION_LEEWAY: String(leeway),
       },
       { executable: out },
     )

@@ -7,9 +7,6 @@ import { REGISTRATION_SKIPPED } from './daemon.js'
 import { spawnKeeper, type KeeperProcess } from './testing/keeperProcess.js'
 import { deployVaultWorld, type VaultWorld } from './testing/vaultWorld.js'
 
-// The sandbox's apply meters VM instantiation that its simulation leaves out, so estimates run
-// ~5M instructions short; the leeway covers it (harmless on a node that estimates right).
-const LEEWAY = 20_000_000
 
 let sandbox: Sandbox
 let world: VaultWorld
@@ -32,7 +29,6 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
     API_HOST: '127.0.0.1',
     POLL_INTERVAL: '3',
     KNOWN_DEPOSITORS: depositor.publicKey(),
-    RPC_INSTRUCTION_LEEWAY: String(LEEWAY),
     ...extra,
   }
 }
@@ -57,7 +53,7 @@ async function cyclesTotal(port: number): Promise<number> {
 
 beforeAll(async () => {
   sandbox = await startSandbox()
-  world = await deployVaultWorld({ ...sandbox, instructionLeeway: LEEWAY })
+  world = await deployVaultWorld(sandbox)
   vault = new VaultContract(world.chain, world.vault)
   registry = new RegistryContract(world.chain, world.registry)
   depositor = await world.newAccount(1_000_0000000n)
