@@ -21,6 +21,8 @@ mod state;
 mod store;
 mod transport;
 mod tx;
+#[cfg(test)]
+mod tests;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -283,3 +283,30 @@ fn get_transaction(node: &Node, hash: &str) -> Result<Value, RpcError> {
     v["oldestLedgerCloseTime"] = json!(oldest.close_time.to_string());
     Ok(v)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_methods_and_params() {
+        assert!(matches!(Request::parse("getHealth", &Value::Null), Ok(Request::GetHealth)));
+        let r = Request::parse("getLedgerEntries", &json!({ "keys": ["AAAA"] })).ok().unwrap();
+        assert!(matches!(r, Request::GetLedgerEntries { keys } if keys == vec!["AAAA".to_string()]));
+        let r = Request::parse("simulateTransaction", &json!({ "transaction": "x", "authMode": "record", "resourceConfig": { "instructionLeeway": 5 } })).ok().unwrap();
+        let Request::SimulateTransaction(s) = r else { panic!() };
+        assert_eq!(s.auth_mode.as_deref(), Some("record"));
+        assert_eq!(s.resource_config.and_then(|c| c.instruction_leeway), Some(5));
+        let r = Request::parse("getEvents", &json!({ "startLedger": 3, "filters": [{ "type": "contract", "topics": [["*", "**"]] }], "pagination": { "limit": 2 } })).ok().unwrap();
+        let Request::GetEvents(e) = r else { panic!() };
+        assert_eq!(e.filters[0].topics[0], vec!["*".to_string(), "**".to_string()]);
+        assert!(matches!(Request::parse("sandbox_snapshot", &Value::Null), Ok(Request::Cheat(m, _)) if m == "sandbox_snapshot"));
+    }
+
+    #[test]
+    fn rejects_unknown_methods_and_bad_params() {
+        assert_eq!(Request::parse("eth_call", &Value::Null).err().map(|e| e.code()), Some(-32601));
+        assert_eq!(Request::parse("sendTransaction", &json!({})).err().map(|e| e.code()), Some(-32602));
+        assert_eq!(Request::parse("getTransaction", &json!({ "hash": 5 })).err().map(|e| e.code()), Some(-32602));
+    }
+}

@@ -1,0 +1,198 @@
+//! Apply-path tests on an in-process node: classic operations, validity codes, fees, and a
+//! Soroban call simulated then applied.
+
+use crate::config::Config;
+use crate::node::{account_id, b64, Node};
+use crate::simulate::{simulate, SimulateParams};
+use crate::tx;
+use ed25519_dalek::{Signer, SigningKey};
+use soroban_env_host::xdr::*;
+
+fn node() -> Node {
+    Node::new(Config::test()).unwrap()
+}
+
+fn key(n: u8) -> SigningKey {
+    SigningKey::from_bytes(&[n; 32])
+}
+
+fn muxed(k: &SigningKey) -> MuxedAccount {
+    MuxedAccount::Ed25519(Uint256(k.verifying_key().to_bytes()))
+}
+
+fn seq_of(n: &Node, k: &SigningKey) -> i64 {
+    let ov = crate::overlay::Overlay::new(&n.chain.store, 0);
+    tx::load_account(&ov, &account_id(k)).unwrap().seq_num.0
+}
+
+fn balance(n: &Node, k: &SigningKey) -> i64 {
+    let ov = crate::overlay::Overlay::new(&n.chain.store, 0);
+    tx::load_account(&ov, &account_id(k)).unwrap().balance
+}
+
+fn envelope(nid: [u8; 32], src: &SigningKey, seq: i64, fee: u32, ops: Vec<OperationBody>, ext: TransactionExt, signers: &[&SigningKey]) -> String {
+    let t = Transaction {
+        source_account: muxed(src),
+        fee,
+        seq_num: SequenceNumber(seq),
+        cond: Preconditions::None,
+        memo: Memo::None,
+        operations: ops.into_iter().map(|body| Operation { source_account: None, body }).collect::<Vec<_>>().try_into().unwrap(),
+        ext,
+    };
+    let payload = TransactionSignaturePayload { network_id: Hash(nid), tagged_transaction: TransactionSignaturePayloadTaggedTransaction::Tx(t.clone()) };
+    let hash = crate::node::sha256(&payload.to_xdr(Limits::none()).unwrap());
+    let sigs: Vec<DecoratedSignature> = signers
+        .iter()
+        .map(|k| DecoratedSignature {
+            hint: SignatureHint(k.verifying_key().to_bytes()[28..32].try_into().unwrap()),
+            signature: Signature(k.sign(&hash).to_bytes().to_vec().try_into().unwrap()),
+        })
+        .collect();
+    b64(&TransactionEnvelope::Tx(TransactionV1Envelope { tx: t, signatures: sigs.try_into().unwrap() }))
+}
+
+fn pay(to: &SigningKey, amount: i64) -> OperationBody {
+    OperationBody::Payment(PaymentOp { destination: muxed(to), asset: Asset::Native, amount })
+}
+
+fn submit_and_close(n: &mut Node, env: &str) -> crate::node::TxRecord {
+    let ptx = tx::parse(env, &n.network_id).unwrap();
+    let h = ptx.hash;
+    n.submit(ptx).map_err(|r| tx::result_code_name(&r.result)).unwrap();
+    n.close_ledger();
+    n.chain.txs.get(&h).cloned().unwrap()
+}
+
+fn result_of(r: &crate::node::TxRecord) -> TransactionResult {
+    TransactionResult::from_xdr_base64(&r.result, Limits::none()).unwrap()
+}
+
+#[test]
+fn friendbot_then_payment_moves_balance_and_charges_fee() {
+    let mut n = node();
+    let nid = n.network_id;
+    let (a, b) = (key(1), key(2));
+    n.friendbot(account_id(&a)).unwrap();
+    n.friendbot(account_id(&b)).unwrap();
+    assert!(n.friendbot(account_id(&a)).unwrap_err().contains("createAccountAlreadyExist"));
+    let seq = seq_of(&n, &a) + 1;
+    let r = submit_and_close(&mut n, &envelope(nid, &a, seq, 100, vec![pay(&b, 12_345)], TransactionExt::V0, &[&a]));
+    assert!(r.success);
+    assert_eq!(balance(&n, &a), crate::node::FRIENDBOT_AMOUNT - 12_345 - 100);
+    assert_eq!(balance(&n, &b), crate::node::FRIENDBOT_AMOUNT + 12_345);
+    assert_eq!(seq_of(&n, &a), seq);
+    let meta = TransactionMeta::from_xdr_base64(&r.meta, Limits::none()).unwrap();
+    let TransactionMeta::V4(m) = meta else { panic!("meta v4 expected") };
+    assert_eq!(m.operations.len(), 1);
+    assert_eq!(m.operations[0].changes.len(), 4, "state + updated for both accounts");
+}
+
+#[test]
+fn validity_codes_at_submit() {
+    let mut n = node();
+    let nid = n.network_id;
+    let (a, b) = (key(3), key(4));
+    n.friendbot(account_id(&a)).unwrap();
+    n.friendbot(account_id(&b)).unwrap();
+    let seq = seq_of(&n, &a);
+    let code = |n: &mut Node, env: String| n.submit(tx::parse(&env, &n.network_id).unwrap()).err().map(|r| tx::result_code_name(&r.result));
+    assert_eq!(code(&mut n, envelope(nid, &a, seq + 2, 100, vec![pay(&b, 1)], TransactionExt::V0, &[&a])), Some("txBAD_SEQ"));
+    assert_eq!(code(&mut n, envelope(nid, &a, seq + 1, 100, vec![pay(&b, 1)], TransactionExt::V0, &[])), Some("txBAD_AUTH"));
+    assert_eq!(code(&mut n, envelope(nid, &a, seq + 1, 100, vec![pay(&b, 1)], TransactionExt::V0, &[&b])), Some("txBAD_AUTH"));
+    assert_eq!(code(&mut n, envelope(nid, &a, seq + 1, 99, vec![pay(&b, 1)], TransactionExt::V0, &[&a])), Some("txINSUFFICIENT_FEE"));
+    assert_eq!(code(&mut n, envelope(nid, &a, seq + 1, 100, vec![], TransactionExt::V0, &[&a])), Some("txMISSING_OPERATION"));
+    assert_eq!(code(&mut n, envelope(nid, &key(9), 1, 100, vec![pay(&b, 1)], TransactionExt::V0, &[&key(9)])), Some("txNO_ACCOUNT"));
+    // Two in a row from one source are both accepted and applied in order.
+    assert_eq!(code(&mut n, envelope(nid, &a, seq + 1, 100, vec![pay(&b, 1)], TransactionExt::V0, &[&a])), None);
+    assert_eq!(code(&mut n, envelope(nid, &a, seq + 2, 100, vec![pay(&b, 1)], TransactionExt::V0, &[&a])), None);
+    n.close_ledger();
+    assert_eq!(seq_of(&n, &a), seq + 2);
+}
+
+#[test]
+fn failed_operation_rolls_back_but_keeps_fee_and_sequence() {
+    let mut n = node();
+    let nid = n.network_id;
+    let (a, b) = (key(5), key(6));
+    n.friendbot(account_id(&a)).unwrap();
+    n.friendbot(account_id(&b)).unwrap();
+    let seq = seq_of(&n, &a) + 1;
+    // First op succeeds, second overdraws: the whole transaction fails.
+    let env = envelope(nid, &a, seq, 200, vec![pay(&b, 1_000), pay(&b, crate::node::FRIENDBOT_AMOUNT)], TransactionExt::V0, &[&a]);
+    let r = submit_and_close(&mut n, &env);
+    assert!(!r.success);
+    let res = result_of(&r);
+    assert_eq!(tx::result_code_name(&res.result), "txFAILED");
+    assert_eq!(res.fee_charged, 200);
+    assert_eq!(balance(&n, &a), crate::node::FRIENDBOT_AMOUNT - 200);
+    assert_eq!(balance(&n, &b), crate::node::FRIENDBOT_AMOUNT);
+    assert_eq!(seq_of(&n, &a), seq);
+}
+
+#[test]
+fn unsupported_operation_is_a_clear_failure() {
+    let mut n = node();
+    let nid = n.network_id;
+    let a = key(7);
+    n.friendbot(account_id(&a)).unwrap();
+    let seq = seq_of(&n, &a) + 1;
+    let op = OperationBody::ManageData(ManageDataOp { data_name: String64(b"k".to_vec().try_into().unwrap()), data_value: None });
+    let r = submit_and_close(&mut n, &envelope(nid, &a, seq, 100, vec![op], TransactionExt::V0, &[&a]));
+    let res = result_of(&r);
+    let TransactionResultResult::TxFailed(ops) = res.result else { panic!("txFAILED expected") };
+    assert_eq!(ops[0], OperationResult::OpNotSupported);
+}
+
+#[test]
+fn native_asset_contract_deploys_through_simulate_and_apply_with_refund() {
+    let mut n = node();
+    let nid = n.network_id;
+    let a = key(8);
+    n.friendbot(account_id(&a)).unwrap();
+    let seq = seq_of(&n, &a) + 1;
+    let host_fn = HostFunction::CreateContract(CreateContractArgs {
+        contract_id_preimage: ContractIdPreimage::Asset(Asset::Native),
+        executable: ContractExecutable::StellarAsset,
+    });
+    let op = OperationBody::InvokeHostFunction(InvokeHostFunctionOp { host_function: host_fn, auth: VecM::default() });
+    let draft = envelope(nid, &a, seq, 100, vec![op.clone()], TransactionExt::V0, &[]);
+    let sim = simulate(&n, SimulateParams { transaction: draft, auth_mode: None, instruction_leeway: None, use_upgraded_auth: false }).unwrap();
+    assert!(sim.get("error").is_none(), "{sim}");
+    let data = SorobanTransactionData::from_xdr_base64(sim["transactionData"].as_str().unwrap(), Limits::none()).unwrap();
+    let min_fee: i64 = sim["minResourceFee"].as_str().unwrap().parse().unwrap();
+    assert_eq!(data.resource_fee, min_fee);
+    let env = envelope(nid, &a, seq, 100 + min_fee as u32, vec![op], TransactionExt::V1(data), &[&a]);
+    let before = balance(&n, &a);
+    let r = submit_and_close(&mut n, &env);
+    assert!(r.success, "{}", r.result);
+    let res = result_of(&r);
+    assert!(res.fee_charged > 100 && res.fee_charged <= 100 + min_fee);
+    assert_eq!(balance(&n, &a), before - res.fee_charged);
+    // Deploying again fails on chain (the instance exists) and still charges the fee.
+    let seq2 = seq_of(&n, &a) + 1;
+    let op2 = OperationBody::InvokeHostFunction(InvokeHostFunctionOp {
+        host_function: HostFunction::CreateContract(CreateContractArgs {
+            contract_id_preimage: ContractIdPreimage::Asset(Asset::Native),
+            executable: ContractExecutable::StellarAsset,
+        }),
+        auth: VecM::default(),
+    });
+    let data2 = SorobanTransactionData::from_xdr_base64(sim["transactionData"].as_str().unwrap(), Limits::none()).unwrap();
+    let r2 = submit_and_close(&mut n, &envelope(nid, &a, seq2, 100 + min_fee as u32, vec![op2], TransactionExt::V1(data2), &[&a]));
+    assert!(!r2.success);
+    assert!(!r2.diagnostics.is_empty());
+}
+
+#[test]
+fn seeded_nodes_close_identical_ledgers() {
+    let run = || {
+        let mut c = Config::test();
+        c.seed = Some(9);
+        let mut n = Node::new(c).unwrap();
+        n.friendbot(account_id(&key(1))).unwrap();
+        n.close_ledger();
+        (n.latest().hash, n.latest().meta_b64.clone())
+    };
+    assert_eq!(run(), run());
+}
