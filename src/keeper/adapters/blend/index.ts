@@ -72,10 +72,11 @@ export interface LendingPoolAdapterParameters {
   maxWaitMs?: number
   eventsPageLimit?: number
   /**
-   * Local networks only: close `n` ledgers at once (e.g. the sandbox's closeLedgers) instead of
-   * waiting for them while an auction ramps up.
+   * Local networks only: close ledgers at once until the latest is at least `toLedger` (e.g. with
+   * the sandbox's closeLedgers) instead of waiting for them while an auction ramps up. Must be
+   * idempotent: several keepers may ask for the same ledger.
    */
-  fastForward?: (n: number) => Promise<unknown>
+  fastForward?: (toLedger: number) => Promise<unknown>
   /** Called with the planned and the confirmed ledger of each fill (benchmarks, logs). */
   onFill?: (info: { user: string; plannedLedger: number; fillLedger: number; drew: bigint; proceeds: bigint }) => void
 }
@@ -156,7 +157,7 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     // A local network can skip ahead to the ledger before the previous one; the last ledger is
     // always waited for in real time so the fill goes out right before the profitable one.
     if (p.fastForward !== undefined && latest < target - 2) {
-      await p.fastForward(target - 2 - latest)
+      await p.fastForward(target - 2)
       latest = (await reader.getLatestLedger()).sequence
     }
     for (;;) {
@@ -263,14 +264,18 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
       }
     }
     const usdcAfter = await tokenBalance(chain, usdcToken, me)
-    const proceeds = usdcAfter - usdcBefore
-    if (fillLedger !== undefined) p.onFill?.({ user, plannedLedger: plan.block, fillLedger, drew, proceeds })
+    const measured = usdcAfter - usdcBefore
+    if (fillLedger !== undefined) p.onFill?.({ user, plannedLedger: plan.block, fillLedger, drew, proceeds: measured })
+    // The keeper covers its own shortfall (collateral it holds, a loss on the swap) so the draw
+    // closes: the vault gets its principal back and books no profit. Only when the keeper's own
+    // USDC cannot cover it does part of the draw stay outstanding.
+    const toReturn = measured >= drew ? measured : minBig(drew, usdcAfter)
     const responseTimeMs = Date.now() - started
-    await vault.returnProceeds(proceeds, responseTimeMs)
-    p.emit?.('fill', `filled ${user} at ledger ${fillLedger}: drew ${drew}, returned ${proceeds}`)
+    if (toReturn > 0n) await vault.returnProceeds(toReturn, responseTimeMs)
+    p.emit?.('fill', `filled ${user} at ledger ${fillLedger}: drew ${drew}, returned ${toReturn}`)
     return makeResult({
       drew,
-      proceeds,
+      proceeds: toReturn,
       responseTimeMs,
       success: true,
       ...(fillHash === undefined ? {} : { txHash: fillHash }),
@@ -318,6 +323,10 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
       }))
     },
   }
+}
+
+function minBig(a: bigint, b: bigint): bigint {
+  return a < b ? a : b
 }
 
 function sameAuction(a: AuctionData, b: AuctionData): boolean {
