@@ -1,13 +1,13 @@
-//! Events: the first topic is the event name in snake_case (e.g. "keeper_registered"), the
-//! `#[topic]` fields follow, the other fields form the data map.
+//! Events: the first topic is a short name (at most 9 characters, so it is a compile-time
+//! symbol), the `#[topic]` fields follow, the other fields form the data map.
 use soroban_sdk::{contractevent, Address, String};
 
-#[contractevent]
+#[contractevent(topics = ["vault_set"])]
 pub struct VaultSet {
     pub vault: Address,
 }
 
-#[contractevent]
+#[contractevent(topics = ["register"])]
 pub struct KeeperRegistered {
     #[topic]
     pub operator: Address,
@@ -15,7 +15,7 @@ pub struct KeeperRegistered {
     pub stake: i128,
 }
 
-#[contractevent]
+#[contractevent(topics = ["dereg"])]
 pub struct KeeperDeregistered {
     #[topic]
     pub operator: Address,
@@ -23,7 +23,7 @@ pub struct KeeperDeregistered {
 }
 
 // A new draw (`timestamp` = now) or a partial return lowering it (`timestamp` unchanged).
-#[contractevent]
+#[contractevent(topics = ["draw_mark"])]
 pub struct DrawMarked {
     #[topic]
     pub keeper: Address,
@@ -31,13 +31,13 @@ pub struct DrawMarked {
     pub timestamp: u64,
 }
 
-#[contractevent]
+#[contractevent(topics = ["draw_clr"])]
 pub struct DrawCleared {
     #[topic]
     pub keeper: Address,
 }
 
-#[contractevent]
+#[contractevent(topics = ["execution"])]
 pub struct ExecutionRecorded {
     #[topic]
     pub keeper: Address,
@@ -46,7 +46,7 @@ pub struct ExecutionRecorded {
     pub response_time_ms: u64,
 }
 
-#[contractevent]
+#[contractevent(topics = ["slash"])]
 pub struct KeeperSlashed {
     #[topic]
     pub keeper: Address,

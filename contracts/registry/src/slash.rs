@@ -66,7 +66,7 @@ pub fn execute_slash(
             &slashed,
         );
     }
-    let written_down = VaultClient::new(env, &vault).write_down(
+    let written_down = VaultClient::new(env, &vault).write_off(
         &env.current_contract_address(),
         keeper,
         &slashed,

@@ -19,7 +19,7 @@ struct StubVault;
 
 #[contractimpl]
 impl StubVault {
-    pub fn write_down(env: Env, registry: Address, keeper: Address, recovered: i128) -> i128 {
+    pub fn write_off(env: Env, registry: Address, keeper: Address, recovered: i128) -> i128 {
         registry.require_auth();
         env.storage()
             .instance()

@@ -6,5 +6,5 @@ use soroban_sdk::{contractclient, Address, Env};
 pub trait VaultInterface {
     /// Writes the keeper's outstanding draw off the vault's books and books `recovered`
     /// (already transferred to the vault) into its assets. Returns the amount written down.
-    fn write_down(env: Env, registry: Address, keeper: Address, recovered: i128) -> i128;
+    fn write_off(env: Env, registry: Address, keeper: Address, recovered: i128) -> i128;
 }

@@ -2,7 +2,7 @@ use soroban_sdk::{contract, contractimpl, panic_with_error, Address, Env};
 
 use crate::errors::VaultError;
 use crate::events::{
-    Deposited, DrawWrittenDown, Drawn, PauseChanged, ProceedsReturned, RegistrySet, Withdrawn,
+    Deposited, DrawWrittenOff, Drawn, PauseChanged, ProceedsReturned, RegistrySet, Withdrawn,
 };
 use crate::types::{DepositorInfo, PauseFlags, VaultConfig, VaultState};
 use crate::{deposit, draw, share_math, storage};
@@ -44,7 +44,7 @@ pub trait VaultTrait {
     /// Registry only (called from registry `slash`). Writes the keeper's outstanding draw off
     /// and books the slashed stake already sent. Returns the amount written down.
     /// Errors: NotInit, Unauthorized, InvalidAmount, NoActiveDraw.
-    fn write_down(env: Env, registry: Address, keeper: Address, recovered: i128) -> i128;
+    fn write_off(env: Env, registry: Address, keeper: Address, recovered: i128) -> i128;
 
     fn get_state(env: Env) -> VaultState;
     fn get_config(env: Env) -> VaultConfig;
@@ -151,13 +151,13 @@ impl VaultTrait for Vault {
         profit
     }
 
-    fn write_down(env: Env, registry: Address, keeper: Address, recovered: i128) -> i128 {
+    fn write_off(env: Env, registry: Address, keeper: Address, recovered: i128) -> i128 {
         storage::extend_instance(&env);
         let written_down = ok(
             &env,
-            draw::execute_write_down(&env, &registry, &keeper, recovered),
+            draw::execute_write_off(&env, &registry, &keeper, recovered),
         );
-        DrawWrittenDown {
+        DrawWrittenOff {
             keeper,
             written_down,
             recovered,
@@ -220,6 +220,6 @@ impl VaultTrait for Vault {
 
     fn get_keeper_draw(env: Env, keeper: Address) -> i128 {
         storage::extend_instance(&env);
-        storage::get_draw(&env, &keeper).map_or(0, |d| d.amount)
+        storage::get_draw(&env, &keeper).unwrap_or(0)
     }
 }

@@ -3,7 +3,7 @@ use soroban_sdk::{token, Address, Env};
 
 use crate::errors::VaultError;
 use crate::registry::{self, RegistryClient};
-use crate::storage::{self, DrawRecord};
+use crate::storage;
 
 /// Lends `amount` of idle USDC to a registered, unslashed keeper without an outstanding draw.
 /// The registry is asked first: an unregistered keeper makes get_keeper fail with the
@@ -31,14 +31,7 @@ pub fn execute_draw(env: &Env, keeper: &Address, amount: i128) -> Result<(), Vau
     }
     state.active_liq += amount;
     storage::set_state(env, &state);
-    storage::set_draw(
-        env,
-        keeper,
-        &DrawRecord {
-            amount,
-            timestamp: env.ledger().timestamp(),
-        },
-    );
+    storage::set_draw(env, keeper, &amount);
 
     let vault = env.current_contract_address();
     token::TokenClient::new(env, &storage::get_usdc(env)).transfer(&vault, keeper, &amount);
@@ -66,10 +59,10 @@ pub fn execute_return(
     if amount <= 0 {
         return Err(VaultError::InvalidAmount);
     }
-    let mut draw = storage::get_draw(env, keeper).ok_or(VaultError::NoActiveDraw)?;
+    let mut outstanding = storage::get_draw(env, keeper).ok_or(VaultError::NoActiveDraw)?;
     let mut state = storage::get_state(env);
     // Principal repaid is capped at this keeper's own draw; the rest is profit.
-    let principal = amount.min(draw.amount);
+    let principal = amount.min(outstanding);
     let profit = amount - principal;
     state.active_liq -= principal;
     state.total_usdc = state
@@ -80,30 +73,30 @@ pub fn execute_return(
         .total_profit
         .checked_add(profit)
         .ok_or(VaultError::Overflow)?;
-    draw.amount -= principal;
+    outstanding -= principal;
     storage::set_state(env, &state);
-    if draw.amount == 0 {
+    if outstanding == 0 {
         storage::remove_draw(env, keeper);
     } else {
-        storage::set_draw(env, keeper, &draw);
+        storage::set_draw(env, keeper, &outstanding);
     }
 
     let vault = env.current_contract_address();
     token::TokenClient::new(env, &storage::get_usdc(env)).transfer(keeper, &vault, &amount);
-    if draw.amount == 0 {
+    if outstanding == 0 {
         registry.clear_draw(&vault, keeper);
         registry.record_execution(&vault, keeper, &true, &profit, &response_time_ms);
     } else {
-        registry.mark_draw(&vault, keeper, &draw.amount);
+        registry.mark_draw(&vault, keeper, &outstanding);
     }
-    Ok((profit, draw.amount))
+    Ok((profit, outstanding))
 }
 
 /// Called by the registry inside `slash`, after it has sent `recovered` (the slashed stake) to
 /// the vault: the outstanding draw is lost to the pool, so
 /// active_liq -= outstanding; total_usdc = total_usdc - outstanding + recovered.
 /// Returns the amount written down.
-pub fn execute_write_down(
+pub fn execute_write_off(
     env: &Env,
     registry: &Address,
     keeper: &Address,
@@ -116,13 +109,13 @@ pub fn execute_write_down(
     if recovered < 0 {
         return Err(VaultError::InvalidAmount);
     }
-    let draw = storage::get_draw(env, keeper).ok_or(VaultError::NoActiveDraw)?;
+    let outstanding = storage::get_draw(env, keeper).ok_or(VaultError::NoActiveDraw)?;
     let mut state = storage::get_state(env);
-    state.active_liq -= draw.amount;
-    state.total_usdc = (state.total_usdc - draw.amount)
+    state.active_liq -= outstanding;
+    state.total_usdc = (state.total_usdc - outstanding)
         .checked_add(recovered)
         .ok_or(VaultError::Overflow)?;
     storage::set_state(env, &state);
     storage::remove_draw(env, keeper);
-    Ok(draw.amount)
+    Ok(outstanding)
 }

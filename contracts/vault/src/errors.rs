@@ -33,11 +33,11 @@ pub enum VaultError {
     DrawCapExceeded = 113,
     // The keeper already holds a draw: one outstanding draw per keeper.
     DrawOutstanding = 114,
-    // return_proceeds / write_down for a keeper without an outstanding draw.
+    // return_proceeds / write_off for a keeper without an outstanding draw.
     NoActiveDraw = 115,
     // The registry reports the keeper as slashed.
     KeeperSlashed = 116,
-    // write_down from anyone but the stored registry.
+    // write_off from anyone but the stored registry.
     Unauthorized = 117,
     // A withdraw whose shares are worth 0 USDC (the shares are kept).
     ZeroAssets = 118,

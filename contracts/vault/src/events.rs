@@ -1,19 +1,19 @@
-//! Events: the first topic is the event name in snake_case (e.g. "deposited"), the `#[topic]`
-//! fields follow, the other fields form the data map.
+//! Events: the first topic is a short name (at most 9 characters, so it is a compile-time
+//! symbol), the `#[topic]` fields follow, the other fields form the data map.
 use soroban_sdk::{contractevent, Address};
 
-#[contractevent]
+#[contractevent(topics = ["registry"])]
 pub struct RegistrySet {
     pub registry: Address,
 }
 
-#[contractevent]
+#[contractevent(topics = ["pause"])]
 pub struct PauseChanged {
     pub deposits: bool,
     pub draws: bool,
 }
 
-#[contractevent]
+#[contractevent(topics = ["deposit"])]
 pub struct Deposited {
     #[topic]
     pub depositor: Address,
@@ -23,7 +23,7 @@ pub struct Deposited {
     pub dead_shares: i128,
 }
 
-#[contractevent]
+#[contractevent(topics = ["withdraw"])]
 pub struct Withdrawn {
     #[topic]
     pub depositor: Address,
@@ -31,14 +31,14 @@ pub struct Withdrawn {
     pub amount: i128,
 }
 
-#[contractevent]
+#[contractevent(topics = ["draw"])]
 pub struct Drawn {
     #[topic]
     pub keeper: Address,
     pub amount: i128,
 }
 
-#[contractevent]
+#[contractevent(topics = ["return"])]
 pub struct ProceedsReturned {
     #[topic]
     pub keeper: Address,
@@ -49,8 +49,8 @@ pub struct ProceedsReturned {
     pub response_time_ms: u64,
 }
 
-#[contractevent]
-pub struct DrawWrittenDown {
+#[contractevent(topics = ["write_off"])]
+pub struct DrawWrittenOff {
     #[topic]
     pub keeper: Address,
     // Capital removed from the books.

@@ -1,6 +1,6 @@
 //! Storage layout. Instance: admin, USDC token, config, registry, books, pause flags.
 //! Persistent: one record per depositor and one per outstanding keeper draw.
-use soroban_sdk::{contracttype, symbol_short, Address, Env, Symbol};
+use soroban_sdk::{symbol_short, Address, Env, Symbol};
 
 use crate::errors::VaultError;
 use crate::types::{DepositorInfo, PauseFlags, VaultConfig, VaultState};
@@ -23,16 +23,6 @@ const DEPOSITOR: Symbol = symbol_short!("dep");
 const DRAW: Symbol = symbol_short!("draw");
 
 type PersistentKey = (Symbol, Address);
-
-// A keeper's outstanding draw.
-#[contracttype]
-#[derive(Clone, Debug, Eq, PartialEq)]
-pub struct DrawRecord {
-    // Capital still out (lowered by partial returns).
-    pub amount: i128,
-    // Ledger timestamp of the draw; partial returns keep it.
-    pub timestamp: u64,
-}
 
 pub fn extend_instance(env: &Env) {
     env.storage()
@@ -97,15 +87,18 @@ pub fn set_state(env: &Env, state: &VaultState) {
     env.storage().instance().set(&STATE, state);
 }
 
+// Pause flags are stored as bits (1 = deposits, 2 = draws).
 pub fn get_pause(env: &Env) -> PauseFlags {
-    env.storage()
-        .instance()
-        .get(&PAUSE)
-        .unwrap_or_default()
+    let bits: u32 = env.storage().instance().get(&PAUSE).unwrap_or(0);
+    PauseFlags {
+        deposits: bits & 1 != 0,
+        draws: bits & 2 != 0,
+    }
 }
 
 pub fn set_pause(env: &Env, flags: &PauseFlags) {
-    env.storage().instance().set(&PAUSE, flags);
+    let bits = flags.deposits as u32 | (flags.draws as u32) << 1;
+    env.storage().instance().set(&PAUSE, &bits);
 }
 
 pub fn get_depositor(env: &Env, depositor: &Address) -> DepositorInfo {
@@ -125,7 +118,9 @@ pub fn set_depositor(env: &Env, depositor: &Address, info: &DepositorInfo) {
     extend_persistent(env, &key);
 }
 
-pub fn get_draw(env: &Env, keeper: &Address) -> Option<DrawRecord> {
+// A keeper's outstanding draw (capital still out). Its start time lives in the registry's
+// keeper record (draw_timestamp), which is what the slash timeout reads.
+pub fn get_draw(env: &Env, keeper: &Address) -> Option<i128> {
     let key = (DRAW, keeper.clone());
     let draw = env.storage().persistent().get(&key);
     if draw.is_some() {
@@ -134,7 +129,7 @@ pub fn get_draw(env: &Env, keeper: &Address) -> Option<DrawRecord> {
     draw
 }
 
-pub fn set_draw(env: &Env, keeper: &Address, draw: &DrawRecord) {
+pub fn set_draw(env: &Env, keeper: &Address, draw: &i128) {
     let key = (DRAW, keeper.clone());
     env.storage().persistent().set(&key, draw);
     extend_persistent(env, &key);

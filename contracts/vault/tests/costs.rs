@@ -99,7 +99,7 @@ fn entry_point_costs_on_wasm() {
     s.vault().draw(&k, &(1_000 * U));
     s.advance(SLASH_TIMEOUT + 1);
     s.registry().slash(&k);
-    rows.push(measure(&s, "slash (with vault write_down)"));
+    rows.push(measure(&s, "slash (with vault write_off)"));
 
     let vault_size = wasm_bytes("vault").len();
     let registry_size = wasm_bytes("registry").len();

@@ -444,17 +444,17 @@ fn slash_timing_and_ban(mode: Mode) {
     assert_eq!(code(s.vault().try_draw(&k, &(1 * U))), REG_NOT_REGISTERED);
 }
 
-fn write_down_only_by_registry(mode: Mode) {
+fn write_off_only_by_registry(mode: Mode) {
     let s = Setup::new(mode);
     let d = s.funded(10_000 * U);
     s.vault().deposit(&d, &(10_000 * U));
     let k = s.keeper(0);
     s.vault().draw(&k, &(1_000 * U));
     // The keeper writes its own draw off, naming itself as the registry.
-    assert_eq!(code(s.vault().try_write_down(&k, &k, &0)), UNAUTHORIZED);
+    assert_eq!(code(s.vault().try_write_off(&k, &k, &0)), UNAUTHORIZED);
     // Naming the real registry without its authorisation fails the auth check.
     s.env.set_auths(&[]);
-    assert!(s.vault().try_write_down(&s.registry_id, &k, &0).is_err());
+    assert!(s.vault().try_write_off(&s.registry_id, &k, &0).is_err());
     s.env.mock_all_auths();
     assert_eq!(s.vault().get_keeper_draw(&k), 1_000 * U);
     assert_books(&s);
@@ -532,7 +532,7 @@ both_modes!(
     return_errors,
     draw_errors,
     slash_timing_and_ban,
-    write_down_only_by_registry,
+    write_off_only_by_registry,
     registry_vault_only_entry_points,
     actors_must_authorise,
     getters,
