@@ -156,7 +156,7 @@ async function main() {
       { rpcUrl: sb.rpcUrl, networkPassphrase: sb.networkPassphrase, allowHttp: true, publicKey: deployer.publicKey(), wasmHash, ...contract.basicNodeSigner(deployer, sb.networkPassphrase) },
     )
     await deployTx.sign()
-    const built = deployTx.built!
+    const built = deployTx.signed!
     const [depHash] = await submitAll(sb, [built])
     await sb.closeLedgers(1)
     const depRes = await sb.server.getTransaction(depHash!)

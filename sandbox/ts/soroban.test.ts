@@ -184,6 +184,13 @@ describe('Soroban through rpc.Server and contract.Client', () => {
     expect(after).toBeGreaterThanOrEqual(before + 9_000)
   })
 
+  const blendPool = join(REPO_ROOT, 'target', 'wasm', 'blend', 'pool.wasm')
+  it.skipIf(!existsSync(blendPool))('uploads a large contract (the Blend v2 pool wasm)', async () => {
+    const wasm = readFileSync(blendPool)
+    const res = await send((await builder(admin)).addOperation(Operation.uploadContractWasm({ wasm })).build(), admin)
+    expect(res.status).toBe(rpc.Api.GetTransactionStatus.SUCCESS)
+  })
+
   it('a contract panic is FAILED on chain, with diagnostic events', async () => {
     const wasmHash = await uploadFixture()
     const { result: client } = await (await contract.Client.deploy({ admin: admin.publicKey(), start: 0 }, { ...clientOptions(admin), wasmHash })).signAndSend()
