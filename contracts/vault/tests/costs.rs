@@ -43,6 +43,9 @@ struct Row {
     write_bytes: u32,
     events: u32,
     fee_testnet: i64,
+    rent_testnet: i64,
+    bumps: u32,
+    bump_kb_ledgers: i64,
     fee_mainnet: i64,
 }
 
@@ -65,6 +68,9 @@ fn measure(s: &Setup, name: &'static str) -> Row {
         write_bytes: r.write_bytes,
         events: r.contract_events_size_bytes,
         fee_testnet: fee.total,
+        rent_testnet: fee.persistent_entry_rent + fee.temporary_entry_rent,
+        bumps: r.persistent_entry_rent_bumps + r.temporary_entry_rent_bumps,
+        bump_kb_ledgers: (r.persistent_rent_ledger_bytes + r.temporary_rent_ledger_bytes) / 1024,
         fee_mainnet: ce.fee().total,
     }
 }
@@ -104,12 +110,24 @@ fn entry_point_costs_on_wasm() {
     let vault_size = wasm_bytes("vault").len();
     let registry_size = wasm_bytes("registry").len();
     println!("\nwasm: vault.wasm {vault_size} bytes, registry.wasm {registry_size} bytes\n");
-    println!("| call | CPU instructions | memory bytes | entries read | entries written | read bytes | write bytes | event bytes | resource fee testnet (stroops) | resource fee sdk mainnet snapshot |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| call | CPU instructions | memory bytes | entries read | entries written | read bytes | write bytes | event bytes | resource fee testnet (stroops) | of which rent | entries whose TTL was extended | extension (KB x ledgers) | resource fee, sdk mainnet snapshot |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for r in &rows {
         println!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            r.name, r.instructions, r.mem, r.read_entries, r.write_entries, r.read_bytes, r.write_bytes, r.events, r.fee_testnet, r.fee_mainnet
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.name,
+            r.instructions,
+            r.mem,
+            r.read_entries,
+            r.write_entries,
+            r.read_bytes,
+            r.write_bytes,
+            r.events,
+            r.fee_testnet,
+            r.rent_testnet,
+            r.bumps,
+            r.bump_kb_ledgers,
+            r.fee_mainnet
         );
     }
 
