@@ -316,12 +316,13 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
     addresses,
     asset: findAsset,
     price: (a) => oracle.price(findAsset(a).contract),
-    setPrice: (a, price) => oracle.setPrice(chain, admin, findAsset(a).contract, price),
-    mint: (a, to, amount) => mintAll(chain, issuer, [{ asset: findAsset(a), to, amount }]),
-    balance: (a, holder) => balanceOf(chain, findAsset(a).contract, holder),
-    positions: (user) => readPositions(chain, pool, user),
-    setRouterPaused: (r, paused) => setRouterPaused(chain, admin, routerId(r), paused),
-    writeAddresses: (path) => writeAddressesFile(path, addresses),
+    // async: a bad argument becomes a rejected promise like every chain error
+    setPrice: async (a, price) => oracle.setPrice(chain, admin, findAsset(a).contract, price),
+    mint: async (a, to, amount) => mintAll(chain, issuer, [{ asset: findAsset(a), to, amount }]),
+    balance: async (a, holder) => balanceOf(chain, findAsset(a).contract, holder),
+    positions: async (user) => readPositions(chain, pool, user),
+    setRouterPaused: async (r, paused) => setRouterPaused(chain, admin, routerId(r), paused),
+    writeAddresses: async (path) => writeAddressesFile(path, addresses),
   }
   if (opts.addressesFile !== undefined) await world.writeAddresses(opts.addressesFile)
   log('world ready')
