@@ -1,0 +1,253 @@
+/**
+ * End to end on the sandbox with the real Blend v2 WASMs (src/world): liquidations through the
+ * lending-pool adapter, the DEX client against the project's routers, and the rebalancing
+ * adapter. Tests run in order on one world; each liquidation uses its own borrower.
+ */
+import { Keypair } from '@stellar/stellar-sdk'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startSandbox, type Sandbox } from '../../../../sandbox/ts/launch.js'
+import { sharePrice } from '../../../core/index.js'
+import { VaultContract, type VaultState } from '../../clients/vault.js'
+import { RegistryContract } from '../../clients/registry.js'
+import { tokenBalance } from '../../clients/token.js'
+import { routerVenue } from '../../dex/routerVenue.js'
+import { swapToUsdc } from '../../dex/swapToUsdc.js'
+import { ErrNoRoute, ErrSlippageExceeded } from '../../dex/errors.js'
+import { deployWorld, type World } from '../../../world/index.js'
+import { rebalanceAdapter } from '../rebalance/index.js'
+import { lendingPoolAdapter, type LendingPoolAdapterParameters } from './index.js'
+
+const UNIT = 10_000_000n
+
+describe('liquidations end to end (sandbox, real Blend v2)', () => {
+  let sandbox: Sandbox
+  let world: World
+  let vault: VaultContract
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, ledgerIntervalSeconds: 1 })
+    world = await deployWorld(sandbox, { seed: 23, borrowers: 6, keepers: 3 })
+    vault = new VaultContract(world.chain, world.service!.vault)
+  })
+
+  afterAll(async () => {
+    await sandbox?.stop()
+  })
+
+  // Several keepers may fast-forward at once: one at a time, each only as far as still needed.
+  let forwarding: Promise<unknown> = Promise.resolve()
+  const fastForward = (to: number) => {
+    forwarding = forwarding.then(async () => {
+      const latest = (await sandbox.server.getLatestLedger()).sequence
+      if (latest < to) await sandbox.closeLedgers(to - latest)
+    })
+    return forwarding
+  }
+
+  function adapter(extra: Partial<LendingPoolAdapterParameters> = {}) {
+    return lendingPoolAdapter({
+      pool: world.blend.pool,
+      usdc: world.usdc.contract,
+      vaultContract: world.service!.vault,
+      minProfit: 1.02,
+      slippageBps: 300,
+      primaryDexRouter: world.dex.primaryRouter,
+      fallbackDexRouter: world.dex.fallbackRouter,
+      reader: sandbox.server,
+      fastForward,
+      ...extra,
+    })
+  }
+
+  const price = (s: VaultState) => sharePrice({ totalUsdc: s.totalUsdc, totalShares: s.totalShares })
+
+  it('rebalances the external vault on drift, without touching the service vault', async () => {
+    const before = await vault.getState()
+    const reb = rebalanceAdapter({ vault: world.rebalanceVault, driftBps: 500, slippageBps: 300 })
+    expect(await reb.getTasks(world.chain)).toEqual([])
+    // 60k extra USDC: USDC goes far over its weight
+    await world.mint('USDC', world.rebalanceVault, 60_000n * UNIT)
+    const tasks = await reb.getTasks(world.chain)
+    expect(tasks).toHaveLength(1)
+    expect(tasks[0]!.data.maxDriftBps).toBeGreaterThan(500)
+    expect(reb.estimateCapital(tasks[0]!)).toBe(0n)
+    const rebalancer = world.keepers[0]!
+    const res = await reb.execute(world.chain, rebalancer, tasks[0]!, {
+      draw: async () => {
+        throw new Error('the rebalancing adapter must not draw')
+      },
+      returnProceeds: async () => {
+        throw new Error('the rebalancing adapter must not return proceeds')
+      },
+    })
+    expect(res.drew).toBe(0n)
+    expect(await reb.getTasks(world.chain)).toEqual([])
+    expect(await vault.getState()).toEqual(before)
+  })
+
+  it('one full liquidation: price drop -> HF < 1 -> auction -> fill at the first profitable ledger -> swap -> return_proceeds', async () => {
+    const borrower = world.borrowers[0]!
+    const asset = borrower.collateralAsset
+    await world.setPrice(asset.contract, (world.price(asset.contract) * 90n) / 100n)
+    const keeper = world.keepers[0]!
+    const fills: { plannedLedger: number; fillLedger: number }[] = []
+    const a = adapter({ onFill: (f) => fills.push(f) })
+    const tasks = await a.getTasks(world.chain)
+    const task = tasks.find((t) => t.data.user === borrower.address)
+    expect(task).toBeDefined()
+    expect(task!.health).toBeLessThan(1)
+    expect(task!.data.percent).toBeDefined()
+
+    const before = await vault.getState()
+    const usdcBefore = await tokenBalance(world.chain, world.usdc.contract, keeper.publicKey())
+    const result = await a.execute(world.chain, keeper, task!, vault.bind(keeper))
+    expect(result.success).toBe(true)
+    expect(result.profit).toBeGreaterThan(0n)
+    expect(result.profit).toBe(result.proceeds - result.drew)
+    expect(fills).toHaveLength(1)
+    expect(fills[0]!.fillLedger).toBe(fills[0]!.plannedLedger)
+
+    const after = await vault.getState()
+    expect(after.totalProfit - before.totalProfit).toBe(result.profit)
+    expect(after.totalUsdc - before.totalUsdc).toBe(result.profit)
+    expect(after.totalShares).toBe(before.totalShares)
+    expect(price(after)).toBe(sharePrice({ totalUsdc: before.totalUsdc + result.profit, totalShares: before.totalShares }))
+    expect(price(after)).toBeGreaterThan(price(before))
+    // the keeper's own USDC is untouched; nothing is left outstanding
+    expect(await tokenBalance(world.chain, world.usdc.contract, keeper.publicKey())).toBe(usdcBefore)
+    expect(await vault.getKeeperDraw(keeper.publicKey())).toBe(0n)
+    const positions = await world.positions(borrower.address)
+    expect(positions.liabilities.get(0) ?? 0n).toBeLessThan(borrower.borrowed)
+  })
+
+  it('three keepers race one auction: exactly one fill, the others return their draws unchanged, no slash', async () => {
+    const borrower = world.borrowers[2]!
+    expect(borrower.collateralAsset.contract).toBe(world.borrowers[0]!.collateralAsset.contract)
+    const adapters = world.keepers.map(() => adapter())
+    const taskLists = await Promise.all(adapters.map((a) => a.getTasks(world.chain)))
+    const tasks = taskLists.map((ts) => ts.find((t) => t.data.user === borrower.address)!)
+    for (const t of tasks) expect(t).toBeDefined()
+
+    const registry = new RegistryContract(world.chain, world.service!.registry)
+    const before = await vault.getState()
+    const results = await Promise.all(
+      adapters.map((a, i) => a.execute(world.chain, world.keepers[i]!, tasks[i]!, vault.bind(world.keepers[i]!))),
+    )
+    const winners = results.filter((r) => r.success)
+    const losers = results.filter((r) => !r.success)
+    expect(winners, JSON.stringify(results.map((r) => r.note))).toHaveLength(1)
+    expect(losers).toHaveLength(2)
+    for (const l of losers) {
+      expect(l.profit).toBe(0n)
+      // a loser that drew gave back exactly what it drew
+      expect(l.proceeds).toBe(l.drew)
+      expect(l.note ?? '').toMatch(/already filled|no open auction/)
+    }
+    const after = await vault.getState()
+    expect(after.totalProfit - before.totalProfit).toBe(winners[0]!.profit)
+    expect(after.totalUsdc - before.totalUsdc).toBe(winners[0]!.profit)
+    for (const k of world.keepers) {
+      expect(await vault.getKeeperDraw(k.publicKey())).toBe(0n)
+      const info = await registry.getKeeper(k.publicKey())
+      expect(info.slashCount ?? 0).toBe(0)
+    }
+  })
+
+  it('without a DEX client non-USDC collateral is held (paid for by the keeper), not booked as profit', async () => {
+    const borrower = world.borrowers[1]!
+    const asset = borrower.collateralAsset
+    await world.setPrice(asset.contract, (world.price(asset.contract) * 90n) / 100n)
+    const keeper = world.keepers[1]!
+    const a = lendingPoolAdapter({
+      pool: world.blend.pool,
+      usdc: world.usdc.contract,
+      minProfit: 1.02,
+      slippageBps: 300,
+      reader: sandbox.server,
+      fastForward,
+    })
+    const task = (await a.getTasks(world.chain)).find((t) => t.data.user === borrower.address)!
+    expect(task).toBeDefined()
+    const heldBefore = await tokenBalance(world.chain, asset.contract, keeper.publicKey())
+    const usdcBefore = await tokenBalance(world.chain, world.usdc.contract, keeper.publicKey())
+    const before = await vault.getState()
+    const result = await a.execute(world.chain, keeper, task, vault.bind(keeper))
+    expect(result.success).toBe(true)
+    expect(result.note).toMatch(/collateral held/)
+    expect(result.profit).toBe(0n)
+    expect(result.proceeds).toBe(result.drew)
+    expect(await tokenBalance(world.chain, asset.contract, keeper.publicKey())).toBeGreaterThan(heldBefore)
+    // the keeper paid for the collateral it holds; the vault got its principal back
+    expect(await tokenBalance(world.chain, world.usdc.contract, keeper.publicKey())).toBeLessThan(usdcBefore)
+    const after = await vault.getState()
+    expect(after.totalProfit).toBe(before.totalProfit)
+    expect(after.totalUsdc).toBe(before.totalUsdc)
+    expect(await vault.getKeeperDraw(keeper.publicKey())).toBe(0n)
+  })
+
+  describe('SwapToUSDC against the routers', () => {
+    let seller: Keypair
+    const amount = 1n * UNIT / 2n // half a unit of the first collateral
+
+    beforeAll(async () => {
+      seller = world.keepers[2]!
+      await world.mint(world.collaterals[0]!.contract, seller.publicKey(), 10n * UNIT)
+    })
+
+    const params = (refValue: bigint) => ({
+      tokenIn: world.collaterals[0]!.contract,
+      usdc: world.usdc.contract,
+      amountIn: amount,
+      refValue,
+      slippageBps: 100,
+      usdcBalance: () => tokenBalance(world.chain, world.usdc.contract, seller.publicKey()),
+      venues: [
+        routerVenue({ chain: world.chain, keypair: seller, router: world.dex.primaryRouter, name: 'primary' }),
+        routerVenue({ chain: world.chain, keypair: seller, router: world.dex.fallbackRouter, name: 'fallback' }),
+      ],
+    })
+
+    async function quote(router: string): Promise<bigint> {
+      return routerVenue({ chain: world.chain, keypair: seller, router }).quote(amount, [world.collaterals[0]!.contract, world.usdc.contract])
+    }
+
+    it('rejects a quote below the slippage floor and does not try the fallback', async () => {
+      const q = await quote(world.dex.primaryRouter)
+      const before = await tokenBalance(world.chain, world.collaterals[0]!.contract, seller.publicKey())
+      // oracle says the lot is worth 10 % more than the venue pays
+      await expect(swapToUsdc(params((q * 110n) / 100n))).rejects.toBeInstanceOf(ErrSlippageExceeded)
+      expect(await tokenBalance(world.chain, world.collaterals[0]!.contract, seller.publicKey())).toBe(before)
+    })
+
+    it('falls back when the primary router fails, proceeds = measured USDC delta', async () => {
+      await world.setRouterPaused('primary', true)
+      try {
+        const q = await quote(world.dex.fallbackRouter)
+        const usdcBefore = await tokenBalance(world.chain, world.usdc.contract, seller.publicKey())
+        const r = await swapToUsdc(params(q))
+        expect(r.venue).toBe('fallback')
+        expect(r.failures.map((f) => f.venue)).toEqual(['primary'])
+        expect(r.proceeds).toBe((await tokenBalance(world.chain, world.usdc.contract, seller.publicKey())) - usdcBefore)
+        expect(r.proceeds).toBeGreaterThanOrEqual(r.amountOutMin)
+      } finally {
+        await world.setRouterPaused('primary', false)
+      }
+    })
+
+    it('no route when every venue fails; nothing is swapped', async () => {
+      const q = await quote(world.dex.primaryRouter)
+      await world.setRouterPaused('primary', true)
+      await world.setRouterPaused('fallback', true)
+      try {
+        const before = await tokenBalance(world.chain, world.collaterals[0]!.contract, seller.publicKey())
+        const err = await swapToUsdc(params(q)).catch((e: unknown) => e)
+        expect(err).toBeInstanceOf(ErrNoRoute)
+        expect((err as ErrNoRoute).failures).toHaveLength(2)
+        expect(await tokenBalance(world.chain, world.collaterals[0]!.contract, seller.publicKey())).toBe(before)
+      } finally {
+        await world.setRouterPaused('primary', false)
+        await world.setRouterPaused('fallback', false)
+      }
+    })
+  })
+})
