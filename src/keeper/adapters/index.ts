@@ -1,4 +1,6 @@
 import type { AdapterContext, AdapterFactory, ProtocolAdapter } from '../sdk/index.js'
+import { createLendingPoolAdapter } from './blend/index.js'
+import { createRebalanceAdapter } from './rebalance/index.js'
 
 /** Factories of the adapters this build ships (see AdapterFactory for the module contract). */
 export interface AdapterFactories {
@@ -8,7 +10,10 @@ export interface AdapterFactories {
   rebalance?: AdapterFactory
 }
 
-export const builtinAdapterFactories: AdapterFactories = {}
+export const builtinAdapterFactories: AdapterFactories = {
+  lendingPool: createLendingPoolAdapter,
+  rebalance: createRebalanceAdapter,
+}
 
 /**
  * Startup step 4: the lending-pool adapter (whenever a pool is configured — without one the
