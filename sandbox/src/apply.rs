@@ -269,3 +269,44 @@ fn event_record(e: &ContractEvent, id: String, ledger: u32, close_time: u64, tx_
         tx_index,
     }
 }
+
+/// What a transaction records when applying it panicked (a host bug): txINTERNAL_ERROR, no
+/// fee; any fee and sequence change already committed stays, as the ledger saw it.
+pub fn internal_error(node: &mut Node, ptx: &ParsedTx, li: &LedgerInfo, order: u32) -> Applied {
+    let result = TransactionResult { fee_charged: 0, result: TransactionResultResult::TxInternalError, ext: TransactionResultExt::V0 };
+    let meta = TransactionMeta::V4(TransactionMetaV4 {
+        ext: ExtensionPoint::V0,
+        tx_changes_before: LedgerEntryChanges(VecM::default()),
+        operations: VecM::default(),
+        tx_changes_after: LedgerEntryChanges(VecM::default()),
+        soroban_meta: None,
+        events: VecM::default(),
+        diagnostic_events: VecM::default(),
+    });
+    node.chain.txs.insert(
+        ptx.hash,
+        TxRecord {
+            hash: ptx.hash,
+            ledger: li.sequence_number,
+            close_time: li.timestamp,
+            order,
+            success: false,
+            fee_bump: ptx.fee_bump.is_some(),
+            envelope: b64(&ptx.envelope),
+            result: b64(&result),
+            meta: b64(&meta),
+            contract_events: vec![],
+            tx_events: vec![],
+            diagnostics: vec![],
+        },
+    );
+    Applied {
+        result_meta: TransactionResultMetaV1 {
+            ext: ExtensionPoint::V0,
+            result: TransactionResultPair { transaction_hash: Hash(ptx.hash), result },
+            fee_processing: LedgerEntryChanges(VecM::default()),
+            tx_apply_processing: meta,
+            post_tx_apply_fee_processing: LedgerEntryChanges(VecM::default()),
+        },
+    }
+}

@@ -63,12 +63,7 @@ fn run(cfg: config::Config) -> Result<(), String> {
         let interval = Duration::from_secs_f64(cfg.ledger_interval);
         std::thread::spawn(move || loop {
             std::thread::sleep(interval);
-            match ctx.node.lock() {
-                Ok(mut n) => {
-                    n.close_ledger();
-                }
-                Err(_) => return,
-            }
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ctx.lock().close_ledger()));
         });
     }
 
@@ -83,7 +78,7 @@ fn run(cfg: config::Config) -> Result<(), String> {
     let _ = std::io::stdout().flush();
 
     let _ = rx.recv();
-    let node = ctx.node.lock().map_err(|_| "node state poisoned")?;
+    let node = ctx.lock();
     if let Some(path) = &cfg.state_file {
         state::write_file(&node, path)?;
         if !cfg.quiet {

@@ -291,7 +291,11 @@ impl Node {
         let mut result_pairs = vec![];
         for (i, ptx) in pending.into_iter().enumerate() {
             let seed = self.prng_seed(seq, i as u32);
-            let applied = crate::apply::apply_tx(self, &ptx, &li, seed, i as u32 + 1);
+            let order = i as u32 + 1;
+            let applied = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::apply::apply_tx(self, &ptx, &li, seed, order))) {
+                Ok(a) => a,
+                Err(_) => crate::apply::internal_error(self, &ptx, &li, order),
+            };
             envelopes.push(ptx.envelope.clone());
             result_pairs.push(applied.result_meta.result.clone());
             processing.push(applied.result_meta);

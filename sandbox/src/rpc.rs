@@ -16,6 +16,12 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// The node, even after a request panicked while holding it (that request failed; the
+    /// state it left is still the best there is).
+    pub fn lock(&self) -> std::sync::MutexGuard<'_, Node> {
+        self.node.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     pub fn friendbot_url(&self) -> String {
         format!("{}/friendbot", self.base_url)
     }
@@ -135,7 +141,8 @@ pub fn handle(ctx: &Ctx, req: &Value) -> Value {
         return RpcError::InvalidRequest("missing method".into()).to_json(&id);
     };
     let p = req.get("params").cloned().unwrap_or(Value::Null);
-    let result = Request::parse(method, &p).and_then(|r| dispatch(ctx, r));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Request::parse(method, &p).and_then(|r| dispatch(ctx, r))))
+        .unwrap_or_else(|_| Err(RpcError::Internal(format!("{method} panicked; the node keeps running"))));
     match result {
         Ok(v) => json!({ "jsonrpc": "2.0", "id": id, "result": v }),
         Err(e) => e.to_json(&id),
@@ -143,7 +150,7 @@ pub fn handle(ctx: &Ctx, req: &Value) -> Value {
 }
 
 pub fn dispatch(ctx: &Ctx, r: Request) -> Result<Value, RpcError> {
-    let mut node = ctx.node.lock().map_err(|_| RpcError::Internal("node state poisoned".into()))?;
+    let mut node = ctx.lock();
     match r {
         Request::GetHealth => Ok(json!({
             "status": "healthy",

@@ -73,7 +73,8 @@ fn route(ctx: &Ctx, mut req: Request) {
                 respond(req, 400, &json!({ "status": 400, "detail": format!("addr {addr:?} is not a G... account address") }));
                 return;
             };
-            let result = ctx.node.lock().map_err(|_| "node state poisoned".to_string()).and_then(|mut n| n.friendbot(id));
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ctx.lock().friendbot(id)))
+                .unwrap_or_else(|_| Err("friendbot panicked".to_string()));
             match result {
                 Ok(h) => respond(req, 200, &json!({ "hash": hex::encode(h), "successful": true })),
                 Err(e) => respond(req, 400, &json!({ "status": 400, "detail": e })),
