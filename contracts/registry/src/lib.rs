@@ -20,6 +20,5 @@ pub use contract::{Registry, RegistryArgs, RegistryClient, RegistryTrait};
 pub use errors::RegistryError;
 pub use types::{KeeperInfo, RegistryConfig};
 
-
 #[cfg(test)]
 mod tests;

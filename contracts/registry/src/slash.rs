@@ -66,10 +66,7 @@ pub fn execute_slash(
             &slashed,
         );
     }
-    let written_down = VaultClient::new(env, &vault).write_off(
-        &env.current_contract_address(),
-        keeper,
-        &slashed,
-    );
+    let written_down =
+        VaultClient::new(env, &vault).write_off(&env.current_contract_address(), keeper, &slashed);
     Ok((slashed, written_down, info))
 }

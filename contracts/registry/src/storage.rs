@@ -83,9 +83,7 @@ pub fn set_operators(env: &Env, list: &Vec<Address>) {
 }
 
 pub fn has_keeper(env: &Env, operator: &Address) -> bool {
-    env.storage()
-        .persistent()
-        .has(&(KEEPER, operator.clone()))
+    env.storage().persistent().has(&(KEEPER, operator.clone()))
 }
 
 pub fn get_keeper(env: &Env, operator: &Address) -> Result<KeeperInfo, RegistryError> {
@@ -112,9 +110,7 @@ pub fn remove_keeper(env: &Env, operator: &Address) {
 }
 
 pub fn is_banned(env: &Env, operator: &Address) -> bool {
-    env.storage()
-        .persistent()
-        .has(&(BANNED, operator.clone()))
+    env.storage().persistent().has(&(BANNED, operator.clone()))
 }
 
 pub fn set_banned(env: &Env, operator: &Address) {

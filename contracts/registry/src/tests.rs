@@ -136,9 +136,19 @@ fn register_pulls_exactly_the_stake() {
     assert_eq!(info.stake, STAKE);
     assert_eq!(info.registered_at, T0);
     assert!(!info.has_active_draw && !info.slashed);
-    assert_eq!((info.total_executions, info.successful_fills, info.total_profit), (0, 0, 0));
+    assert_eq!(
+        (
+            info.total_executions,
+            info.successful_fills,
+            info.total_profit
+        ),
+        (0, 0, 0)
+    );
     assert_eq!(t.c().get_keepers().len(), 1);
-    assert_eq!(err(t.c().try_register(&k, &t.name("again"))), is(RegistryError::AlreadyRegistered));
+    assert_eq!(
+        err(t.c().try_register(&k, &t.name("again"))),
+        is(RegistryError::AlreadyRegistered)
+    );
     assert_eq!(t.c().get_config().min_stake, STAKE);
     assert_eq!(t.c().get_vault(), t.vault);
 }
@@ -147,12 +157,21 @@ fn register_pulls_exactly_the_stake() {
 fn register_rejects_bad_names_and_short_balances() {
     let t = T::new();
     let k = t.funded(STAKE - 1);
-    assert_eq!(err(t.c().try_register(&k, &t.name(""))), is(RegistryError::InvalidName));
+    assert_eq!(
+        err(t.c().try_register(&k, &t.name(""))),
+        is(RegistryError::InvalidName)
+    );
     let long = "x".repeat(65);
-    assert_eq!(err(t.c().try_register(&k, &t.name(&long))), is(RegistryError::InvalidName));
+    assert_eq!(
+        err(t.c().try_register(&k, &t.name(&long))),
+        is(RegistryError::InvalidName)
+    );
     // Not enough USDC: the token transfer fails inside register and everything reverts.
     assert!(t.c().try_register(&k, &t.name("poor")).is_err());
-    assert_eq!(err(t.c().try_get_keeper(&k)), is(RegistryError::NotRegistered));
+    assert_eq!(
+        err(t.c().try_get_keeper(&k)),
+        is(RegistryError::NotRegistered)
+    );
     assert_eq!(t.c().get_keepers().len(), 0);
     assert_eq!(t.token().balance(&k), STAKE - 1);
 }
@@ -164,12 +183,18 @@ fn deregister_refunds_and_is_refused_during_a_draw() {
     let b = t.keeper();
     let c = t.keeper();
     t.c().mark_draw(&t.vault, &b, &(10 * U));
-    assert_eq!(err(t.c().try_deregister(&b)), is(RegistryError::DrawOutstanding));
+    assert_eq!(
+        err(t.c().try_deregister(&b)),
+        is(RegistryError::DrawOutstanding)
+    );
     t.c().deregister(&a);
     assert_eq!(t.token().balance(&a), STAKE);
     let left: std::vec::Vec<Address> = t.c().get_keepers().iter().map(|i| i.operator).collect();
     assert_eq!(left, std::vec![b.clone(), c]);
-    assert_eq!(err(t.c().try_deregister(&a)), is(RegistryError::NotRegistered));
+    assert_eq!(
+        err(t.c().try_deregister(&a)),
+        is(RegistryError::NotRegistered)
+    );
     t.c().clear_draw(&t.vault, &b);
     t.c().deregister(&b);
     assert_eq!(t.token().balance(&b), STAKE);
@@ -195,7 +220,10 @@ fn vault_only_entry_points() {
 #[test]
 fn vault_must_be_set_once() {
     let t = T::new();
-    assert_eq!(err(t.c().try_set_vault(&t.vault)), is(RegistryError::VaultAlreadySet));
+    assert_eq!(
+        err(t.c().try_set_vault(&t.vault)),
+        is(RegistryError::VaultAlreadySet)
+    );
     // A fresh registry without a vault.
     let env = &t.env;
     let reg = env.register(
@@ -213,7 +241,10 @@ fn vault_must_be_set_once() {
     let c = RegistryClient::new(env, &reg);
     assert_eq!(err(c.try_get_vault()), is(RegistryError::VaultNotSet));
     let k = Address::generate(env);
-    assert_eq!(err(c.try_mark_draw(&t.vault, &k, &U)), is(RegistryError::VaultNotSet));
+    assert_eq!(
+        err(c.try_mark_draw(&t.vault, &k, &U)),
+        is(RegistryError::VaultNotSet)
+    );
     assert_eq!(err(c.try_slash(&k)), is(RegistryError::VaultNotSet));
 }
 
@@ -247,16 +278,28 @@ fn constructor_validates_config() {
 fn draw_marks_partial_returns_and_clears() {
     let t = T::new();
     let k = t.keeper();
-    assert_eq!(err(t.c().try_mark_draw(&t.vault, &k, &0)), is(RegistryError::InvalidAmount));
+    assert_eq!(
+        err(t.c().try_mark_draw(&t.vault, &k, &0)),
+        is(RegistryError::InvalidAmount)
+    );
     let stranger = Address::generate(&t.env);
-    assert_eq!(err(t.c().try_mark_draw(&t.vault, &stranger, &U)), is(RegistryError::NotRegistered));
-    assert_eq!(err(t.c().try_clear_draw(&t.vault, &k)), is(RegistryError::NoActiveDraw));
+    assert_eq!(
+        err(t.c().try_mark_draw(&t.vault, &stranger, &U)),
+        is(RegistryError::NotRegistered)
+    );
+    assert_eq!(
+        err(t.c().try_clear_draw(&t.vault, &k)),
+        is(RegistryError::NoActiveDraw)
+    );
     t.c().mark_draw(&t.vault, &k, &(100 * U));
     let info = t.c().get_keeper(&k);
     assert!(info.has_active_draw);
     assert_eq!((info.draw_amount, info.draw_timestamp), (100 * U, T0));
     // Raising an active draw is refused; lowering it (partial return) keeps the timestamp.
-    assert_eq!(err(t.c().try_mark_draw(&t.vault, &k, &(100 * U))), is(RegistryError::DrawOutstanding));
+    assert_eq!(
+        err(t.c().try_mark_draw(&t.vault, &k, &(100 * U))),
+        is(RegistryError::DrawOutstanding)
+    );
     t.advance(50);
     t.c().mark_draw(&t.vault, &k, &(40 * U));
     let info = t.c().get_keeper(&k);
@@ -292,7 +335,10 @@ fn slash_timing_share_and_ban() {
     let k = t.keeper();
     assert_eq!(err(t.c().try_slash(&k)), is(RegistryError::NoActiveDraw));
     let nobody = Address::generate(&t.env);
-    assert_eq!(err(t.c().try_slash(&nobody)), is(RegistryError::NotRegistered));
+    assert_eq!(
+        err(t.c().try_slash(&nobody)),
+        is(RegistryError::NotRegistered)
+    );
     t.c().mark_draw(&t.vault, &k, &(7 * U));
     t.advance(TIMEOUT);
     assert_eq!(err(t.c().try_slash(&k)), is(RegistryError::SlashTooEarly));
@@ -305,19 +351,32 @@ fn slash_timing_share_and_ban() {
     assert_eq!(t.token().balance(&t.vault), STAKE / 4);
     assert_eq!(t.token().balance(&t.reg), STAKE - STAKE / 4);
     let last: (Address, i128) = t.env.as_contract(&t.vault, || {
-        t.env.storage().instance().get(&symbol_short!("last")).unwrap()
+        t.env
+            .storage()
+            .instance()
+            .get(&symbol_short!("last"))
+            .unwrap()
     });
     assert_eq!(last, (k.clone(), STAKE / 4));
     let info = t.c().get_keeper(&k);
     assert!(info.slashed && !info.has_active_draw);
-    assert_eq!((info.slash_count, info.total_slashed, info.stake), (1, STAKE / 4, STAKE - STAKE / 4));
+    assert_eq!(
+        (info.slash_count, info.total_slashed, info.stake),
+        (1, STAKE / 4, STAKE - STAKE / 4)
+    );
     assert_eq!((info.total_executions, info.successful_fills), (1, 0));
     // Banned: no new draw mark, no re-registration after leaving.
-    assert_eq!(err(t.c().try_mark_draw(&t.vault, &k, &U)), is(RegistryError::KeeperBanned));
+    assert_eq!(
+        err(t.c().try_mark_draw(&t.vault, &k, &U)),
+        is(RegistryError::KeeperBanned)
+    );
     t.c().deregister(&k);
     assert_eq!(t.token().balance(&k), STAKE - STAKE / 4);
     StellarAssetClient::new(&t.env, &t.usdc).mint(&k, &STAKE);
-    assert_eq!(err(t.c().try_register(&k, &t.name("again"))), is(RegistryError::KeeperBanned));
+    assert_eq!(
+        err(t.c().try_register(&k, &t.name("again"))),
+        is(RegistryError::KeeperBanned)
+    );
 }
 
 #[test]

@@ -15,7 +15,7 @@ pub struct RegistryConfig {
 }
 
 // Everything the registry knows about one keeper.
-// 
+//
 // The vault contract decodes this struct (its own copy in `contracts/vault/src/registry.rs`):
 // fields are added at the end of both copies together.
 #[contracttype]

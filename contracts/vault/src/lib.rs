@@ -19,4 +19,3 @@ mod types;
 pub use contract::{Vault, VaultArgs, VaultClient, VaultTrait};
 pub use errors::VaultError;
 pub use types::{DepositorInfo, PauseFlags, VaultConfig, VaultState};
-

@@ -77,10 +77,7 @@ pub fn get_registry(env: &Env) -> Result<Address, VaultError> {
 }
 
 pub fn get_state(env: &Env) -> VaultState {
-    env.storage()
-        .instance()
-        .get(&STATE)
-        .unwrap_or_default()
+    env.storage().instance().get(&STATE).unwrap_or_default()
 }
 
 pub fn set_state(env: &Env, state: &VaultState) {
@@ -136,7 +133,5 @@ pub fn set_draw(env: &Env, keeper: &Address, draw: &i128) {
 }
 
 pub fn remove_draw(env: &Env, keeper: &Address) {
-    env.storage()
-        .persistent()
-        .remove(&(DRAW, keeper.clone()));
+    env.storage().persistent().remove(&(DRAW, keeper.clone()));
 }

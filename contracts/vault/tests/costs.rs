@@ -88,7 +88,8 @@ fn entry_point_costs_on_wasm() {
     rows.push(measure(&s, "deposit"));
 
     let k = s.funded(MIN_STAKE + 1_000 * U);
-    s.registry().register(&k, &String::from_str(&s.env, "keeper-1"));
+    s.registry()
+        .register(&k, &String::from_str(&s.env, "keeper-1"));
     rows.push(measure(&s, "register"));
 
     s.vault().draw(&k, &(5_000 * U));
@@ -133,7 +134,17 @@ fn entry_point_costs_on_wasm() {
 
     // Budget guards: an entry point that grows past these is a regression worth a look.
     for r in &rows {
-        assert!(r.instructions < 15_000_000, "{}: {} instructions", r.name, r.instructions);
-        assert!(r.write_bytes < 8_000, "{}: {} write bytes", r.name, r.write_bytes);
+        assert!(
+            r.instructions < 15_000_000,
+            "{}: {} instructions",
+            r.name,
+            r.instructions
+        );
+        assert!(
+            r.write_bytes < 8_000,
+            "{}: {} write bytes",
+            r.name,
+            r.write_bytes
+        );
     }
 }

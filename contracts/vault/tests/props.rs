@@ -127,7 +127,13 @@ impl World {
         let before = self.successes;
         self.apply_inner(op);
         let kind = format!("{op:?}");
-        let kind: &'static str = Box::leak(kind.split_whitespace().next().unwrap().to_string().into_boxed_str());
+        let kind: &'static str = Box::leak(
+            kind.split_whitespace()
+                .next()
+                .unwrap()
+                .to_string()
+                .into_boxed_str(),
+        );
         let e = self.by_kind.entry(kind).or_default();
         e.0 += 1;
         e.1 += self.successes - before;
@@ -160,7 +166,11 @@ impl World {
             Op::Draw { keeper, bps } => {
                 let st = v.get_state();
                 let room = (st.total_usdc - st.active_liq).min(MAX_DRAW);
-                let amount = if bps > 10_000 { bps * U } else { room * bps / 10_000 };
+                let amount = if bps > 10_000 {
+                    bps * U
+                } else {
+                    room * bps / 10_000
+                };
                 if v.try_draw(&self.keepers[keeper], &amount).is_ok() {
                     self.successes += 1;
                 }
@@ -187,7 +197,11 @@ impl World {
                     let ts = r.get_keeper(&k).draw_timestamp;
                     assert_eq!(v.return_proceeds(&k, &part, &10), 0);
                     assert_eq!(v.get_keeper_draw(&k), out - part);
-                    assert_eq!(r.get_keeper(&k).draw_timestamp, ts, "partial return kept the clock");
+                    assert_eq!(
+                        r.get_keeper(&k).draw_timestamp,
+                        ts,
+                        "partial return kept the clock"
+                    );
                     self.successes += 1;
                 }
             }
@@ -216,7 +230,9 @@ impl World {
                 }
                 let k = self.keepers[keeper].clone();
                 self.s.mint(&k, MIN_STAKE);
-                if r.try_register(&k, &String::from_str(&self.s.env, "k")).is_ok() {
+                if r.try_register(&k, &String::from_str(&self.s.env, "k"))
+                    .is_ok()
+                {
                     self.successes += 1;
                 }
             }
@@ -246,8 +262,17 @@ impl World {
         assert_eq!(shares, st.total_shares, "sum of shares, {}", ctx());
 
         // 2. books
-        assert_eq!(self.s.vault_balance(), st.total_usdc - st.active_liq, "balance, {}", ctx());
-        assert!(st.active_liq >= 0 && st.total_usdc >= st.active_liq, "{}", ctx());
+        assert_eq!(
+            self.s.vault_balance(),
+            st.total_usdc - st.active_liq,
+            "balance, {}",
+            ctx()
+        );
+        assert!(
+            st.active_liq >= 0 && st.total_usdc >= st.active_liq,
+            "{}",
+            ctx()
+        );
 
         // 3. no depositor beyond deposit + pro-rata income
         for (i, d) in self.depositors.iter().enumerate() {
@@ -281,7 +306,10 @@ impl World {
 }
 
 fn env_or(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 fn run(mode: Mode, cases: u32, ops: usize) -> (usize, usize) {
@@ -291,7 +319,8 @@ fn run(mode: Mode, cases: u32, ops: usize) -> (usize, usize) {
         ..Config::default()
     });
     let totals = std::cell::Cell::new((0usize, 0usize));
-    let kinds = std::cell::RefCell::new(std::collections::BTreeMap::<&'static str, (usize, usize)>::new());
+    let kinds =
+        std::cell::RefCell::new(std::collections::BTreeMap::<&'static str, (usize, usize)>::new());
     runner
         .run(&proptest::collection::vec(op(), ops), |seq| {
             let mut w = World::new(mode);
@@ -310,7 +339,10 @@ fn run(mode: Mode, cases: u32, ops: usize) -> (usize, usize) {
             Ok(())
         })
         .unwrap();
-    println!("{mode:?} operations (attempted, succeeded): {:?}", kinds.borrow());
+    println!(
+        "{mode:?} operations (attempted, succeeded): {:?}",
+        kinds.borrow()
+    );
     totals.get()
 }
 

@@ -36,7 +36,11 @@ fn state(s: &Setup) -> VaultState {
 
 fn assert_books(s: &Setup) {
     let st = state(s);
-    assert_eq!(s.vault_balance(), st.total_usdc - st.active_liq, "balance == total_usdc - active_liq");
+    assert_eq!(
+        s.vault_balance(),
+        st.total_usdc - st.active_liq,
+        "balance == total_usdc - active_liq"
+    );
 }
 
 fn first_deposit(mode: Mode) {
@@ -96,10 +100,16 @@ fn deposit_errors(mode: Mode) {
     assert_eq!(code(s.vault().try_deposit(&d, &(10 * U))), NOT_INIT);
     assert_eq!(code(s.vault().try_withdraw(&d, &(10 * U))), NOT_INIT);
     assert_eq!(code(s.vault().try_draw(&d, &(10 * U))), NOT_INIT);
-    assert_eq!(code(s.vault().try_return_proceeds(&d, &(10 * U), &0)), NOT_INIT);
+    assert_eq!(
+        code(s.vault().try_return_proceeds(&d, &(10 * U), &0)),
+        NOT_INIT
+    );
     assert_eq!(code(s.vault().try_get_registry()), NOT_INIT);
     s.vault().set_registry(&s.registry_id);
-    assert_eq!(code(s.vault().try_set_registry(&s.registry_id)), ALREADY_INIT);
+    assert_eq!(
+        code(s.vault().try_set_registry(&s.registry_id)),
+        ALREADY_INIT
+    );
     s.registry().set_vault(&s.vault_id);
 
     assert_eq!(code(s.vault().try_deposit(&d, &0)), INVALID_AMOUNT);
@@ -132,7 +142,10 @@ fn deposit_cap(mode: Mode) {
     s.registry().set_vault(&s.vault_id);
     let d = s.funded(2_000 * U);
     s.vault().deposit(&d, &(600 * U));
-    assert_eq!(code(s.vault().try_deposit(&d, &(400 * U + 1))), DEPOSIT_CAP_EXCEEDED);
+    assert_eq!(
+        code(s.vault().try_deposit(&d, &(400 * U + 1))),
+        DEPOSIT_CAP_EXCEEDED
+    );
     s.vault().deposit(&d, &(400 * U));
     assert_eq!(state(&s).total_usdc, 1_000 * U);
 }
@@ -212,16 +225,28 @@ fn withdraw_errors(mode: Mode) {
     s.advance(COOLDOWN);
     assert_eq!(code(s.vault().try_withdraw(&d, &0)), INVALID_AMOUNT);
     assert_eq!(code(s.vault().try_withdraw(&d, &-1)), INVALID_AMOUNT);
-    assert_eq!(code(s.vault().try_withdraw(&d, &(shares + 1))), INSUFFICIENT_SHARES);
+    assert_eq!(
+        code(s.vault().try_withdraw(&d, &(shares + 1))),
+        INSUFFICIENT_SHARES
+    );
     let stranger = s.funded(0);
-    assert_eq!(code(s.vault().try_withdraw(&stranger, &1)), INSUFFICIENT_SHARES);
+    assert_eq!(
+        code(s.vault().try_withdraw(&stranger, &1)),
+        INSUFFICIENT_SHARES
+    );
     // Capital out with a keeper is not withdrawable.
     let k = s.keeper(0);
     s.vault().draw(&k, &(900 * U));
-    assert_eq!(code(s.vault().try_withdraw(&d, &shares)), INSUFFICIENT_LIQUIDITY);
+    assert_eq!(
+        code(s.vault().try_withdraw(&d, &shares)),
+        INSUFFICIENT_LIQUIDITY
+    );
     // Pauses never stop withdraw.
     s.vault().set_pause(&true, &true);
-    assert_eq!(s.vault().withdraw(&d, &(100 * U - DEAD_SHARES)), 100 * U - DEAD_SHARES);
+    assert_eq!(
+        s.vault().withdraw(&d, &(100 * U - DEAD_SHARES)),
+        100 * U - DEAD_SHARES
+    );
     assert_books(&s);
 }
 
@@ -239,7 +264,10 @@ fn withdraw_zero_assets_and_insolvency(mode: Mode) {
     assert_eq!(s.vault().share_price(), 5_000_000);
     s.advance(COOLDOWN);
     assert_eq!(code(s.vault().try_withdraw(&d, &1)), ZERO_ASSETS);
-    assert_eq!(s.vault().withdraw(&d, &shares), (shares * 500 * U) / (1_000 * U));
+    assert_eq!(
+        s.vault().withdraw(&d, &shares),
+        (shares * 500 * U) / (1_000 * U)
+    );
     assert_books(&s);
 
     // Total loss with nothing recovered (slash rate 0): shares without USDC cannot be priced.
@@ -353,7 +381,10 @@ fn return_larger_than_draw_books_profit_only_on_own_draw(mode: Mode) {
     assert_eq!(state(&s).active_liq, 2_000 * U);
     assert_eq!(s.vault().get_keeper_draw(&b), 2_000 * U);
     // a has nothing outstanding any more.
-    assert_eq!(code(s.vault().try_return_proceeds(&a, &(1 * U), &1)), NO_ACTIVE_DRAW);
+    assert_eq!(
+        code(s.vault().try_return_proceeds(&a, &(1 * U), &1)),
+        NO_ACTIVE_DRAW
+    );
     assert_books(&s);
 }
 
@@ -362,10 +393,19 @@ fn return_errors(mode: Mode) {
     let d = s.funded(10_000 * U);
     s.vault().deposit(&d, &(10_000 * U));
     let k = s.keeper(0);
-    assert_eq!(code(s.vault().try_return_proceeds(&k, &(1 * U), &1)), NO_ACTIVE_DRAW);
+    assert_eq!(
+        code(s.vault().try_return_proceeds(&k, &(1 * U), &1)),
+        NO_ACTIVE_DRAW
+    );
     s.vault().draw(&k, &(1_000 * U));
-    assert_eq!(code(s.vault().try_return_proceeds(&k, &0, &1)), INVALID_AMOUNT);
-    assert_eq!(code(s.vault().try_return_proceeds(&k, &-1, &1)), INVALID_AMOUNT);
+    assert_eq!(
+        code(s.vault().try_return_proceeds(&k, &0, &1)),
+        INVALID_AMOUNT
+    );
+    assert_eq!(
+        code(s.vault().try_return_proceeds(&k, &-1, &1)),
+        INVALID_AMOUNT
+    );
     // A keeper short of USDC: the transfer fails, nothing changes.
     assert!(s.vault().try_return_proceeds(&k, &(1_001 * U), &1).is_err());
     assert_eq!(s.vault().get_keeper_draw(&k), 1_000 * U);
@@ -380,11 +420,17 @@ fn draw_errors(mode: Mode) {
     let d = s.funded(1_000_000 * U);
     s.vault().deposit(&d, &(150_000 * U));
     let stranger = s.funded(0);
-    assert_eq!(code(s.vault().try_draw(&stranger, &(1 * U))), REG_NOT_REGISTERED);
+    assert_eq!(
+        code(s.vault().try_draw(&stranger, &(1 * U))),
+        REG_NOT_REGISTERED
+    );
     let k = s.keeper(0);
     assert_eq!(code(s.vault().try_draw(&k, &0)), INVALID_AMOUNT);
     assert_eq!(code(s.vault().try_draw(&k, &-3)), INVALID_AMOUNT);
-    assert_eq!(code(s.vault().try_draw(&k, &(MAX_DRAW + 1))), DRAW_CAP_EXCEEDED);
+    assert_eq!(
+        code(s.vault().try_draw(&k, &(MAX_DRAW + 1))),
+        DRAW_CAP_EXCEEDED
+    );
     s.vault().set_pause(&false, &true);
     assert_eq!(code(s.vault().try_draw(&k, &(1 * U))), DRAWS_PAUSED);
     s.vault().set_pause(&false, &false);
@@ -392,7 +438,10 @@ fn draw_errors(mode: Mode) {
     assert_eq!(code(s.vault().try_draw(&k, &(1 * U))), DRAW_OUTSTANDING);
     // Only idle USDC can be drawn: 50000 left.
     let k2 = s.keeper(0);
-    assert_eq!(code(s.vault().try_draw(&k2, &(50_000 * U + 1))), INSUFFICIENT_LIQUIDITY);
+    assert_eq!(
+        code(s.vault().try_draw(&k2, &(50_000 * U + 1))),
+        INSUFFICIENT_LIQUIDITY
+    );
     s.vault().draw(&k2, &(50_000 * U));
     assert_eq!(s.vault_balance(), 0);
     assert_books(&s);
@@ -424,7 +473,10 @@ fn slash_timing_and_ban(mode: Mode) {
     let info = s.registry().get_keeper(&k);
     assert!(info.slashed);
     assert!(!info.has_active_draw);
-    assert_eq!((info.slash_count, info.total_slashed, info.stake), (1, slashed, MIN_STAKE - slashed));
+    assert_eq!(
+        (info.slash_count, info.total_slashed, info.stake),
+        (1, slashed, MIN_STAKE - slashed)
+    );
     assert_eq!(info.total_executions, 1);
     assert_eq!(info.successful_fills, 0);
     assert_books(&s);
@@ -438,7 +490,10 @@ fn slash_timing_and_ban(mode: Mode) {
     assert_eq!(s.token().balance(&k), 2_000 * U + MIN_STAKE - slashed);
     s.mint(&k, MIN_STAKE);
     assert_eq!(
-        code(s.registry().try_register(&k, &String::from_str(&s.env, "again"))),
+        code(
+            s.registry()
+                .try_register(&k, &String::from_str(&s.env, "again"))
+        ),
         209
     );
     assert_eq!(code(s.vault().try_draw(&k, &(1 * U))), REG_NOT_REGISTERED);
@@ -466,11 +521,23 @@ fn registry_vault_only_entry_points(mode: Mode) {
     // A keeper calling the vault-only functions directly, as itself: Unauthorized (203).
     assert_eq!(code(s.registry().try_mark_draw(&k, &k, &(1 * U))), 203);
     assert_eq!(code(s.registry().try_clear_draw(&k, &k)), 203);
-    assert_eq!(code(s.registry().try_record_execution(&k, &k, &true, &(1 * U), &1)), 203);
+    assert_eq!(
+        code(
+            s.registry()
+                .try_record_execution(&k, &k, &true, &(1 * U), &1)
+        ),
+        203
+    );
     // Naming the vault without the vault's authorisation: the auth check fails.
     s.env.set_auths(&[]);
-    assert!(s.registry().try_mark_draw(&s.vault_id, &k, &(1 * U)).is_err());
-    assert!(s.registry().try_record_execution(&s.vault_id, &k, &true, &(1 * U), &1).is_err());
+    assert!(s
+        .registry()
+        .try_mark_draw(&s.vault_id, &k, &(1 * U))
+        .is_err());
+    assert!(s
+        .registry()
+        .try_record_execution(&s.vault_id, &k, &true, &(1 * U), &1)
+        .is_err());
     s.env.mock_all_auths();
     let info = s.registry().get_keeper(&k);
     assert!(!info.has_active_draw);
@@ -489,10 +556,19 @@ fn actors_must_authorise(mode: Mode) {
     s.env.mock_all_auths();
     s.vault().deposit(&d, &(100 * U));
     let auths = s.env.auths();
-    assert!(auths.iter().any(|(a, _)| *a == d), "deposit needs the depositor's auth");
+    assert!(
+        auths.iter().any(|(a, _)| *a == d),
+        "deposit needs the depositor's auth"
+    );
     s.vault().set_pause(&true, &false);
     assert!(s.env.auths().iter().any(|(a, _)| *a == s.admin));
-    assert_eq!(s.vault().get_pause(), PauseFlags { deposits: true, draws: false });
+    assert_eq!(
+        s.vault().get_pause(),
+        PauseFlags {
+            deposits: true,
+            draws: false
+        }
+    );
     // slash is permissionless: it runs with no signature at all.
     s.vault().set_pause(&false, &false);
     s.vault().draw(&k, &(10 * U));
