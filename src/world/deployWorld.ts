@@ -14,7 +14,8 @@ import {
 import { deployRouter, seedPair, setRouterPaused } from './dex.js'
 import { ORACLE_DECIMALS, WorldOracle } from './oracle.js'
 import { addrs, blendRequest, vec } from './scval.js'
-import { SeededRandom, keypairFor, seedBytes } from './seed.js'
+import { planBorrowers } from './planBorrowers.js'
+import { keypairFor, seedBytes } from './seed.js'
 import { depositToVault, deployService, registerKeeper } from './service.js'
 import type {
   AssetEntry,
@@ -108,22 +109,20 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
   await addTrustlines(chain, [lender, ...depositors], [usdc])
   await addTrustlines(chain, [...keepers, ...borrowerKeys], [usdc, ...collaterals])
 
-  // Borrowers: collateral alternates over the assets; size and health factor from the seed.
-  const rng = new SeededRandom(seed)
   const reserveConfigs: ReserveConfig[] = [
     USDC_RESERVE,
     ...collateralSpecs.map((c) => defaultReserveConfig({ c_factor: c.cFactor ?? 7_500_000 })),
   ]
-  const borrowerPlans = borrowerKeys.map((keypair, i) => {
-    const ci = i % collaterals.length
-    const spec = collateralSpecs[ci]!
-    const valueUsd = rng.between(5_000n, 20_000n) * UNIT
-    const collateral = (valueUsd * UNIT) / spec.price
-    const cFactor = BigInt(reserveConfigs[ci + 1]!.c_factor)
-    const collateralBase = (((collateral * cFactor) / UNIT) * spec.price) / UNIT
-    const targetHealthFactor = rng.between(hfRange.min, hfRange.max)
-    const borrowed = (collateralBase * BigInt(USDC_RESERVE.l_factor)) / targetHealthFactor
-    return { keypair, address: keypair.publicKey(), collateralAsset: collaterals[ci]!, collateral, borrowed, targetHealthFactor }
+  const borrowerPlans = planBorrowers({
+    seed,
+    count: nBorrowers,
+    collaterals: collateralSpecs.map((c, i) => ({ price: c.price, cFactor: reserveConfigs[i + 1]!.c_factor })),
+    usdcLFactor: USDC_RESERVE.l_factor,
+    healthFactor: hfRange,
+  }).map((plan, i) => {
+    const keypair = borrowerKeys[i]!
+    const { collateral, borrowed, targetHealthFactor } = plan
+    return { keypair, address: keypair.publicKey(), collateralAsset: collaterals[plan.collateralIndex]!, collateral, borrowed, targetHealthFactor }
   })
 
   const dexDepth = collateralSpecs.map((c) => c.dexDepthUsd ?? 1_000_000n * UNIT)
