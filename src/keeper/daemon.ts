@@ -115,6 +115,7 @@ export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Pr
     fallbackDexRouter: config.fallbackDexRouter,
     rebalanceVault: config.rebalanceVault,
     rebalanceDriftBps: config.rebalanceDriftBps,
+    historyApiUrl: config.historyApiUrl,
     emit: (kind, message, data) => {
       events.push(kind, message, data)
     },

@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
 import { ContractError, addr, i128, invoke } from '../chain/index.js'
 import { RegistryContract, VaultContract, tokenBalance } from './clients/index.js'
-import { REGISTRATION_SKIPPED } from './daemon.js'
+import pino from 'pino'
+import { createRoundTripAdapter } from './adapters/example/index.js'
+import { parseConfig } from './config/index.js'
+import { REGISTRATION_SKIPPED, startDaemon } from './daemon.js'
 import { spawnKeeper, type KeeperProcess } from './testing/keeperProcess.js'
 import { deployVaultWorld, type VaultWorld } from './testing/vaultWorld.js'
 
@@ -157,5 +160,38 @@ describe('keeper daemon against the sandbox', () => {
     second.kill('SIGTERM')
     expect(await second.exited).toBe(0)
   }, 120_000)
-})
 
+  it('drives an adapter through the vault: draw, return_proceeds, fill booked on chain and in the API', async () => {
+    // In process, so the example adapter can be plugged in; the same daemon code as the binary.
+    const operator = await world.newAccount(300_0000000n)
+    const config = parseConfig({
+      ...env({ KEEPER_SECRET: operator.secret(), KEEPER_NAME: 'round-trip', POLL_INTERVAL: '3' }),
+    })
+    let offered = 0
+    const adapter = createRoundTripAdapter({
+      jobs: () => (offered++ === 0 ? [{ priority: 4, amount: 100_0000000n, label: 'one round trip' }] : []),
+    })
+    const daemon = await startDaemon(config, { logger: pino({ level: 'silent' }), extraAdapters: [adapter] })
+    try {
+      const deadline = Date.now() + 60_000
+      while (daemon.state.history.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200))
+      expect(daemon.state.history).toHaveLength(1)
+      expect(daemon.state.history[0]).toMatchObject({ adapter: 'round-trip', drew: 100_0000000n, proceeds: 100_0000000n, profit: 0n, success: true })
+      const info = await registry.getKeeper(operator.publicKey())
+      expect(info).toMatchObject({ totalExecutions: 1, hasActiveDraw: false, drawAmount: 0n })
+      expect(await vault.getKeeperDraw(operator.publicKey())).toBe(0n)
+      const metrics = await (await fetch(`http://127.0.0.1:${daemon.port}/metrics`)).text()
+      expect(metrics).toMatch(/^service_liquidations_total 1$/m)
+      // The next cycle's refresh picks the registry's record up for /api/performance.
+      const cycles = daemon.state.cycles.count
+      while (daemon.state.cycles.count <= cycles && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200))
+      const perf = (await (await fetch(`http://127.0.0.1:${daemon.port}/api/performance`)).json()) as {
+        liquidations: { source: string; executions: number; recent: unknown[] }
+      }
+      expect(perf.liquidations).toMatchObject({ source: 'registry', executions: 1 })
+      expect(perf.liquidations.recent).toHaveLength(1)
+    } finally {
+      await daemon.stop()
+    }
+  }, 120_000)
+})

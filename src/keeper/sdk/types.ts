@@ -106,6 +106,8 @@ export interface AdapterContext {
   fallbackDexRouter: string | undefined
   rebalanceVault: string | undefined
   rebalanceDriftBps: number
+  /** History (Horizon-style) API base URL (HISTORY_API_URL). */
+  historyApiUrl?: string
   /** Tells the event stream about something worth showing (scans, fills...). */
   emit(kind: string, message: string, data?: Record<string, unknown>): void
 }
