@@ -54,13 +54,18 @@ pub fn execute_register(
 }
 
 /// Removes the keeper and refunds its remaining stake. Refused while a draw is outstanding, so
-/// a keeper cannot walk away from capital it holds.
+/// a keeper cannot walk away from capital it holds. A slashed keeper leaves a ban marker.
 pub fn execute_deregister(env: &Env, operator: &Address) -> Result<i128, RegistryError> {
     let info = storage::get_keeper(env, operator)?;
     if info.has_active_draw {
         return Err(RegistryError::DrawOutstanding);
     }
     storage::remove_keeper(env, operator);
+    if info.slashed {
+        // The ban outlives the record. Written here rather than in slash, so the keeper that
+        // leaves pays for the entry, not whoever called slash.
+        storage::set_banned(env, operator);
+    }
     let operators = storage::get_operators(env);
     let mut kept = Vec::new(env);
     for a in operators.iter() {

@@ -13,7 +13,8 @@ pub const BPS_DENOMINATOR: i128 = 10_000;
 /// slashed = floor(stake * slash_rate_bps / 10000) goes to the vault (not burned), then the
 /// vault writes the outstanding draw off its books and books the slashed stake as recovered,
 /// all in this one transaction: if any step fails everything reverts, so vault and registry
-/// never disagree about the draw. The keeper is banned from drawing and registering again.
+/// never disagree about the draw. The keeper is banned from drawing again (its record says
+/// `slashed`) and, once it deregisters, from registering again (see keeper::execute_deregister).
 /// Returns (slashed stake, written-down draw, keeper info after the slash).
 pub fn execute_slash(
     env: &Env,
@@ -57,7 +58,6 @@ pub fn execute_slash(
         .checked_add(1)
         .ok_or(RegistryError::Overflow)?;
     storage::set_keeper(env, &info);
-    storage::set_banned(env, keeper);
 
     if slashed > 0 {
         token::TokenClient::new(env, &config.usdc_token).transfer(

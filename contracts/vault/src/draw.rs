@@ -75,11 +75,7 @@ pub fn execute_return(
         .ok_or(VaultError::Overflow)?;
     outstanding -= principal;
     storage::set_state(env, &state);
-    if outstanding == 0 {
-        storage::remove_draw(env, keeper);
-    } else {
-        storage::set_draw(env, keeper, &outstanding);
-    }
+    storage::set_draw(env, keeper, &outstanding);
 
     let vault = env.current_contract_address();
     token::TokenClient::new(env, &storage::get_usdc(env)).transfer(keeper, &vault, &amount);
@@ -116,6 +112,6 @@ pub fn execute_write_off(
         .checked_add(recovered)
         .ok_or(VaultError::Overflow)?;
     storage::set_state(env, &state);
-    storage::remove_draw(env, keeper);
+    storage::clear_draw(env, keeper);
     Ok(outstanding)
 }

@@ -117,13 +117,17 @@ pub fn set_depositor(env: &Env, depositor: &Address, info: &DepositorInfo) {
 
 // A keeper's outstanding draw (capital still out). Its start time lives in the registry's
 // keeper record (draw_timestamp), which is what the slash timeout reads.
+// A closed draw is stored as 0 rather than removed: the keeper's next draw then updates an
+// existing entry instead of creating one, which would pay 60 days of rent again.
 pub fn get_draw(env: &Env, keeper: &Address) -> Option<i128> {
     let key = (DRAW, keeper.clone());
-    let draw = env.storage().persistent().get(&key);
-    if draw.is_some() {
-        extend_persistent(env, &key);
+    let draw: i128 = env.storage().persistent().get(&key)?;
+    extend_persistent(env, &key);
+    if draw > 0 {
+        Some(draw)
+    } else {
+        None
     }
-    draw
 }
 
 pub fn set_draw(env: &Env, keeper: &Address, draw: &i128) {
@@ -132,6 +136,6 @@ pub fn set_draw(env: &Env, keeper: &Address, draw: &i128) {
     extend_persistent(env, &key);
 }
 
-pub fn remove_draw(env: &Env, keeper: &Address) {
-    env.storage().persistent().remove(&(DRAW, keeper.clone()));
+pub fn clear_draw(env: &Env, keeper: &Address) {
+    set_draw(env, keeper, &0);
 }
