@@ -14,7 +14,7 @@ pub struct Applied {
     pub result_meta: TransactionResultMetaV1,
 }
 
-fn native_contract_id(network_id: &[u8; 32]) -> [u8; 32] {
+pub fn native_contract_id(network_id: &[u8; 32]) -> [u8; 32] {
     let pre = HashIdPreimage::ContractId(HashIdPreimageContractId {
         network_id: Hash(*network_id),
         contract_id_preimage: ContractIdPreimage::Asset(Asset::Native),

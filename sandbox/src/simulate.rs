@@ -10,7 +10,31 @@ use soroban_simulation::simulation::{
     simulate_extend_ttl_op, simulate_invoke_host_function_op, simulate_restore_op, SimulationAdjustmentConfig,
     SimulationAdjustmentFactor,
 };
+use soroban_env_host::storage::SnapshotSource;
+use soroban_simulation::AutoRestoringSnapshotSource;
 use std::rc::Rc;
+
+fn clone_mode(m: &RecordingInvocationAuthMode) -> RecordingInvocationAuthMode {
+    match m {
+        RecordingInvocationAuthMode::Enforcing(a) => RecordingInvocationAuthMode::Enforcing(a.clone()),
+        RecordingInvocationAuthMode::Recording(p) => RecordingInvocationAuthMode::Recording(*p),
+    }
+}
+
+fn restores_entries(d: &SorobanTransactionData) -> bool {
+    matches!(&d.ext, SorobanTransactionDataExt::V1(e) if !e.archived_soroban_entries.is_empty())
+}
+
+/// Whether declared resources break the per-transaction network limits.
+fn exceeds_limits(d: &SorobanTransactionData, s: &crate::network::Settings) -> bool {
+    let r = &d.resources;
+    let fp = &r.footprint;
+    r.instructions as i64 > s.compute.tx_max_instructions
+        || r.disk_read_bytes > s.ledger_cost.tx_max_disk_read_bytes
+        || r.write_bytes > s.ledger_cost.tx_max_write_bytes
+        || fp.read_write.len() as u32 > s.ledger_cost.tx_max_write_ledger_entries
+        || (fp.read_only.len() + fp.read_write.len()) as u32 > s.ledger_cost_ext.tx_max_footprint_entries
+}
 
 pub struct SimulateParams {
     pub transaction: String,
@@ -49,18 +73,20 @@ pub fn simulate(node: &Node, p: SimulateParams) -> Result<Value, String> {
                 (Some(other), _) => return Err(format!("unknown authMode {other:?}: use enforce, record or record_allow_nonroot")),
             };
             let seed = node.prng_seed(li.sequence_number, u32::MAX);
-            let r = simulate_invoke_host_function_op(
-                Rc::new(StoreSnapshot(store)),
-                cfg,
-                &adj,
-                &li,
-                inv.host_function.clone(),
-                auth_mode,
-                &source,
-                seed,
-                true,
-            )
-            .map_err(|e| format!("simulation failed: {e}"))?;
+            let run = |snapshot: Rc<dyn SnapshotSource>, auth_mode| {
+                simulate_invoke_host_function_op(snapshot, cfg, &adj, &li, inv.host_function.clone(), auth_mode, &source, seed, true)
+                    .map_err(|e| format!("simulation failed: {e}"))
+            };
+            let mut r = run(Rc::new(StoreSnapshot(store.clone())), clone_mode(&auth_mode))?;
+            // Archived entries are restored by the invocation itself (protocol 23+); only when
+            // that makes the transaction exceed the network limits is the restoration split off
+            // into a restorePreamble, as stellar-rpc does.
+            let mut preamble = None;
+            if r.transaction_data.as_ref().is_some_and(|d| restores_entries(d) && exceeds_limits(d, &node.settings)) {
+                let auto = Rc::new(AutoRestoringSnapshotSource::new(Rc::new(StoreSnapshot(store)), &li).map_err(|e| e.to_string())?);
+                r = run(auto.clone(), auth_mode)?;
+                preamble = auto.simulate_restore_keys_op(cfg, &adj, &li).map_err(|e| format!("restore simulation failed: {e}"))?;
+            }
             let events: Vec<String> = r.diagnostic_events.iter().map(b64).collect();
             let (Ok(ret), Some(data)) = (&r.invoke_result, &r.transaction_data) else {
                 let msg = match &r.invoke_result {
@@ -89,14 +115,21 @@ pub fn simulate(node: &Node, p: SimulateParams) -> Result<Value, String> {
                     Some(v)
                 })
                 .collect();
-            Ok(json!({
+            let mut out = json!({
                 "latestLedger": latest,
                 "minResourceFee": data.resource_fee.to_string(),
                 "transactionData": b64(data),
                 "results": [{ "auth": r.auth.iter().map(b64).collect::<Vec<_>>(), "xdr": b64(ret) }],
                 "events": events,
                 "stateChanges": state_changes,
-            }))
+            });
+            if let Some(p) = preamble {
+                out["restorePreamble"] = json!({
+                    "transactionData": b64(&p.transaction_data),
+                    "minResourceFee": p.transaction_data.resource_fee.to_string(),
+                });
+            }
+            Ok(out)
         }
         OperationBody::ExtendFootprintTtl(ext) => {
             let keys = ptx.soroban_data().map(|d| d.resources.footprint.read_only.to_vec()).unwrap_or_default();

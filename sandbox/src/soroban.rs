@@ -81,7 +81,7 @@ fn invoke(
     let mut entries: Vec<(Option<Vec<u8>>, Option<TtlLedgerEntryMeta>)> = Vec::new();
     let ro_len = fp.read_only.len();
     for (i, key) in fp.read_only.iter().chain(fp.read_write.iter()).enumerate() {
-        let Some(st) = ov.get(key) else {
+        let Some(mut st) = ov.get(key) else {
             entries.push((None, None));
             continue;
         };
@@ -95,6 +95,9 @@ fn invoke(
                 if !rw_index.is_some_and(|x| restored.contains(&x)) {
                     return res_fail(InvokeHostFunctionResult::EntryArchived, vec![]);
                 }
+                // Restored before the call, as stellar-core does: live for the minimum
+                // persistent TTL from this ledger (the host charges it as rent of a new entry).
+                st.live_until = Some(li.sequence_number + s.config.min_persistent_entry_ttl - 1);
             }
         }
         let bytes = xdr(&st.entry);

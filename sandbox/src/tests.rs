@@ -196,3 +196,91 @@ fn seeded_nodes_close_identical_ledgers() {
     };
     assert_eq!(run(), run());
 }
+
+fn invoke_op(host_fn: HostFunction) -> OperationBody {
+    OperationBody::InvokeHostFunction(InvokeHostFunctionOp { host_function: host_fn, auth: VecM::default() })
+}
+
+/// Simulates `host_fn` from `kp`, then applies it with the simulated resources.
+fn sim_apply(n: &mut Node, kp: &SigningKey, host_fn: HostFunction) -> (serde_json::Value, crate::node::TxRecord) {
+    let nid = n.network_id;
+    let seq = seq_of(n, kp) + 1;
+    let draft = envelope(nid, kp, seq, 100, vec![invoke_op(host_fn.clone())], TransactionExt::V0, &[]);
+    let sim = simulate(n, SimulateParams { transaction: draft, auth_mode: None, instruction_leeway: None, use_upgraded_auth: false }).unwrap();
+    assert!(sim.get("error").is_none(), "{sim}");
+    let data = SorobanTransactionData::from_xdr_base64(sim["transactionData"].as_str().unwrap(), Limits::none()).unwrap();
+    let fee = 100 + data.resource_fee as u32;
+    let r = submit_and_close(n, &envelope(nid, kp, seq, fee, vec![invoke_op(host_fn)], TransactionExt::V1(data), &[kp]));
+    (sim, r)
+}
+
+fn native_sac(n: &Node) -> ScAddress {
+    ScAddress::Contract(ContractId(Hash(crate::apply::native_contract_id(&n.network_id))))
+}
+
+fn instance_live_until(n: &Node) -> u32 {
+    let key = LedgerKey::ContractData(LedgerKeyContractData {
+        contract: native_sac(n),
+        key: ScVal::LedgerKeyContractInstance,
+        durability: ContractDataDurability::Persistent,
+    });
+    n.chain.store.get(&key).unwrap().live_until.unwrap()
+}
+
+#[test]
+fn archived_entries_are_restored_by_the_invocation_or_through_a_restore_preamble() {
+    let mut c = Config::test();
+    c.min_persistent_ttl = 10;
+    let mut n = Node::new(c).unwrap();
+    let a = key(11);
+    n.friendbot(account_id(&a)).unwrap();
+    let deploy = HostFunction::CreateContract(CreateContractArgs {
+        contract_id_preimage: ContractIdPreimage::Asset(Asset::Native),
+        executable: ContractExecutable::StellarAsset,
+    });
+    assert!(sim_apply(&mut n, &a, deploy).1.success);
+    let decimals = HostFunction::InvokeContract(InvokeContractArgs {
+        contract_address: native_sac(&n),
+        function_name: ScSymbol("decimals".try_into().unwrap()),
+        args: VecM::default(),
+    });
+
+    // Archived: the simulation marks the instance for restoration and apply restores it.
+    for _ in 0..20 {
+        n.close_ledger();
+    }
+    assert!(instance_live_until(&n) < n.latest().seq);
+    let (sim, r) = sim_apply(&mut n, &a, decimals.clone());
+    assert!(sim.get("restorePreamble").is_none());
+    let data = SorobanTransactionData::from_xdr_base64(sim["transactionData"].as_str().unwrap(), Limits::none()).unwrap();
+    assert!(matches!(data.ext, SorobanTransactionDataExt::V1(ref e) if e.archived_soroban_entries.len() == 1));
+    assert!(r.success, "{}", r.result);
+    assert!(instance_live_until(&n) >= n.latest().seq);
+
+    // Archived again, with a read limit restoration would break: a restore preamble.
+    for _ in 0..20 {
+        n.close_ledger();
+    }
+    let cost_key = LedgerKey::ConfigSetting(LedgerKeyConfigSetting { config_setting_id: ConfigSettingId::ContractLedgerCostV0 });
+    let original = n.chain.store.get(&cost_key).unwrap().entry.clone();
+    let mut setting = original.clone();
+    if let LedgerEntryData::ConfigSetting(ConfigSettingEntry::ContractLedgerCostV0(c)) = &mut setting.data {
+        c.tx_max_disk_read_bytes = 10;
+    }
+    crate::cheats::dispatch(&mut n, "sandbox_setLedgerEntry", &serde_json::json!({ "entry": b64(&setting) })).unwrap();
+    let seq = seq_of(&n, &a) + 1;
+    let draft = envelope(n.network_id, &a, seq, 100, vec![invoke_op(decimals)], TransactionExt::V0, &[]);
+    let sim = simulate(&n, SimulateParams { transaction: draft, auth_mode: None, instruction_leeway: None, use_upgraded_auth: false }).unwrap();
+    let preamble = &sim["restorePreamble"];
+    assert!(preamble.is_object(), "{sim}");
+    let rdata = SorobanTransactionData::from_xdr_base64(preamble["transactionData"].as_str().unwrap(), Limits::none()).unwrap();
+    assert_eq!(rdata.resources.footprint.read_write.len(), 1);
+    // The limit back to testnet's before restoring (the preamble's own reads need it).
+    crate::cheats::dispatch(&mut n, "sandbox_setLedgerEntry", &serde_json::json!({ "entry": b64(&original) })).unwrap();
+    let restore = OperationBody::RestoreFootprint(RestoreFootprintOp { ext: ExtensionPoint::V0 });
+    let fee = 100 + rdata.resource_fee as u32;
+    let env = envelope(n.network_id, &a, seq, fee, vec![restore], TransactionExt::V1(rdata), &[&a]);
+    let r = submit_and_close(&mut n, &env);
+    assert!(r.success, "{}", r.result);
+    assert!(instance_live_until(&n) >= n.latest().seq);
+}
