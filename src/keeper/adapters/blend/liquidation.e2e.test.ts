@@ -138,6 +138,8 @@ describe('liquidations end to end (sandbox, real Blend v2)', () => {
     expect(winners, JSON.stringify(results.map((r) => r.note))).toHaveLength(1)
     expect(losers).toHaveLength(2)
     for (const l of losers) {
+      // every keeper drew before the fill ledger: the losers really had capital out
+      expect(l.drew).toBeGreaterThan(0n)
       expect(l.profit).toBe(0n)
       // a loser that drew gave back exactly what it drew
       expect(l.proceeds).toBe(l.drew)
