@@ -284,3 +284,42 @@ fn archived_entries_are_restored_by_the_invocation_or_through_a_restore_preamble
     assert!(r.success, "{}", r.result);
     assert!(instance_live_until(&n) >= n.latest().seq);
 }
+
+fn http(port: u16, method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(s, "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len()).unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    let status: u16 = out[9..12].parse().unwrap();
+    let (_, body) = out.split_once("\r\n\r\n").unwrap();
+    (status, serde_json::from_str(body).unwrap())
+}
+
+#[test]
+fn serves_json_rpc_and_friendbot_over_http_in_process() {
+    use std::sync::{Arc, Mutex};
+    let (server, port) = crate::transport::bind("127.0.0.1", 0).unwrap();
+    let ctx = Arc::new(crate::rpc::Ctx { node: Mutex::new(node()), base_url: format!("http://127.0.0.1:{port}") });
+    let _workers = crate::transport::serve(Arc::new(server), ctx, 2);
+
+    let (st, v) = http(port, "POST", "/rpc", r#"{"jsonrpc":"2.0","id":1,"method":"getHealth"}"#);
+    assert_eq!((st, v["result"]["status"].as_str()), (200, Some("healthy")));
+    let (_, v) = http(port, "POST", "/rpc", r#"[{"jsonrpc":"2.0","id":1,"method":"getNetwork"},{"jsonrpc":"2.0","id":2,"method":"nope"}]"#);
+    assert_eq!(v[0]["result"]["friendbotUrl"], format!("http://127.0.0.1:{port}/friendbot"));
+    assert_eq!(v[1]["error"]["code"], -32601);
+    let (_, v) = http(port, "POST", "/rpc", "{not json");
+    assert_eq!(v["error"]["code"], -32700);
+
+    let addr = account_id(&key(21)).to_string();
+    let (st, v) = http(port, "GET", &format!("/friendbot?addr={addr}"), "");
+    assert_eq!(st, 200);
+    let hash = v["hash"].as_str().unwrap().to_string();
+    let (_, v) = http(port, "POST", "/rpc", &format!(r#"{{"jsonrpc":"2.0","id":3,"method":"getTransaction","params":{{"hash":"{hash}"}}}}"#));
+    assert_eq!(v["result"]["status"], "SUCCESS");
+    let (st, v) = http(port, "POST", &format!("/friendbot?addr={addr}"), "");
+    assert_eq!(st, 400);
+    assert!(v["detail"].as_str().unwrap().contains("createAccountAlreadyExist"));
+    let (st, _) = http(port, "GET", "/friendbot?addr=nope", "");
+    assert_eq!(st, 400);
+}

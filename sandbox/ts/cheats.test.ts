@@ -115,6 +115,21 @@ describe('ledgers, time and cheats (manual closing)', () => {
     }
   })
 
+  it('keeps history for the retention window only', async () => {
+    const small = await startSandbox({ manual: true, extraArgs: ['--retention-window', '5'] })
+    try {
+      const kp = Keypair.random()
+      await small.server.requestAirdrop(kp.publicKey())
+      const latest = await small.closeLedgers(10)
+      const health = await small.server.getHealth()
+      expect(health.oldestLedger).toBe(latest - 4)
+      expect(health.ledgerRetentionWindow).toBe(5)
+      await expect(small.server.getEvents({ startLedger: 1, filters: [] })).rejects.toThrow(/startLedger must be between/)
+    } finally {
+      await small.stop()
+    }
+  })
+
   it('rejects unknown methods and bad params with JSON-RPC error codes', async () => {
     await expect(sb.call('noSuchMethod')).rejects.toThrow(/code -32601/)
     await expect(sb.call('getLedgerEntries', { keys: ['not-xdr'] })).rejects.toThrow(/code -32602/)

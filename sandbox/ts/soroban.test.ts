@@ -102,6 +102,27 @@ describe('Soroban through rpc.Server and contract.Client', () => {
     expect(events.events[0]!.id).toMatch(/^\d{19}-\d{10}$/)
   })
 
+  it('pages through events with a cursor', async () => {
+    const wasmHash = await uploadFixture()
+    const { result: client } = await (await contract.Client.deploy({ admin: admin.publicKey(), start: 0 }, { ...clientOptions(admin), wasmHash })).signAndSend()
+    const contractId = client.options.contractId
+    const c = await contract.Client.from({ ...clientOptions(admin), contractId })
+    const startLedger = (await sb.server.getLatestLedger()).sequence
+    for (const by of [1, 2, 3]) {
+      const tx = (await (c as any).increment({ user: admin.publicKey(), by })) as contract.AssembledTransaction<number>
+      await tx.signAndSend()
+    }
+    const filters = [{ type: 'contract' as const, contractIds: [contractId] }]
+    const seen: number[] = []
+    let page = await sb.server.getEvents({ startLedger, filters, limit: 1 })
+    while (page.events.length > 0) {
+      expect(page.events.length).toBe(1)
+      seen.push(scValToNative(page.events[0]!.value) as number)
+      page = await sb.server.getEvents({ cursor: page.cursor, filters, limit: 1 })
+    }
+    expect(seen).toEqual([1, 3, 6])
+  })
+
   it('enforces auth: another account cannot increment for the user', async () => {
     const wasmHash = await uploadFixture()
     const { result: client } = await (await contract.Client.deploy({ admin: admin.publicKey(), start: 0 }, { ...clientOptions(admin), wasmHash })).signAndSend()
