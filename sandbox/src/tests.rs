@@ -323,3 +323,53 @@ fn serves_json_rpc_and_friendbot_over_http_in_process() {
     let (st, _) = http(port, "GET", "/friendbot?addr=nope", "");
     assert_eq!(st, 400);
 }
+
+#[test]
+fn auth_required_asset_needs_the_issuer_to_authorize_the_trustline() {
+    let mut n = node();
+    let nid = n.network_id;
+    let (issuer, holder) = (key(31), key(32));
+    n.friendbot(account_id(&issuer)).unwrap();
+    n.friendbot(account_id(&holder)).unwrap();
+    let usdc = Asset::CreditAlphanum4(AlphaNum4 { asset_code: AssetCode4(*b"USDC"), issuer: account_id(&issuer) });
+    let line = ChangeTrustAsset::CreditAlphanum4(AlphaNum4 { asset_code: AssetCode4(*b"USDC"), issuer: account_id(&issuer) });
+    let set_flags = OperationBody::SetOptions(SetOptionsOp {
+        inflation_dest: None,
+        clear_flags: None,
+        set_flags: Some(crate::classic::AUTH_REQUIRED | crate::classic::AUTH_REVOCABLE),
+        master_weight: None,
+        low_threshold: None,
+        med_threshold: None,
+        high_threshold: None,
+        home_domain: None,
+        signer: None,
+    });
+    let run = |n: &mut Node, k: &SigningKey, op: OperationBody| {
+        let env = envelope(nid, k, seq_of(n, k) + 1, 100, vec![op], TransactionExt::V0, &[k]);
+        submit_and_close(n, &env)
+    };
+    assert!(run(&mut n, &issuer, set_flags).success);
+    let trust = OperationBody::ChangeTrust(ChangeTrustOp { line, limit: i64::MAX });
+    assert!(run(&mut n, &holder, trust).success);
+    let mint = || OperationBody::Payment(PaymentOp { destination: muxed(&key(32)), asset: usdc.clone(), amount: 50 });
+    let r = run(&mut n, &issuer, mint());
+    let TransactionResultResult::TxFailed(ops) = result_of(&r).result else { panic!("payment to an unauthorized trustline must fail") };
+    assert_eq!(ops[0], OperationResult::OpInner(OperationResultTr::Payment(PaymentResult::NotAuthorized)));
+    let authorize = OperationBody::SetTrustLineFlags(SetTrustLineFlagsOp {
+        trustor: account_id(&holder),
+        asset: usdc.clone(),
+        clear_flags: 0,
+        set_flags: crate::classic::TL_AUTHORIZED,
+    });
+    assert!(run(&mut n, &issuer, authorize).success);
+    assert!(run(&mut n, &issuer, mint()).success);
+    let tl = n.chain.store.get(&LedgerKey::Trustline(LedgerKeyTrustLine {
+        account_id: account_id(&holder),
+        asset: TrustLineAsset::CreditAlphanum4(AlphaNum4 { asset_code: AssetCode4(*b"USDC"), issuer: account_id(&issuer) }),
+    }));
+    let Some(LedgerEntryData::Trustline(t)) = tl.map(|s| s.entry.data.clone()) else { panic!("trustline") };
+    assert_eq!(t.balance, 50);
+    // Holder's reserve grew by one subentry.
+    let ov = crate::overlay::Overlay::new(&n.chain.store, 0);
+    assert_eq!(tx::load_account(&ov, &account_id(&holder)).unwrap().num_sub_entries, 1);
+}
