@@ -24,6 +24,9 @@ pub struct Config {
     /// which archives fresh entries within seconds on a 1 s ledger close).
     pub min_persistent_ttl: u32,
     pub quiet: bool,
+    /// Stop (as on SIGTERM) when stdin reaches end of file: a launcher that dies takes the
+    /// node with it.
+    pub exit_on_stdin_close: bool,
 }
 
 impl Default for Config {
@@ -40,6 +43,7 @@ impl Default for Config {
             retention_window: 17_280,
             min_persistent_ttl: 2_073_600,
             quiet: false,
+            exit_on_stdin_close: false,
         }
     }
 }
@@ -78,6 +82,7 @@ impl Config {
                 "--retention-window" => c.retention_window = parse_num(&value(&mut i, a)?, a)?,
                 "--min-persistent-ttl" => c.min_persistent_ttl = parse_num(&value(&mut i, a)?, a)?,
                 "--quiet" => c.quiet = true,
+                "--exit-on-stdin-close" => c.exit_on_stdin_close = true,
                 "--help" | "-h" => return Err(USAGE.into()),
                 other => return Err(format!("unknown argument {other}\n{USAGE}")),
             }
@@ -93,7 +98,7 @@ fn parse_num<T: std::str::FromStr>(s: &str, name: &str) -> Result<T, String> {
 
 pub const USAGE: &str = "usage: sandbox [--port N] [--host H] [--ledger-interval SECONDS] [--manual] \
 [--seed S] [--state FILE] [--network-passphrase P] [--start-time UNIX] [--retention-window N] \
-[--min-persistent-ttl N] [--quiet]";
+[--min-persistent-ttl N] [--quiet] [--exit-on-stdin-close]";
 
 #[cfg(test)]
 mod tests {

@@ -68,10 +68,17 @@ fn run(cfg: config::Config) -> Result<(), String> {
     }
 
     let (tx, rx) = std::sync::mpsc::channel();
+    let on_signal = tx.clone();
     ctrlc::set_handler(move || {
-        let _ = tx.send(());
+        let _ = on_signal.send(());
     })
     .map_err(|e| format!("cannot install signal handler: {e}"))?;
+    if cfg.exit_on_stdin_close {
+        std::thread::spawn(move || {
+            let _ = std::io::copy(&mut std::io::stdin(), &mut std::io::sink());
+            let _ = tx.send(());
+        });
+    }
 
     println!("sandbox ready {base_url}/rpc");
     use std::io::Write;

@@ -70,7 +70,8 @@ export function ensureSandboxBinary(): string {
 }
 
 function argsFor(opts: StartSandboxOptions): string[] {
-  const args = ['--port', String(opts.port ?? 0), '--quiet']
+  // The node exits when this process goes away (its stdin pipe closes), even on a crash.
+  const args = ['--port', String(opts.port ?? 0), '--quiet', '--exit-on-stdin-close']
   if (opts.manual) args.push('--manual')
   if (opts.ledgerIntervalSeconds !== undefined) args.push('--ledger-interval', String(opts.ledgerIntervalSeconds))
   if (opts.seed !== undefined) args.push('--seed', String(opts.seed))
@@ -105,7 +106,7 @@ function waitForReady(child: ChildProcess, timeoutMs: number): Promise<string> {
 
 export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sandbox> {
   const bin = ensureSandboxBinary()
-  const child = spawn(bin, argsFor(opts), { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', process.env.SANDBOX_DEBUG ? 'inherit' : 'pipe'] })
+  const child = spawn(bin, argsFor(opts), { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', process.env.SANDBOX_DEBUG ? 'inherit' : 'pipe'] })
   const rpcUrl = await waitForReady(child, 30_000)
   const base = rpcUrl.replace(/\/rpc$/, '')
   const networkPassphrase = opts.networkPassphrase ?? DEFAULT_PASSPHRASE
