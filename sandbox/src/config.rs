@@ -27,6 +27,9 @@ pub struct Config {
     /// Stop (as on SIGTERM) when stdin reaches end of file: a launcher that dies takes the
     /// node with it.
     pub exit_on_stdin_close: bool,
+    /// Close a ledger as soon as a transaction is accepted (anvil's automine): clients see
+    /// it applied on their first getTransaction.
+    pub instant: bool,
 }
 
 impl Default for Config {
@@ -44,6 +47,7 @@ impl Default for Config {
             min_persistent_ttl: 2_073_600,
             quiet: false,
             exit_on_stdin_close: false,
+            instant: false,
         }
     }
 }
@@ -83,6 +87,7 @@ impl Config {
                 "--min-persistent-ttl" => c.min_persistent_ttl = parse_num(&value(&mut i, a)?, a)?,
                 "--quiet" => c.quiet = true,
                 "--exit-on-stdin-close" => c.exit_on_stdin_close = true,
+                "--instant" => c.instant = true,
                 "--help" | "-h" => return Err(USAGE.into()),
                 other => return Err(format!("unknown argument {other}\n{USAGE}")),
             }
@@ -98,7 +103,7 @@ fn parse_num<T: std::str::FromStr>(s: &str, name: &str) -> Result<T, String> {
 
 pub const USAGE: &str = "usage: sandbox [--port N] [--host H] [--ledger-interval SECONDS] [--manual] \
 [--seed S] [--state FILE] [--network-passphrase P] [--start-time UNIX] [--retention-window N] \
-[--min-persistent-ttl N] [--quiet] [--exit-on-stdin-close]";
+[--min-persistent-ttl N] [--quiet] [--exit-on-stdin-close] [--instant]";
 
 #[cfg(test)]
 mod tests {

@@ -246,7 +246,12 @@ fn send(node: &mut Node, xdr: &str) -> Result<Value, RpcError> {
         return Ok(v);
     }
     match node.submit(ptx) {
-        Ok(()) => v["status"] = json!("PENDING"),
+        Ok(()) => {
+            v["status"] = json!("PENDING");
+            if node.cfg.instant {
+                node.close_ledger();
+            }
+        }
         Err(result) => {
             v["status"] = json!("ERROR");
             v["errorResultXdr"] = json!(b64(&result));

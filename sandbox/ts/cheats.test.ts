@@ -115,6 +115,24 @@ describe('ledgers, time and cheats (manual closing)', () => {
     }
   })
 
+  it('applies a transaction at once with instant closing', async () => {
+    const fast = await startSandbox({ manual: true, instant: true })
+    try {
+      const a = Keypair.random()
+      const b = Keypair.random()
+      await fast.server.requestAirdrop(a.publicKey())
+      await fast.server.requestAirdrop(b.publicKey())
+      const before = (await fast.server.getLatestLedger()).sequence
+      const sent = await fast.server.sendTransaction(await payment(fast, a, b.publicKey(), '3'))
+      expect(sent.status).toBe('PENDING')
+      const r = await fast.server.getTransaction(sent.hash)
+      expect(r.status).toBe('SUCCESS')
+      expect((await fast.server.getLatestLedger()).sequence).toBe(before + 1)
+    } finally {
+      await fast.stop()
+    }
+  })
+
   it('keeps history for the retention window only', async () => {
     const small = await startSandbox({ manual: true, extraArgs: ['--retention-window', '5'] })
     try {

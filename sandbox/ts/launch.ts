@@ -30,6 +30,8 @@ export interface StartSandboxOptions {
   /** State file loaded at start (if it exists) and written on stop. */
   state?: string
   networkPassphrase?: string
+  /** Close a ledger as soon as a transaction is accepted (clients see it applied at once). */
+  instant?: boolean
   /** Extra command-line flags for the node. */
   extraArgs?: string[]
 }
@@ -73,6 +75,7 @@ function argsFor(opts: StartSandboxOptions): string[] {
   // The node exits when this process goes away (its stdin pipe closes), even on a crash.
   const args = ['--port', String(opts.port ?? 0), '--quiet', '--exit-on-stdin-close']
   if (opts.manual) args.push('--manual')
+  if (opts.instant) args.push('--instant')
   if (opts.ledgerIntervalSeconds !== undefined) args.push('--ledger-interval', String(opts.ledgerIntervalSeconds))
   if (opts.seed !== undefined) args.push('--seed', String(opts.seed))
   if (opts.state !== undefined) args.push('--state', opts.state)
