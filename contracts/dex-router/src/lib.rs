@@ -1,4 +1,6 @@
 #![no_std]
+// Amounts are written with 7 decimals split off (`1_000_0000000` = 1,000 units), as Blend does.
+#![allow(clippy::inconsistent_digit_grouping)]
 //! Router over constant-product pairs with the Soroswap router interface:
 //! `swap_exact_tokens_for_tokens`, `swap_tokens_for_exact_tokens`, `router_get_amounts_out`,
 //! `router_get_amounts_in`, `add_liquidity`, `remove_liquidity`. The router is also the pair

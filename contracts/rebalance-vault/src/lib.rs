@@ -1,4 +1,6 @@
 #![no_std]
+// Amounts are written with 7 decimals split off (`1_000_0000000` = 1,000 units), as Blend does.
+#![allow(clippy::inconsistent_digit_grouping)]
 //! Rebalance-vault fixture: an external vault that holds several tokens with target weights
 //! (basis points) and lets its authorized rebalancer move its OWN funds back to the targets
 //! through a Soroswap-interface router. Prices come from a SEP-40 oracle when one is
