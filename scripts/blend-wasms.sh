@@ -54,17 +54,24 @@ dir_of() {
 }
 
 read -r blend_dir blend_ver < <(dir_of blend-contract-sdk)
-for w in pool backstop pool_factory emitter comet; do
-  cp "$blend_dir/wasm/$w.wasm" "$out/$w.wasm"
-done
-
 read -r sep40_dir sep40_ver < <(dir_of sep-40-oracle)
 oracle_wasm="$(find "$sep40_dir" -name '*.wasm' | head -n 1)"
 if [ -z "$oracle_wasm" ]; then
   echo "no wasm found in $sep40_dir" >&2
   exit 1
 fi
-cp "$oracle_wasm" "$out/sep40_oracle_mock.wasm"
+
+# Copy into a private directory, then rename into place: several test suites may run this at
+# once, and a reader must never see a half-written file. .version is written last.
+stage="$(mktemp -d "$out/.stage.XXXXXX")"
+trap 'rm -rf "$stage"' EXIT
+for w in pool backstop pool_factory emitter comet; do
+  cp "$blend_dir/wasm/$w.wasm" "$stage/$w.wasm"
+done
+cp "$oracle_wasm" "$stage/sep40_oracle_mock.wasm"
+for w in pool backstop pool_factory emitter comet sep40_oracle_mock; do
+  mv -f "$stage/$w.wasm" "$out/$w.wasm"
+done
 
 printf '%s\n' "$BLEND_SDK_VERSION" > "$out/.version"
 printf 'blend-contract-sdk %s\nsep-40-oracle %s (%s)\n' "$blend_ver" "$sep40_ver" "${oracle_wasm#"$sep40_dir"/}" > "$out/SOURCES"
