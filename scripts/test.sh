@@ -12,6 +12,7 @@ bash scripts/setup.sh all
 
 echo "== wasm build"
 bash scripts/build-wasm.sh
+bash scripts/blend-wasms.sh
 
 echo "== cargo test --workspace --profile sandbox"
 cargo test --workspace --profile sandbox --quiet
