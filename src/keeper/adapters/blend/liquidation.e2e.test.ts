@@ -13,7 +13,9 @@ import { tokenBalance } from '../../clients/token.js'
 import { routerVenue } from '../../dex/routerVenue.js'
 import { swapToUsdc } from '../../dex/swapToUsdc.js'
 import { ErrNoRoute, ErrSlippageExceeded } from '../../dex/errors.js'
-import { deployWorld, type World } from '../../../world/index.js'
+import { fundAccount } from '../../../chain/index.js'
+import { addTrustlines } from '../../../world/assets.js'
+import { REQUEST, blendRequest, deployWorld, poolSubmit, type World } from '../../../world/index.js'
 import { rebalanceAdapter } from '../rebalance/index.js'
 import { lendingPoolAdapter, type LendingPoolAdapterParameters } from './index.js'
 
@@ -251,5 +253,54 @@ describe('liquidations end to end (sandbox, real Blend v2)', () => {
         await world.setRouterPaused('fallback', false)
       }
     })
+  })
+  it('a USDC lot without a DEX client is returned and booked; non-USDC dust is held', async () => {
+    // A borrower with 1,000 USDC and ~100 USD of the second collateral, borrowing USDC at HF 1.02;
+    // then that collateral loses 99 %: only a full liquidation is valid and the lot is ~all USDC.
+    const other = world.collaterals[1]!
+    const b = Keypair.random()
+    await fundAccount(world.chain, b.publicKey())
+    await addTrustlines(world.chain, [b], [world.usdc, other])
+    const usdcColl = 1_000n * UNIT
+    const otherColl = (100n * UNIT * UNIT) / world.price(other.contract)
+    await world.mint('USDC', b.publicKey(), usdcColl)
+    await world.mint(other.contract, b.publicKey(), otherColl)
+    const effective = (usdcColl * 95n) / 100n + (((otherColl * world.price(other.contract)) / UNIT) * 75n) / 100n
+    const debt = (effective * 95n * 100n) / (100n * 102n)
+    await poolSubmit(world.chain, b, world.blend.pool, [
+      blendRequest(REQUEST.supplyCollateral, world.usdc.contract, usdcColl),
+      blendRequest(REQUEST.supplyCollateral, other.contract, otherColl),
+      blendRequest(REQUEST.borrow, world.usdc.contract, debt),
+    ])
+    await world.setPrice(other.contract, world.price(other.contract) / 100n)
+
+    const keeper = world.keepers[2]!
+    const a = lendingPoolAdapter({
+      pool: world.blend.pool,
+      usdc: world.usdc.contract,
+      minProfit: 1.02,
+      slippageBps: 300,
+      reader: sandbox.server,
+      fastForward,
+    })
+    const task = (await a.getTasks(world.chain)).find((t) => t.data.user === b.publicKey())!
+    expect(task).toBeDefined()
+    expect(task.data.percent).toBe(100)
+    const usdcBefore = await tokenBalance(world.chain, world.usdc.contract, keeper.publicKey())
+    const dustBefore = await tokenBalance(world.chain, other.contract, keeper.publicKey())
+    const before = await vault.getState()
+    const result = await a.execute(world.chain, keeper, task, vault.bind(keeper))
+    expect(result.success).toBe(true)
+    expect(result.profit).toBeGreaterThan(0n)
+    expect(result.note).toMatch(/collateral held/)
+    const after = await vault.getState()
+    expect(after.totalProfit - before.totalProfit).toBe(result.profit)
+    expect(after.totalUsdc - before.totalUsdc).toBe(result.profit)
+    // the keeper's own USDC is untouched: all of the profit came from the USDC lot
+    expect(await tokenBalance(world.chain, world.usdc.contract, keeper.publicKey())).toBe(usdcBefore)
+    expect(await tokenBalance(world.chain, other.contract, keeper.publicKey())).toBeGreaterThan(dustBefore)
+    expect(await vault.getKeeperDraw(keeper.publicKey())).toBe(0n)
+    const positions = await world.positions(b.publicKey())
+    expect(positions.liabilities.get(0) ?? 0n).toBe(0n)
   })
 })
