@@ -36,6 +36,7 @@ export async function runCycle(deps: CycleDeps, signal?: AbortSignal): Promise<C
   // 1. stale-draw recovery
   try {
     const rec = await recoverStaleDraw(deps)
+    logger.debug({ stage: 'recovery', outcome: rec.kind, ms: Date.now() - started }, 'stale-draw check done')
     if (rec.kind === 'returned') report.recovered = rec.returned
   } catch (err) {
     report.errors++
@@ -124,8 +125,10 @@ function safeName(adapter: { name(): string }): string {
 }
 
 async function step(deps: CycleDeps, report: CycleReport, stage: string, f: () => Promise<void>): Promise<void> {
+  const started = Date.now()
   try {
     await f()
+    deps.logger.debug({ stage, ms: Date.now() - started }, 'state refresh step done')
   } catch (err) {
     report.errors++
     deps.metrics.rpcErrors.inc({ stage })
