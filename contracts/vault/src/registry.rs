@@ -25,5 +25,5 @@ pub fn is_slashed(env: &Env, registry: &RegistryClient, keeper: &Address) -> boo
     registry
         .get_keeper(keeper)
         .get(symbol_short!("slashed"))
-        .map_or(true, |v| bool::try_from_val(env, &v).unwrap_or(true))
+        .is_none_or(|v| bool::try_from_val(env, &v).unwrap_or(true))
 }

@@ -98,7 +98,7 @@ fn entry_point_costs_on_wasm() {
     rows.push(measure(&s, "register"));
 
     s.vault().draw(&k, &(5_000 * U));
-    rows.push(measure(&s, "draw"));
+    rows.push(measure(&s, "draw (the keeper's first)"));
     s.vault().return_proceeds(&k, &(2_000 * U), &900);
     rows.push(measure(&s, "return_proceeds (partial)"));
     s.vault().return_proceeds(&k, &(3_100 * U), &900);

@@ -172,11 +172,10 @@ impl Setup {
 
 /// The contract error code of a failed `try_` call (any contract: the vault's own or one
 /// propagated from the registry or the token).
-pub fn code<T: std::fmt::Debug, E: std::fmt::Debug>(
-    r: Result<T, Result<E, soroban_sdk::InvokeError>>,
-) -> u32
+pub fn code<T, E>(r: Result<T, Result<E, soroban_sdk::InvokeError>>) -> u32
 where
-    E: Into<soroban_sdk::Error> + Copy,
+    T: std::fmt::Debug,
+    E: std::fmt::Debug + Into<soroban_sdk::Error> + Copy,
 {
     match r {
         Ok(v) => panic!("expected an error, got Ok({v:?})"),
