@@ -52,8 +52,16 @@ fn adjustments(leeway: Option<u64>) -> SimulationAdjustmentConfig {
 }
 
 /// Returns the stellar-rpc simulateTransaction result object (an `error` field on failure).
+///
+/// An envelope that does not decode is an invalid-params error; a transaction that decodes but
+/// cannot be simulated answers `{error, latestLedger}`, as stellar-rpc does.
 pub fn simulate(node: &Node, p: SimulateParams) -> Result<Value, String> {
     let ptx = tx::parse(&p.transaction, &node.network_id)?;
+    let latest = node.latest().seq;
+    Ok(simulate_parsed(node, ptx, p).unwrap_or_else(|e| json!({ "error": e, "events": [], "latestLedger": latest })))
+}
+
+fn simulate_parsed(node: &Node, ptx: tx::ParsedTx, p: SimulateParams) -> Result<Value, String> {
     let latest = node.latest().seq;
     if ptx.tx.operations.len() != 1 {
         return Err("simulateTransaction needs a transaction with exactly one operation".into());

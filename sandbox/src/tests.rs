@@ -373,3 +373,14 @@ fn auth_required_asset_needs_the_issuer_to_authorize_the_trustline() {
     let ov = crate::overlay::Overlay::new(&n.chain.store, 0);
     assert_eq!(tx::load_account(&ov, &account_id(&holder)).unwrap().num_sub_entries, 1);
 }
+
+#[test]
+fn simulating_a_classic_transaction_answers_an_error_field() {
+    let n = node();
+    let a = key(41);
+    let env = envelope(n.network_id, &a, 1, 100, vec![pay(&key(42), 1)], TransactionExt::V0, &[]);
+    let v = simulate(&n, SimulateParams { transaction: env, auth_mode: None, instruction_leeway: None, use_upgraded_auth: false }).unwrap();
+    assert!(v["error"].as_str().unwrap().contains("InvokeHostFunction"));
+    assert_eq!(v["latestLedger"], 1);
+    assert!(simulate(&n, SimulateParams { transaction: "AAAA".into(), auth_mode: None, instruction_leeway: None, use_upgraded_auth: false }).is_err());
+}
