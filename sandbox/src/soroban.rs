@@ -180,7 +180,7 @@ fn invoke(
                 if let LedgerEntryData::ContractCode(c) = &entry.data {
                     new_code.push(c.code.to_vec());
                 }
-                ov.put(key, Stored { entry, live_until: if has_ttl_key(&c.ttl_change) { live_until } else { None } });
+                ov.put(key, Stored { entry, live_until });
             }
             None => {
                 if ov.get(&key).is_some() {
@@ -204,10 +204,6 @@ fn invoke(
         non_refundable,
         new_code,
     }
-}
-
-fn has_ttl_key(t: &Option<e2e_invoke::LedgerEntryLiveUntilChange>) -> bool {
-    t.is_some()
 }
 
 fn extend(ov: &mut Overlay, data: &SorobanTransactionData, extend_to: u32, s: &Settings, li: &LedgerInfo, non_refundable: i64, max_refundable: i64) -> SorobanOutcome {
