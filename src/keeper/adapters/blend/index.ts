@@ -237,46 +237,60 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
       return makeResult({ drew, proceeds: drew, responseTimeMs: Date.now() - started, success: false, note })
     }
 
-    // Seized collateral: swap what is not USDC (held when there is no DEX or the swap fails).
-    const held: string[] = []
-    const vs = venues(chain, keypair)
-    for (const [i, asset] of lotAssets.entries()) {
-      const got = (await tokenBalance(chain, asset, me)) - lotBefore[i]!
-      if (got <= 0n) continue
-      if (vs.length === 0) {
-        held.push(asset)
-        continue
+    let returned = false
+    let toReturn = 0n
+    let held: string[] = []
+    try {
+      // Seized collateral: swap what is not USDC (held when there is no DEX or the swap fails).
+      held = []
+      const vs = venues(chain, keypair)
+      for (const [i, asset] of lotAssets.entries()) {
+        const got = (await tokenBalance(chain, asset, me)) - lotBefore[i]!
+        if (got <= 0n) continue
+        if (vs.length === 0) {
+          held.push(asset)
+          continue
+        }
+        const refValue = usdcValue(got, asset, usdcToken, reserves, prices.prices)
+        try {
+          await swapToUsdc({
+            venues: vs,
+            tokenIn: asset,
+            usdc: usdcToken,
+            amountIn: got,
+            refValue,
+            slippageBps: p.slippageBps,
+            usdcBalance: () => tokenBalance(chain, usdcToken, me),
+          })
+        } catch (err) {
+          held.push(asset)
+          p.emit?.('swap_failed', `swap of ${asset} failed: ${err instanceof Error ? err.message : String(err)}`)
+        }
       }
-      const refValue = usdcValue(got, asset, usdcToken, reserves, prices.prices)
-      try {
-        await swapToUsdc({
-          venues: vs,
-          tokenIn: asset,
-          usdc: usdcToken,
-          amountIn: got,
-          refValue,
-          slippageBps: p.slippageBps,
-          usdcBalance: () => tokenBalance(chain, usdcToken, me),
-        })
-      } catch (err) {
-        held.push(asset)
-        p.emit?.('swap_failed', `swap of ${asset} failed: ${err instanceof Error ? err.message : String(err)}`)
+      const usdcAfter = await tokenBalance(chain, usdcToken, me)
+      const measured = usdcAfter - usdcBefore
+      if (fillLedger !== undefined) p.onFill?.({ user, plannedLedger: plan.block, fillLedger, drew, proceeds: measured })
+      // The keeper covers its own shortfall (collateral it holds, a loss on the swap) so the draw
+      // closes: the vault gets its principal back and books no profit. Only when the keeper's own
+      // USDC cannot cover it does part of the draw stay outstanding.
+      toReturn = measured >= drew ? measured : minBig(drew, usdcAfter)
+      const responseTimeMs = Date.now() - started
+      if (toReturn > 0n) await vault.returnProceeds(toReturn, responseTimeMs)
+      returned = true
+    } finally {
+      // Never leave the draw outstanding because a read failed after the fill: hand back what
+      // USDC is on hand (capped at the draw); the next cycle's stale-draw recovery does the rest.
+      if (!returned) {
+        const onHand = await tokenBalance(chain, usdcToken, me).catch(() => 0n)
+        const back = minBig(drew, onHand)
+        if (back > 0n) await vault.returnProceeds(back, Date.now() - started).catch(() => undefined)
       }
     }
-    const usdcAfter = await tokenBalance(chain, usdcToken, me)
-    const measured = usdcAfter - usdcBefore
-    if (fillLedger !== undefined) p.onFill?.({ user, plannedLedger: plan.block, fillLedger, drew, proceeds: measured })
-    // The keeper covers its own shortfall (collateral it holds, a loss on the swap) so the draw
-    // closes: the vault gets its principal back and books no profit. Only when the keeper's own
-    // USDC cannot cover it does part of the draw stay outstanding.
-    const toReturn = measured >= drew ? measured : minBig(drew, usdcAfter)
-    const responseTimeMs = Date.now() - started
-    if (toReturn > 0n) await vault.returnProceeds(toReturn, responseTimeMs)
     p.emit?.('fill', `filled ${user} at ledger ${fillLedger}: drew ${drew}, returned ${toReturn}`)
     return makeResult({
       drew,
       proceeds: toReturn,
-      responseTimeMs,
+      responseTimeMs: Date.now() - started,
       success: true,
       ...(fillHash === undefined ? {} : { txHash: fillHash }),
       note: held.length > 0 ? `collateral held: ${held.join(', ')}` : `filled at ledger ${fillLedger} (planned ${plan.block})`,
