@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { REPO_ROOT } from './testing/vaultWorld.js'
+
+// No container engine runs in CI: these check the deployment files say what the runbook promises.
+const text = (p: string) => readFileSync(join(REPO_ROOT, p), 'utf8')
+const instructions = (dockerfile: string) =>
+  dockerfile
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'))
+
+describe('Dockerfile', () => {
+  const lines = instructions(text('Dockerfile'))
+  const stages = lines.filter((l) => l.startsWith('FROM '))
+  const final = lines.slice(lines.indexOf(stages[stages.length - 1]!))
+
+  it('has two stages and builds the single executable with the project script', () => {
+    expect(stages).toHaveLength(2)
+    expect(lines).toContain('RUN bash scripts/build-keeper.sh /out/keeper')
+  })
+
+  it('ships only the executable, as entrypoint, with CA certificates, port 8080, a health check and no volume', () => {
+    expect(stages[1]).toMatch(/distroless\/cc-debian12/) // glibc, libstdc++ and CA certificates
+    expect(final.filter((l) => l.startsWith('COPY'))).toEqual(['COPY --from=build /out/keeper /app/keeper'])
+    expect(final.filter((l) => l.startsWith('EXPOSE'))).toEqual(['EXPOSE 8080'])
+    expect(final.find((l) => l.startsWith('HEALTHCHECK'))).toContain('"/app/keeper", "healthcheck"')
+    expect(final).toContain('ENTRYPOINT ["/app/keeper"]')
+    expect(lines.some((l) => l.startsWith('VOLUME'))).toBe(false)
+  })
+})
+
+describe('deployment configs', () => {
+  it('compose: restart unless-stopped, json-file logs 50m x 3, secret mapped to KEEPER_SECRET', () => {
+    const compose = text('deploy/docker-compose.yml')
+    expect(compose).toMatch(/restart: unless-stopped/)
+    expect(compose).toMatch(/driver: json-file[\s\S]*max-size: "50m"[\s\S]*max-file: "3"/)
+    expect(compose).toMatch(/KEEPER_SECRET_FILE: \/run\/secrets\/keeper_secret/)
+    expect(compose).toMatch(/chmod 600/)
+  })
+
+  it('hosted platform: Dockerfile build, ./keeper, ON_FAILURE x5, /healthz with 30 s timeout', () => {
+    const cfg = JSON.parse(text('deploy/railway.json'))
+    expect(cfg.build).toMatchObject({ builder: 'DOCKERFILE', dockerfilePath: 'Dockerfile' })
+    expect(cfg.deploy).toMatchObject({
+      startCommand: './keeper',
+      restartPolicyType: 'ON_FAILURE',
+      restartPolicyMaxRetries: 5,
+      healthcheckPath: '/healthz',
+      healthcheckTimeout: 30,
+    })
+  })
+})
