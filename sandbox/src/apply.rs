@@ -122,6 +122,7 @@ pub fn apply_tx(node: &mut Node, ptx: &ParsedTx, li: &LedgerInfo, seed: [u8; 32]
             let mut all_ok = true;
             let mut refundable_used = 0;
             let mut non_refundable = 0;
+            let mut rent_fee = 0;
             for op in ptx.tx.operations.iter() {
                 let op_source = op.source_account.as_ref().map(tx::muxed_to_account).unwrap_or_else(|| source.clone());
                 ov.begin_scope();
@@ -132,6 +133,7 @@ pub fn apply_tx(node: &mut Node, ptx: &ParsedTx, li: &LedgerInfo, seed: [u8; 32]
                     return_value = out.return_value.or(return_value);
                     refundable_used = out.refundable_used;
                     non_refundable = out.non_refundable;
+                    rent_fee = out.rent_fee;
                     (out.result, out.success, out.events)
                 } else {
                     match crate::classic::apply_op(&mut ov, &op_source, &op.body, seq) {
@@ -157,7 +159,7 @@ pub fn apply_tx(node: &mut Node, ptx: &ParsedTx, li: &LedgerInfo, seed: [u8; 32]
             if let Some(data) = ptx.soroban_data() {
                 let used = if success { refundable_used } else { 0 };
                 let refund = (data.resource_fee - non_refundable - used).max(0).min(fee);
-                soroban_fees = Some((non_refundable, used, if success { used } else { 0 }));
+                soroban_fees = Some((non_refundable, used, if success { rent_fee } else { 0 }));
                 if refund > 0 {
                     let mut ov = Overlay::new(store, seq);
                     ov.begin_scope();

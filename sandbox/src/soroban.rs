@@ -22,6 +22,8 @@ pub struct SorobanOutcome {
     /// Refundable fee consumed (rent plus events); the rest of the refundable part goes back.
     pub refundable_used: i64,
     pub non_refundable: i64,
+    /// The rent part of `refundable_used`.
+    pub rent_fee: i64,
     /// Contract code this call wrote (for the module cache, once the ledger closes).
     pub new_code: Vec<Vec<u8>>,
 }
@@ -31,7 +33,7 @@ fn op(r: OperationResultTr) -> OperationResult {
 }
 
 fn failed(result: OperationResult, non_refundable: i64, diagnostics: Vec<DiagnosticEvent>) -> SorobanOutcome {
-    SorobanOutcome { result, success: false, events: vec![], diagnostics, return_value: None, refundable_used: 0, non_refundable, new_code: vec![] }
+    SorobanOutcome { result, success: false, events: vec![], diagnostics, return_value: None, refundable_used: 0, non_refundable, rent_fee: 0, new_code: vec![] }
 }
 
 fn xdr<T: WriteXdr>(v: &T) -> Vec<u8> {
@@ -202,6 +204,7 @@ fn invoke(
         return_value: Some(return_value),
         refundable_used: used,
         non_refundable,
+        rent_fee: rent,
         new_code,
     }
 }
@@ -244,7 +247,7 @@ fn extend(ov: &mut Overlay, data: &SorobanTransactionData, extend_to: u32, s: &S
     }
     SorobanOutcome {
         result: op(OperationResultTr::ExtendFootprintTtl(ExtendFootprintTtlResult::Success)),
-        success: true, events: vec![], diagnostics: vec![], return_value: None, refundable_used: rent, non_refundable, new_code: vec![],
+        success: true, events: vec![], diagnostics: vec![], return_value: None, refundable_used: rent, non_refundable, rent_fee: rent, new_code: vec![],
     }
 }
 
@@ -286,6 +289,6 @@ fn restore(ov: &mut Overlay, data: &SorobanTransactionData, s: &Settings, li: &L
     }
     SorobanOutcome {
         result: op(OperationResultTr::RestoreFootprint(RestoreFootprintResult::Success)),
-        success: true, events: vec![], diagnostics: vec![], return_value: None, refundable_used: rent, non_refundable, new_code: vec![],
+        success: true, events: vec![], diagnostics: vec![], return_value: None, refundable_used: rent, non_refundable, rent_fee: rent, new_code: vec![],
     }
 }

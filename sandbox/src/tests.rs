@@ -169,6 +169,12 @@ fn native_asset_contract_deploys_through_simulate_and_apply_with_refund() {
     let res = result_of(&r);
     assert!(res.fee_charged > 100 && res.fee_charged <= 100 + min_fee);
     assert_eq!(balance(&n, &a), before - res.fee_charged);
+    // The meta's fee breakdown adds up to what was charged beyond the inclusion fee.
+    let TransactionMeta::V4(m) = TransactionMeta::from_xdr_base64(&r.meta, Limits::none()).unwrap() else { panic!("v4") };
+    let Some(SorobanTransactionMetaExt::V1(f)) = m.soroban_meta.map(|s| s.ext) else { panic!("fee breakdown") };
+    assert_eq!(f.total_non_refundable_resource_fee_charged + f.total_refundable_resource_fee_charged, res.fee_charged - 100);
+    assert!(f.rent_fee_charged > 0 && f.rent_fee_charged <= f.total_refundable_resource_fee_charged);
+    assert_eq!(m.events.len(), 2, "fee charged, then refunded");
     // Deploying again fails on chain (the instance exists) and still charges the fee.
     let seq2 = seq_of(&n, &a) + 1;
     let op2 = OperationBody::InvokeHostFunction(InvokeHostFunctionOp {
