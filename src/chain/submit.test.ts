@@ -7,7 +7,7 @@ import { submit } from './submit.js'
 type Send = 'PENDING' | 'TRY_AGAIN_LATER' | 'DUPLICATE' | 'ERROR'
 
 /** A scripted node: each call takes the next answer of its script. */
-function fakeNode(script: { send: Send[]; get: string[]; sim?: 'ok' | string; closeTime?: number }) {
+function fakeNode(script: { send: Array<Send | 'THROW'>; get: string[]; sim?: 'ok' | string; closeTime?: number }) {
   let seq = 100n
   const calls = { send: 0, get: 0, sim: 0, account: 0, sentHashes: [] as string[] }
   const server: RpcLike = {
@@ -33,6 +33,7 @@ function fakeNode(script: { send: Send[]; get: string[]; sim?: 'ok' | string; cl
     async sendTransaction(tx) {
       const status = script.send[calls.send++] ?? 'PENDING'
       calls.sentHashes.push(tx.hash().toString('hex'))
+      if (status === 'THROW') throw new Error('socket hang up')
       const errorResult =
         status === 'ERROR'
           ? ({ result: () => ({ switch: () => ({ name: 'txInsufficientBalance' }) }) } as unknown as xdr.TransactionResult)
@@ -41,6 +42,7 @@ function fakeNode(script: { send: Send[]; get: string[]; sim?: 'ok' | string; cl
     },
     async getTransaction() {
       const status = script.get[calls.get++] ?? 'NOT_FOUND'
+      if (status === 'THROW') throw new Error('ECONNRESET')
       return { status, ledger: 11, returnValue: xdr.ScVal.scvU32(7) } as unknown as rpc.Api.GetTransactionResponse
     },
     async getLatestLedger() {
@@ -127,5 +129,21 @@ describe('submit', () => {
     const err = await submit(chainB, kp, op).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(TransactionRejectedError)
     expect((err as TransactionRejectedError).result).toBe('txInsufficientBalance')
+  })
+
+  it('follows an unanswered send by hash instead of sending again, and survives failed polls', async () => {
+    const { server, calls } = fakeNode({ send: ['THROW'], get: ['THROW', 'NOT_FOUND', 'THROW', 'SUCCESS'] })
+    const chain = createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server, retry: fast })
+    const res = await submit(chain, kp, op)
+    expect(res.attempts).toBe(1)
+    expect(calls.send).toBe(1)
+    expect(calls.get).toBe(4)
+  })
+
+  it('does not rebuild when the final lookup by hash fails', async () => {
+    const { server, calls } = fakeNode({ send: ['PENDING'], get: ['THROW'] })
+    const chain = createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server, txTimeoutSeconds: 1, retry: { ...fast, expiryGraceMs: -2_000 } })
+    await expect(submit(chain, kp, op)).rejects.toThrow(/submission unresolved/)
+    expect(calls.send).toBe(1)
   })
 })

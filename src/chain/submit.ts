@@ -58,7 +58,8 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
  * backoff (`retry.tryAgainLater` times). A submission that is still unknown when its maxTime has
  * passed is first looked up by hash once more — only when the network has closed a ledger past
  * maxTime and the hash is still unknown (so it can never be included) is the transaction rebuilt
- * with a fresh sequence number (`retry.rebuilds` times). txBAD_SEQ also rebuilds.
+ * with a fresh sequence number (`retry.rebuilds` times). txBAD_SEQ also rebuilds. A send that
+ * got no answer is followed by hash like a PENDING one; failed polls are retried until maxTime.
  *
  * Classic operations (one or more) skip simulation and pay the inclusion fee per operation.
  *
@@ -182,7 +183,14 @@ async function sendAndPoll(chain: Chain, tx: Transaction): Promise<Outcome> {
   const hash = tx.hash().toString('hex')
   let backoff = chain.retry.backoffMs
   for (let tries = 0; ; tries++) {
-    const sent = await chain.server.sendTransaction(tx)
+    let sent: rpc.Api.SendTransactionResponse
+    try {
+      sent = await chain.server.sendTransaction(tx)
+    } catch {
+      // No answer (connection reset, timeout): the envelope may have reached the network, so
+      // the only safe next step is to follow it by hash, never to send a new one.
+      break
+    }
     if (sent.status === 'PENDING' || sent.status === 'DUPLICATE') break
     if (sent.status === 'TRY_AGAIN_LATER') {
       if (tries >= chain.retry.tryAgainLater) {
@@ -203,13 +211,21 @@ async function sendAndPoll(chain: Chain, tx: Transaction): Promise<Outcome> {
   const maxTime = Number(tx.timeBounds?.maxTime ?? 0)
   const deadline = maxTime > 0 ? maxTime * 1000 + chain.retry.expiryGraceMs : Date.now() + 60_000
   while (Date.now() < deadline) {
-    const res = await chain.server.getTransaction(hash)
-    if (res.status !== rpc.Api.GetTransactionStatus.NOT_FOUND) return settle(hash, res)
+    // A failed poll is retried until the deadline: a transient RPC error says nothing about
+    // the transaction.
+    const res = await chain.server.getTransaction(hash).catch(() => undefined)
+    if (res && res.status !== rpc.Api.GetTransactionStatus.NOT_FOUND) return settle(hash, res)
     await sleep(chain.retry.pollIntervalMs)
   }
   // Timed out: resolve by hash before anything is retried.
-  const latest = await chain.server.getLatestLedger()
-  const again = await chain.server.getTransaction(hash)
+  let latest: rpc.Api.GetLatestLedgerResponse
+  let again: rpc.Api.GetTransactionResponse
+  try {
+    latest = await chain.server.getLatestLedger()
+    again = await chain.server.getTransaction(hash)
+  } catch (err) {
+    throw new ChainError('submission unresolved', { details: `${hash}: cannot look it up`, cause: err })
+  }
   if (again.status !== rpc.Api.GetTransactionStatus.NOT_FOUND) return settle(hash, again)
   const closeTime = Number(latest.closeTime ?? 0)
   if (maxTime > 0 && closeTime > 0 && closeTime <= maxTime) {
