@@ -123,6 +123,20 @@ describe('Soroban through rpc.Server and contract.Client', () => {
     expect(seen).toEqual([1, 3, 6])
   })
 
+  it('accepts a call authorized by another account through signed auth entries', async () => {
+    const wasmHash = await uploadFixture()
+    const { result: client } = await (await contract.Client.deploy({ admin: admin.publicKey(), start: 100 }, { ...clientOptions(admin), wasmHash })).signAndSend()
+    const user = Keypair.random()
+    await sb.server.requestAirdrop(user.publicKey())
+    const c = await contract.Client.from({ ...clientOptions(admin), contractId: client.options.contractId })
+    // The admin pays and submits; the user only signs its authorization entry.
+    const tx = (await (c as any).increment({ user: user.publicKey(), by: 7 })) as contract.AssembledTransaction<number>
+    expect(tx.needsNonInvokerSigningBy()).toEqual([user.publicKey()])
+    await tx.signAuthEntries({ address: user.publicKey(), signAuthEntry: contract.basicNodeSigner(user, sb.networkPassphrase).signAuthEntry })
+    const sent = await tx.signAndSend()
+    expect(sent.result).toBe(107)
+  })
+
   it('enforces auth: another account cannot increment for the user', async () => {
     const wasmHash = await uploadFixture()
     const { result: client } = await (await contract.Client.deploy({ admin: admin.publicKey(), start: 0 }, { ...clientOptions(admin), wasmHash })).signAndSend()
