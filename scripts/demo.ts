@@ -1,0 +1,190 @@
+/**
+ * `npm run demo`: the service's main job on the embedded sandbox.
+ *
+ * 1. builds the contracts and fetches the published Blend v2 WASMs, starts a sandbox node;
+ * 2. deploys a seeded world (USDC and collateral assets, SEP-40 oracle, the real Blend v2 pool,
+ *    DEX routers, the service vault and registry, depositors, borrowers near their limit);
+ * 3. starts three competing keeper daemons (each with its HTTP API) sharing the vault;
+ * 4. drops a collateral price so borrowers become liquidatable, waits until a keeper has filled
+ *    an auction, swapped the lot to USDC and returned the proceeds, and prints what the vault
+ *    booked (profit, share price before and after, which keeper won).
+ *
+ * Then it keeps the network and the keepers running until Ctrl-C (or exits with `--once`).
+ *
+ * Options: --seed N (default 1), --port N (RPC port, default 8000), --api-port N (first keeper's
+ * API port, default 8080; the others follow), --keepers N (default 3), --ledger-interval S
+ * (default 0.5), --drop PERCENT (default 20), --timeout SECONDS (default 300), --once.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import pino from 'pino'
+import { sharePrice } from '../src/core/index.js'
+import { parseConfig } from '../src/keeper/config/index.js'
+import { startDaemon, type Daemon } from '../src/keeper/daemon.js'
+import { RegistryContract } from '../src/keeper/clients/registry.js'
+import { VaultContract, type VaultState } from '../src/keeper/clients/vault.js'
+import { deployWorld } from '../src/world/index.js'
+import { REPO_ROOT, startSandbox, type Sandbox } from '../sandbox/ts/launch.js'
+
+const UNIT = 10_000_000n
+
+function usage(message: string): never {
+  process.stderr.write(`demo: ${message}\n`)
+  process.exit(2)
+}
+
+function intOption(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < min || n > max) usage(`--${name} must be an integer in [${min}, ${max}], got ${JSON.stringify(raw)}`)
+  return n
+}
+
+function numberOption(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback
+  const n = Number(raw)
+  if (!Number.isFinite(n) || n < min || n > max) usage(`--${name} must be a number in [${min}, ${max}], got ${JSON.stringify(raw)}`)
+  return n
+}
+
+/** 7-decimal fixed point as a decimal string. */
+function fmt7(v: bigint, digits = 7): string {
+  const neg = v < 0n
+  const a = neg ? -v : v
+  const frac = (a % UNIT).toString().padStart(7, '0').slice(0, digits)
+  return `${neg ? '-' : ''}${a / UNIT}${digits > 0 ? `.${frac}` : ''}`
+}
+
+function run(cmd: string, args: string[]): void {
+  const r = spawnSync(cmd, args, { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'] })
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status})`)
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+async function main(): Promise<void> {
+  let parsed
+  try {
+    parsed = parseArgs({
+      options: {
+        seed: { type: 'string' },
+        port: { type: 'string' },
+        'api-port': { type: 'string' },
+        keepers: { type: 'string' },
+        'ledger-interval': { type: 'string' },
+        drop: { type: 'string' },
+        timeout: { type: 'string' },
+        once: { type: 'boolean', default: false },
+      },
+      strict: true,
+    })
+  } catch (err) {
+    usage((err as Error).message)
+  }
+  const o = parsed.values
+  const seed = intOption('seed', o.seed, 1, 0, 2 ** 31)
+  const port = intOption('port', o.port, 8000, 0, 65535)
+  const apiPort = intOption('api-port', o['api-port'], 8080, 0, 65535)
+  const keeperCount = intOption('keepers', o.keepers, 3, 1, 10)
+  const ledgerInterval = numberOption('ledger-interval', o['ledger-interval'], 0.5, 0.05, 60)
+  const dropPercent = numberOption('drop', o.drop, 20, 1, 90)
+  const timeoutSeconds = intOption('timeout', o.timeout, 300, 10, 3600)
+  const say = (line: string) => process.stdout.write(`[demo] ${line}\n`)
+
+  say('building contracts (wasm) and fetching the published Blend v2 WASMs')
+  run('bash', ['scripts/build-wasm.sh'])
+  run('bash', ['scripts/blend-wasms.sh'])
+
+  say('starting the sandbox node')
+  const sandbox: Sandbox = await startSandbox({ port, ledgerIntervalSeconds: ledgerInterval, seed })
+  const daemons: Daemon[] = []
+  let stopping = false
+  const stopAll = async (code: number) => {
+    if (stopping) return
+    stopping = true
+    await Promise.all(daemons.map((d) => d.stop().catch(() => undefined)))
+    await sandbox.stop().catch(() => undefined)
+    process.exit(code)
+  }
+  process.on('SIGINT', () => void stopAll(0))
+  process.on('SIGTERM', () => void stopAll(0))
+  say(`sandbox ready ${sandbox.rpcUrl}`)
+
+  try {
+    const outDir = join(REPO_ROOT, 'target', 'demo')
+    mkdirSync(outDir, { recursive: true })
+    const addressesFile = join(outDir, 'addresses.json')
+    say(`deploying the world (seed ${seed}): assets, oracle, Blend v2, DEX, vault, registry, depositors, borrowers`)
+    const world = await deployWorld(sandbox, {
+      seed,
+      keepers: keeperCount,
+      // The keeper daemons register themselves at startup (stake pulled from their USDC).
+      registerKeepers: false,
+      addressesFile,
+      log: (line) => say(`  ${line}`),
+    })
+    say(`addresses written to ${addressesFile}`)
+    const vaultId = world.service!.vault
+    const vault = new VaultContract(world.chain, vaultId)
+    const registry = new RegistryContract(world.chain, world.service!.registry)
+    const before = await vault.getState()
+    const price = (s: VaultState) => sharePrice({ totalUsdc: s.totalUsdc, totalShares: s.totalShares })
+    say(`vault: ${fmt7(before.totalUsdc, 2)} USDC, share price ${fmt7(price(before))}, total profit ${fmt7(before.totalProfit)}`)
+
+    const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn', base: { service: 'keeper' } })
+    say(`starting ${keeperCount} keeper daemons; each registers with the registry (stake) and polls every 3 s`)
+    for (let i = 0; i < keeperCount; i++) {
+      const env: Record<string, string> = {
+        ...world.addresses.env,
+        KEEPER_SECRET: world.keepers[i]!.secret(),
+        KEEPER_NAME: `demo-keeper-${i + 1}`,
+        API_PORT: String(apiPort === 0 ? 0 : apiPort + i),
+        POLL_INTERVAL: '3',
+        MIN_PROFIT: '1.02',
+        SLIPPAGE_BPS: '300',
+      }
+      const daemon = await startDaemon(parseConfig(env), {
+        logger: logger.child({ keeper: env.KEEPER_NAME }),
+        stopGraceMs: 5_000,
+      })
+      daemons.push(daemon)
+      say(`keeper ${env.KEEPER_NAME} (${world.keepers[i]!.publicKey()}) API http://127.0.0.1:${daemon.port}/api/state`)
+    }
+
+    const collateral = world.collaterals[0]!
+    const oldPrice = world.price(collateral.code)
+    const newPrice = (oldPrice * BigInt(Math.round((100 - dropPercent) * 100))) / 10_000n
+    say(`dropping the ${collateral.code} oracle price ${fmt7(oldPrice, 2)} -> ${fmt7(newPrice, 2)} (-${dropPercent} %)`)
+    await world.setPrice(collateral.code, newPrice)
+
+    const deadline = Date.now() + timeoutSeconds * 1000
+    let after = before
+    while (Date.now() < deadline) {
+      await sleep(2000)
+      after = await vault.getState()
+      if (after.totalProfit > before.totalProfit && after.activeLiq === 0n) break
+    }
+    if (after.totalProfit <= before.totalProfit) {
+      say(`no liquidation was booked within ${timeoutSeconds} s`)
+      if (o.once) await stopAll(1)
+    } else {
+      const profit = after.totalProfit - before.totalProfit
+      say(`liquidation booked: vault profit +${fmt7(profit)} USDC`)
+      say(`share price ${fmt7(price(before))} -> ${fmt7(price(after))}`)
+      for (const k of await registry.getKeepers()) {
+        say(
+          `  ${k.name}: executions ${k.totalExecutions}, fills ${k.successfulFills}, profit ${fmt7(k.totalProfit)}, avg response ${k.avgResponseTimeMs} ms`,
+        )
+      }
+    }
+    if (o.once) await stopAll(0)
+    say(`running: RPC ${sandbox.rpcUrl}, keepers on the ports above; Ctrl-C stops everything`)
+  } catch (err) {
+    process.stderr.write(`demo failed: ${(err as Error).stack ?? String(err)}\n`)
+    await stopAll(1)
+  }
+}
+
+void main()
