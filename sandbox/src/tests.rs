@@ -390,3 +390,36 @@ fn simulating_a_classic_transaction_answers_an_error_field() {
     assert_eq!(v["latestLedger"], 1);
     assert!(simulate(&n, SimulateParams { transaction: "AAAA".into(), auth_mode: None, instruction_leeway: None, use_upgraded_auth: false }).is_err());
 }
+
+#[test]
+fn auth_recording_uses_address_v2_credentials_only_when_asked() {
+    let mut n = node();
+    let (a, b) = (key(51), key(52));
+    n.friendbot(account_id(&a)).unwrap();
+    n.friendbot(account_id(&b)).unwrap();
+    let deploy = HostFunction::CreateContract(CreateContractArgs {
+        contract_id_preimage: ContractIdPreimage::Asset(Asset::Native),
+        executable: ContractExecutable::StellarAsset,
+    });
+    assert!(sim_apply(&mut n, &a, deploy).1.success);
+    // b submits a transfer out of a's balance: a's authorization is recorded.
+    let transfer = HostFunction::InvokeContract(InvokeContractArgs {
+        contract_address: native_sac(&n),
+        function_name: ScSymbol("transfer".try_into().unwrap()),
+        args: vec![
+            ScVal::Address(ScAddress::Account(account_id(&a))),
+            ScVal::Address(ScAddress::Account(account_id(&b))),
+            ScVal::I128(Int128Parts { hi: 0, lo: 5 }),
+        ]
+        .try_into()
+        .unwrap(),
+    });
+    let credentials = |upgraded: bool| {
+        let env = envelope(n.network_id, &b, seq_of(&n, &b) + 1, 100, vec![invoke_op(transfer.clone())], TransactionExt::V0, &[]);
+        let v = simulate(&n, SimulateParams { transaction: env, auth_mode: None, instruction_leeway: None, use_upgraded_auth: upgraded }).unwrap();
+        let auth = v["results"][0]["auth"][0].as_str().expect("one auth entry").to_string();
+        SorobanAuthorizationEntry::from_xdr_base64(auth, Limits::none()).unwrap().credentials
+    };
+    assert!(matches!(credentials(false), SorobanCredentials::Address(_)));
+    assert!(matches!(credentials(true), SorobanCredentials::AddressV2(_)));
+}
