@@ -50,8 +50,10 @@ export function auctionQuotes(
   auction: AuctionData,
   reserves: ReadonlyMap<string, Reserve>,
   prices: ReadonlyMap<string, PriceData>,
+  /** Quotes for lot assets that are not pool reserves (the backstop LP token of a bad-debt lot). */
+  extraLotQuotes: AuctionQuotes = {},
 ): { lotQuotes: AuctionQuotes; bidQuotes: AuctionQuotes } {
-  const lotQuotes: Record<string, AuctionQuotes[string]> = {}
+  const lotQuotes: Record<string, AuctionQuotes[string]> = { ...extraLotQuotes }
   const bidQuotes: Record<string, AuctionQuotes[string]> = {}
   if (type !== AuctionType.Interest) for (const a of auction.bid.keys()) bidQuotes[a] = quote(a, reserves, prices, 'd')
   if (type === AuctionType.UserLiquidation) for (const a of auction.lot.keys()) lotQuotes[a] = quote(a, reserves, prices, 'b')
@@ -84,11 +86,12 @@ export function planFill(p: {
   fromBlock: number
   percent?: number
   type?: AuctionType
+  extraLotQuotes?: AuctionQuotes
 }): FillPlan | null {
   const type = p.type ?? AuctionType.UserLiquidation
   const percent = p.percent ?? 100
   const auction = toCoreAuction(p.auction)
-  const { lotQuotes, bidQuotes } = auctionQuotes(type, p.auction, p.reserves, p.prices)
+  const { lotQuotes, bidQuotes } = auctionQuotes(type, p.auction, p.reserves, p.prices, p.extraLotQuotes)
   const first = firstProfitableBlock({ auction, percent, lotQuotes, bidQuotes, minProfit: p.minProfit, fromBlock: p.fromBlock })
   if (first === null) return null
   const { filled } = scaleAuction({ auction, block: first.block, percent })

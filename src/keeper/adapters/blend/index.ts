@@ -18,7 +18,7 @@
  */
 import { xdr, type Keypair } from '@stellar/stellar-sdk'
 import { addr, ContractError, invoke, simulateRead, u32, type Chain } from '../../../chain/index.js'
-import { mulDiv } from '../../../core/index.js'
+import { mulDiv, slippageFloor } from '../../../core/index.js'
 import { tokenBalance } from '../../clients/token.js'
 import { routerVenue } from '../../dex/routerVenue.js'
 import { swapToUsdc, type Venue } from '../../dex/swapToUsdc.js'
@@ -31,6 +31,8 @@ import { loadAuction, loadPool } from './loadPool.js'
 import { loadOraclePrices } from './oracle.js'
 import { fillRequests, encodeRequests, repayAmount } from './requests.js'
 import { PoolScanner, valuationReserves, type PoolReader, type ScanResult } from './scan.js'
+import { backstopTokenOf, cometExitUsdc, exitToUsdc, readComet } from './backstopToken.js'
+import { positionData } from './positionData.js'
 import { AuctionType, scAddress, type AuctionData } from './storage.js'
 
 export { PoolScanner, type PoolReader, type ScanResult } from './scan.js'
@@ -45,7 +47,8 @@ export const PoolErrorCode = {
 } as const
 
 export interface BlendTaskData {
-  kind: 'user_liquidation'
+  /** A user liquidation, or the backstop's bad debt (user = the backstop). */
+  kind: 'user_liquidation' | 'bad_debt'
   user: string
   /** Percent to create the auction at; undefined when an auction is already open. */
   percent: number | undefined
@@ -297,6 +300,118 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     })
   }
 
+  let backstopToken: string | undefined
+
+  /**
+   * Bad debt (the backstop's liabilities): create the bad-debt auction if none is open, value its
+   * lot of backstop LP tokens at what a single-sided exit to USDC pays, fill at the first ledger
+   * that clears MIN_PROFIT (fill + repay in one submit), exit the LP tokens to USDC and return the
+   * proceeds. LP tokens that cannot be exited within the slippage floor are held.
+   */
+  async function executeBadDebt(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>, vault: VaultClient): Promise<Result> {
+    const started = Date.now()
+    const reader = readerOf(chain, p.reader)
+    const me = keypair.publicKey()
+    const backstop = task.data.user
+    const usdcToken = await usdcOf(chain)
+    const scan = last ?? (await scanner.scan(reader, chain))
+    backstopToken ??= await backstopTokenOf(chain, backstop)
+    const comet = backstopToken
+    const nothing = (note: string) => makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: Date.now() - started, success: false, note })
+
+    if (!task.data.hasAuction) {
+      const list = scan.snapshot.reserveList
+      const bid = [...scan.backstopPositions.liabilities].filter(([, d]) => d > 0n).map(([i]) => list[i]!)
+      if (bid.length === 0) return nothing('no bad debt')
+      try {
+        await invoke(chain, keypair, p.pool, 'new_auction', [
+          u32(AuctionType.BadDebt),
+          addr(backstop),
+          xdr.ScVal.scvVec(bid.map(addr)),
+          xdr.ScVal.scvVec([addr(comet)]),
+          u32(100),
+        ])
+        p.emit?.('auction', `created bad-debt auction for ${bid.length} asset(s)`)
+      } catch (err) {
+        if ((await loadAuction(reader, p.pool, AuctionType.BadDebt, backstop)) === undefined) throw err
+      }
+    }
+    const auction = await loadAuction(reader, p.pool, AuctionType.BadDebt, backstop)
+    if (auction === undefined) return nothing(new ErrAlreadyFilled(backstop, 'no open bad-debt auction').message)
+    const [fresh, prices, latest, cometState] = await Promise.all([
+      loadPool(reader, p.pool, [], { reserveList: scan.snapshot.reserveList }),
+      loadOraclePrices(chain, scan.snapshot.config.oracle, scan.snapshot.reserveList),
+      reader.getLatestLedger(),
+      readComet(chain, comet, usdcToken),
+    ])
+    const reserves = valuationReserves(fresh.reserves, fresh.config.bstop_rate, BigInt(Math.floor(Date.now() / 1000)))
+    const lpTotal = auction.lot.get(comet) ?? 0n
+    const exitFull = cometExitUsdc(cometState, lpTotal)
+    const usdcPrice = prices.prices.get(usdcToken)?.price
+    if (exitFull === 0n || usdcPrice === undefined) return nothing('the backstop-token lot cannot be sold for USDC')
+    // LP valued at the average price of exiting the whole lot: smaller (earlier) lots exit better.
+    const lpPrice = mulDiv(exitFull, usdcPrice, lpTotal, 'floor')
+    const plan = planFill({
+      auction,
+      reserves,
+      prices: prices.prices,
+      minProfit,
+      fromBlock: latest.sequence + 1,
+      type: AuctionType.BadDebt,
+      extraLotQuotes: { [comet]: { price: lpPrice, decimals: 7 } },
+    })
+    if (plan === null) return nothing('bad-debt auction never clears MIN_PROFIT')
+    const bidAssets = Object.keys(plan.bid)
+    if (bidAssets.some((a) => a !== usdcToken)) return nothing('bid is not payable in USDC')
+    const dRates = Object.fromEntries([...reserves].map(([a, r]) => [a, r.data.d_rate]))
+    const requests = fillRequests({ auctionType: AuctionType.BadDebt, user: backstop, percent: 100, bid: plan.bid, lot: plan.lot, dRates, bRates: {} })
+    const drew = bidAssets.reduce((sum, a) => sum + repayAmount(plan.bid[a]!, dRates[a]!), 0n)
+    const usdcBefore = await tokenBalance(chain, usdcToken, me)
+    const lpBefore = await tokenBalance(chain, comet, me)
+
+    await vault.draw(drew)
+    let fillLedger: number | undefined
+    let fillHash: string | undefined
+    try {
+      await waitForLedger(reader, plan.block)
+      const res = await invoke(chain, keypair, p.pool, 'submit', [addr(me), addr(me), addr(me), encodeRequests(requests)])
+      fillLedger = res.ledger
+      fillHash = res.hash
+    } catch (err) {
+      const now = await loadAuction(reader, p.pool, AuctionType.BadDebt, backstop).catch(() => auction)
+      const lost = now === undefined || !sameAuction(now, auction)
+      await vault.returnProceeds(drew, Date.now() - started)
+      const note = lost ? new ErrAlreadyFilled(backstop).message : `bad-debt fill failed: ${err instanceof Error ? err.message : String(err)}`
+      return makeResult({ drew, proceeds: drew, responseTimeMs: Date.now() - started, success: false, note })
+    }
+    let held = false
+    const lpGot = (await tokenBalance(chain, comet, me)) - lpBefore
+    if (lpGot > 0n) {
+      const expected = cometExitUsdc(await readComet(chain, comet, usdcToken), lpGot)
+      try {
+        if (expected === 0n) throw new Error('exit refused')
+        await exitToUsdc(chain, keypair, comet, usdcToken, lpGot, slippageFloor(expected, p.slippageBps))
+      } catch (err) {
+        held = true
+        p.emit?.('swap_failed', `backstop-token exit failed: ${err instanceof Error ? err.message : String(err)}`)
+      }
+    }
+    const usdcAfter = await tokenBalance(chain, usdcToken, me)
+    const measured = usdcAfter - usdcBefore
+    if (fillLedger !== undefined) p.onFill?.({ user: backstop, plannedLedger: plan.block, fillLedger, drew, proceeds: measured })
+    const toReturn = measured >= drew ? measured : minBig(drew, usdcAfter)
+    if (toReturn > 0n) await vault.returnProceeds(toReturn, Date.now() - started)
+    p.emit?.('fill', `filled bad-debt auction at ledger ${fillLedger}: drew ${drew}, returned ${toReturn}`)
+    return makeResult({
+      drew,
+      proceeds: toReturn,
+      responseTimeMs: Date.now() - started,
+      success: true,
+      ...(fillHash === undefined ? {} : { txHash: fillHash }),
+      note: held ? 'backstop tokens held' : `bad debt filled at ledger ${fillLedger} (planned ${plan.block})`,
+    })
+  }
+
   return {
     name: () => 'blend',
     lastScan: () => last,
@@ -320,11 +435,25 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
           data: { kind: 'user_liquidation', user: b.user, percent, hasAuction: b.auction !== undefined, estCapital },
         })
       }
+      // Bad debt on the backstop (or its auction already open): one task.
+      const badDebtAuction = last.backstopAuctions.find((a) => a.type === AuctionType.BadDebt)
+      const debt = [...last.backstopPositions.liabilities.values()].some((d) => d > 0n)
+      if (badDebtAuction !== undefined || debt) {
+        const estCapital = debt ? positionData(last.valuation, last.backstopPositions).liabilityRaw : 0n
+        tasks.push({
+          priority: 4,
+          estProfit: mulDiv(estCapital, minProfit - 10_000_000n, 10_000_000n, 'floor'),
+          label: `bad debt of ${last.snapshot.backstop}`,
+          data: { kind: 'bad_debt', user: last.snapshot.backstop, percent: 100, hasAuction: badDebtAuction !== undefined, estCapital },
+        })
+      }
       return tasks
     },
     async execute(chain, keypair, task, vault) {
-      if (task.data?.kind !== 'user_liquidation' || typeof task.data.user !== 'string') throw new ErrBadTask(JSON.stringify(task.label ?? null))
-      return executeUser(chain, keypair, task, vault)
+      if (typeof task.data?.user !== 'string') throw new ErrBadTask(JSON.stringify(task.label ?? null))
+      if (task.data.kind === 'user_liquidation') return executeUser(chain, keypair, task, vault)
+      if (task.data.kind === 'bad_debt') return executeBadDebt(chain, keypair, task, vault)
+      throw new ErrBadTask(JSON.stringify(task.label ?? null))
     },
     estimateCapital: (task) => task.data.estCapital,
     async getPositions(): Promise<Position[]> {

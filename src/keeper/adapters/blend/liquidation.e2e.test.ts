@@ -303,4 +303,32 @@ describe('liquidations end to end (sandbox, real Blend v2)', () => {
     const positions = await world.positions(b.publicKey())
     expect(positions.liabilities.get(0) ?? 0n).toBe(0n)
   })
+  it('bad debt: a late fill leaves debt on the backstop; its bad-debt auction is filled and the LP lot exited to USDC at a profit', async () => {
+    // The second collateral lost 99 % above: its untouched borrower is far underwater. A full
+    // liquidation clears MIN_PROFIT only late in the bid phase, so most of the debt is left with
+    // no collateral and moves to the backstop.
+    const borrower = world.borrowers[3]!
+    expect(borrower.collateralAsset.contract).toBe(world.collaterals[1]!.contract)
+    const keeper = world.keepers[0]!
+    const a = adapter()
+    const userTask = (await a.getTasks(world.chain)).find((t) => t.data.user === borrower.address)!
+    expect(userTask.data.percent).toBe(100)
+    const liq = await a.execute(world.chain, keeper, userTask, vault.bind(keeper))
+    expect(liq.success).toBe(true)
+
+    const tasks = await a.getTasks(world.chain)
+    const badDebt = tasks.find((t) => t.data.kind === 'bad_debt')
+    expect(badDebt, JSON.stringify(tasks.map((t) => t.label))).toBeDefined()
+    expect(badDebt!.data.estCapital).toBeGreaterThan(0n)
+
+    const before = await vault.getState()
+    const result = await a.execute(world.chain, keeper, badDebt!, vault.bind(keeper))
+    expect(result.success, result.note).toBe(true)
+    expect(result.profit).toBeGreaterThan(0n)
+    const after = await vault.getState()
+    expect(after.totalProfit - before.totalProfit).toBe(result.profit)
+    expect(await vault.getKeeperDraw(keeper.publicKey())).toBe(0n)
+    const backstopDebt = await world.positions(world.blend.backstop)
+    expect([...backstopDebt.liabilities.values()].reduce((s, v) => s + v, 0n)).toBe(0n)
+  })
 })

@@ -15,7 +15,18 @@ import { loadOraclePrices, type OraclePrices } from './oracle.js'
 import { getEntriesBatched, loadPool, type PoolSnapshot, type Reserve } from './loadPool.js'
 import { healthFactorOf, isLiquidatable, positionData, type PoolValuation, type PositionData } from './positionData.js'
 import { addStats, newRpcStats, type RpcStats } from './rpcStats.js'
-import { auctionKey, AuctionType, decodeAuctionData, entryValue, keyId, type AuctionData, type Positions } from './storage.js'
+import {
+  auctionKey,
+  AuctionType,
+  decodeAuctionData,
+  decodePositions,
+  emptyPositions,
+  entryValue,
+  keyId,
+  positionsKey,
+  type AuctionData,
+  type Positions,
+} from './storage.js'
 
 /** The RPC methods a scan reads with. */
 export type PoolReader = Pick<rpc.Server, 'getLedgerEntries' | 'getEvents' | 'getHealth' | 'getLatestLedger'>
@@ -37,6 +48,8 @@ export interface ScanResult {
   borrowers: BorrowerView[]
   /** Existing backstop auctions (bad debt, interest). */
   backstopAuctions: { type: AuctionType; auction: AuctionData }[]
+  /** The backstop's own positions: liabilities there are bad debt waiting for an auction. */
+  backstopPositions: Positions
   stats: RpcStats
   durationMs: number
 }
@@ -85,7 +98,7 @@ export class PoolScanner {
   async scan(reader: PoolReader, chain: Chain): Promise<ScanResult> {
     const started = performance.now()
     const stats = newRpcStats()
-    const known = this.known
+    const known = this.backstop === undefined ? this.known : [...this.known, this.backstop]
     const waveStats = [newRpcStats(), newRpcStats(), newRpcStats()]
     const [poll, snapshot, earlyPrices] = await Promise.all([
       this.discovery.poll(reader, waveStats[0]),
@@ -109,6 +122,8 @@ export class PoolScanner {
       const more = await loadPool(reader, this.pool, fresh, { reserveList: snapshot.reserveList, stats })
       for (const [u, p] of more.positions) snapshot.positions.set(u, p)
     }
+    let backstopPositions = snapshot.positions.get(snapshot.backstop)
+    snapshot.positions.delete(snapshot.backstop)
     this.known = [...snapshot.positions.keys()]
 
     const listChanged = this.reserveList === undefined || this.reserveList.join() !== snapshot.reserveList.join()
@@ -142,7 +157,13 @@ export class PoolScanner {
     if (unread.length > 0 || needBackstop) {
       const keys = [
         ...unread.map((b) => auctionKey(this.pool, AuctionType.UserLiquidation, b.user)),
-        ...(needBackstop ? [auctionKey(this.pool, AuctionType.BadDebt, snapshot.backstop), auctionKey(this.pool, AuctionType.Interest, snapshot.backstop)] : []),
+        ...(needBackstop
+          ? [
+              auctionKey(this.pool, AuctionType.BadDebt, snapshot.backstop),
+              auctionKey(this.pool, AuctionType.Interest, snapshot.backstop),
+              positionsKey(this.pool, snapshot.backstop),
+            ]
+          : []),
       ]
       const got = await getEntriesBatched(reader, keys, stats)
       for (const b of unread) {
@@ -155,10 +176,21 @@ export class PoolScanner {
           const e = got.entries.get(keyId(auctionKey(this.pool, type, snapshot.backstop)))
           if (e !== undefined) backstopAuctions.push({ type, auction: decodeAuctionData(entryValue(e)) })
         }
+        const bp = got.entries.get(keyId(positionsKey(this.pool, snapshot.backstop)))
+        backstopPositions = bp === undefined ? emptyPositions() : decodePositions(entryValue(bp))
       }
     }
     this.backstop = snapshot.backstop
     this.watch = liquidatable.map((b) => b.user)
-    return { snapshot, prices, valuation, borrowers, backstopAuctions, stats, durationMs: performance.now() - started }
+    return {
+      snapshot,
+      prices,
+      valuation,
+      borrowers,
+      backstopAuctions,
+      backstopPositions: backstopPositions ?? emptyPositions(),
+      stats,
+      durationMs: performance.now() - started,
+    }
   }
 }
