@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest'
+import { cometExitUsdc, type CometState } from './backstopToken.js'
+
+const ONE = 1_0000000n
+// Blend's fixture Comet: 80 % BLND / 20 % USDC, 0.3 % fee, 200k LP over ~50k USDC
+const comet: CometState = { supply: 200_000n * ONE, usdcBalance: 50_025n * ONE, usdcWeight: 2_000_000n, swapFee: 30_000n }
+
+describe('cometExitUsdc', () => {
+  it('prices a single-sided exit with the weighted-pool formula (hand-checked)', () => {
+    // 2,000 LP = 1 % of supply: 50,025 * (1 - 0.99^5) = 2,450.24; fee (1 - 0.8 * 0.003); 0.1 % margin
+    const out = cometExitUsdc(comet, 2_000n * ONE)
+    const expected = 50_025 * (1 - 0.99 ** 5) * (1 - 0.8 * 0.003) * 0.999
+    expect(Number(out) / 1e7).toBeCloseTo(expected, 3)
+    // less than the spot value (5 * USDC balance / supply per LP = 1.2506 USDC)
+    expect(out).toBeLessThan(2_000n * 12_506_250n)
+  })
+
+  it('is 0 when Comet would refuse the exit (above 1/3 of its USDC) or the input is empty', () => {
+    expect(cometExitUsdc(comet, 0n)).toBe(0n)
+    expect(cometExitUsdc(comet, 20_000n * ONE)).toBe(0n) // 10 % of supply -> 41 % of the USDC
+    expect(cometExitUsdc(comet, comet.supply)).toBe(0n)
+  })
+})
