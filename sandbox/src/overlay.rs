@@ -1,7 +1,7 @@
 //! A transaction's pending writes over the ledger state, with the before/after record the
 //! transaction meta needs.
 
-use crate::store::{Store, Stored};
+use crate::store::{entry_key, ttl_entry, Store, Stored};
 use soroban_env_host::xdr::{LedgerEntryChange, LedgerEntryChanges, LedgerKey};
 use std::collections::BTreeMap;
 
@@ -75,23 +75,44 @@ impl<'a> Overlay<'a> {
         }
     }
 
-    /// The meta record of the current scope: state before and after of every touched entry.
+    /// The meta record of the current scope: state before and after of every touched entry,
+    /// with the TTL entry beside each contract entry as stellar-core records it.
     pub fn end_scope(&mut self) -> LedgerEntryChanges {
+        use LedgerEntryChange as C;
         let scope = std::mem::take(&mut self.scope);
         let mut out: Vec<LedgerEntryChange> = Vec::new();
-        for (k, before) in scope {
-            let after = self.get(&k);
+        let ttl = |k: &LedgerKey, s: &Stored, seq: u32| s.live_until.map(|l| ttl_entry(k, l, seq));
+        for (k, before, after) in scope.into_iter().map(|(k, b)| {
+            let a = self.get(&k);
+            (k, b, a)
+        }) {
             match (before, after) {
-                (None, Some(a)) => out.push(LedgerEntryChange::Created(a.entry)),
-                (Some(b), Some(a)) => {
-                    if b != a {
-                        out.push(LedgerEntryChange::State(b.entry));
-                        out.push(LedgerEntryChange::Updated(a.entry));
-                    }
+                (None, Some(a)) => {
+                    let t = ttl(&k, &a, a.entry.last_modified_ledger_seq);
+                    out.push(C::Created(a.entry));
+                    out.extend(t.map(C::Created));
                 }
                 (Some(b), None) => {
-                    out.push(LedgerEntryChange::State(b.entry));
-                    out.push(LedgerEntryChange::Removed(k));
+                    let t = ttl(&k, &b, b.entry.last_modified_ledger_seq);
+                    out.push(C::State(b.entry));
+                    out.push(C::Removed(k.clone()));
+                    if let Some(t) = t {
+                        let tk = entry_key(&t);
+                        out.push(C::State(t));
+                        out.push(C::Removed(tk));
+                    }
+                }
+                (Some(b), Some(a)) => {
+                    if b.live_until != a.live_until {
+                        if let (Some(tb), Some(ta)) = (ttl(&k, &b, b.entry.last_modified_ledger_seq), ttl(&k, &a, self.ledger_seq)) {
+                            out.push(C::State(tb));
+                            out.push(C::Updated(ta));
+                        }
+                    }
+                    if b.entry != a.entry {
+                        out.push(C::State(b.entry));
+                        out.push(C::Updated(a.entry));
+                    }
                 }
                 (None, None) => {}
             }

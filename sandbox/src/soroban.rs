@@ -176,7 +176,11 @@ fn invoke(
                 let Ok(entry) = LedgerEntry::from_xdr(v, Limits::none()) else { continue };
                 let live_until = c.ttl_change.as_ref().map(|t| t.new_live_until_ledger);
                 let prev = ov.get(&key);
-                if prev.as_ref().map(|p| (&p.entry.data, p.live_until)) == Some((&entry.data, live_until)) {
+                if prev.as_ref().is_some_and(|p| p.entry.data == entry.data) {
+                    // Unchanged data: at most its TTL moved.
+                    if let Some(l) = live_until.filter(|l| prev.as_ref().and_then(|p| p.live_until) != Some(*l)) {
+                        ov.put_ttl(key, l);
+                    }
                     continue;
                 }
                 if let LedgerEntryData::ContractCode(c) = &entry.data {

@@ -175,6 +175,10 @@ fn native_asset_contract_deploys_through_simulate_and_apply_with_refund() {
     assert_eq!(f.total_non_refundable_resource_fee_charged + f.total_refundable_resource_fee_charged, res.fee_charged - 100);
     assert!(f.rent_fee_charged > 0 && f.rent_fee_charged <= f.total_refundable_resource_fee_charged);
     assert_eq!(m.events.len(), 2, "fee charged, then refunded");
+    // The instance is created together with its TTL entry.
+    let created: Vec<_> = m.operations[0].changes.iter().filter_map(|c| match c { LedgerEntryChange::Created(e) => Some(&e.data), _ => None }).collect();
+    assert!(created.iter().any(|d| matches!(d, LedgerEntryData::ContractData(_))));
+    assert!(created.iter().any(|d| matches!(d, LedgerEntryData::Ttl(t) if t.live_until_ledger_seq > n.latest().seq)));
     // Deploying again fails on chain (the instance exists) and still charges the fee.
     let seq2 = seq_of(&n, &a) + 1;
     let op2 = OperationBody::InvokeHostFunction(InvokeHostFunctionOp {
