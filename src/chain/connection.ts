@@ -3,7 +3,7 @@ import { rpc } from '@stellar/stellar-sdk'
 /** The subset of `rpc.Server` the pipeline uses (lets unit tests substitute a fake node). */
 export type RpcLike = Pick<
   rpc.Server,
-  'getAccount' | 'simulateTransaction' | 'sendTransaction' | 'getTransaction' | 'getLatestLedger'
+  'getAccount' | 'simulateTransaction' | 'sendTransaction' | 'getTransaction' | 'getLatestLedger' | 'getNetwork'
 >
 
 /** Bounded retry policy of the submission pipeline. */

@@ -45,6 +45,9 @@ function fakeNode(script: { send: Array<Send | 'THROW'>; get: string[]; sim?: 'o
       if (status === 'THROW') throw new Error('ECONNRESET')
       return { status, ledger: 11, returnValue: xdr.ScVal.scvU32(7) } as unknown as rpc.Api.GetTransactionResponse
     },
+    async getNetwork() {
+      return { passphrase: Networks.TESTNET, protocolVersion: 23 } as unknown as rpc.Api.GetNetworkResponse
+    },
     async getLatestLedger() {
       return { id: 'x', sequence: 12, protocolVersion: '23', closeTime: String(script.closeTime ?? 4_000_000_000) } as unknown as rpc.Api.GetLatestLedgerResponse
     },

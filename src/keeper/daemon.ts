@@ -97,6 +97,20 @@ export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Pr
   )
   events.push('lifecycle', `keeper ${config.keeperName} starting (${state.mode})`)
 
+  // A wrong passphrase makes every signature invalid: say so before the first transaction.
+  try {
+    const network = await chain.server.getNetwork()
+    if (network.passphrase !== config.networkPassphrase) {
+      logger.error(
+        { expected: config.networkPassphrase, rpc: network.passphrase },
+        'NETWORK_PASSPHRASE does not match the RPC network: transactions will be rejected',
+      )
+      events.push('error', 'NETWORK_PASSPHRASE does not match the RPC network')
+    }
+  } catch (err) {
+    logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'RPC getNetwork failed')
+  }
+
   // 3. registration
   await registerKeeper(registry, config, logger, events)
 

@@ -121,6 +121,22 @@ describe('keeper daemon against the sandbox', () => {
     expect(await k.exited).toBe(0)
   }, 120_000)
 
+  it('keeps running when registration fails (wrong passphrase): error logged, API up, clean exit', async () => {
+    // A fresh operator: an already registered one would get AlreadyRegistered from simulation,
+    // which needs no signature.
+    const fresh = await world.newAccount(500_0000000n)
+    const k = start({ KEEPER_SECRET: fresh.secret(), NETWORK_PASSPHRASE: 'Not This Network ; 2026' })
+    const mismatch = await k.waitForLog((l) => String(l.msg).startsWith('NETWORK_PASSPHRASE does not match'))
+    expect(mismatch.level).toBe(50)
+    const failed = await k.waitForLog((l) => l.msg === 'registration failed (continuing unregistered)')
+    expect(failed.level).toBe(40)
+    const port = await k.port()
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200)
+    await expect(registry.getKeeper(fresh.publicKey())).rejects.toMatchObject({ code: 202 })
+    k.kill('SIGTERM')
+    expect(await k.exited).toBe(0)
+  }, 120_000)
+
   it('returns a draw left outstanding by a killed keeper on restart, before slash_timeout', async () => {
     // A keeper that drew capital and died before returning it: the draw happens while it runs
     // (as its adapter would), then it is killed without any chance to clean up.
