@@ -135,9 +135,11 @@ pub fn get_events(node: &Node, r: EventsReq) -> Result<Value, RpcError> {
     }
     let mut out = vec![];
     let mut last_id: Option<String> = None;
-    for e in node.chain.events.iter() {
-        if e.ledger < start || e.ledger >= end {
-            continue;
+    // Events are stored in ledger order: start at the first one of `start`.
+    let first = node.chain.events.partition_point(|e| e.ledger < start);
+    for e in node.chain.events.range(first..) {
+        if e.ledger >= end {
+            break;
         }
         if let Some(c) = &cursor {
             if e.id.as_str() <= c.as_str() {
