@@ -104,8 +104,23 @@ describe('keeper daemon against the sandbox', () => {
     expect(await cyclesTotal(port)).toBeGreaterThan(c1)
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200)
 
+    // An open event stream is closed by the shutdown, which still exits 0.
+    const stream = await fetch(`http://127.0.0.1:${port}/api/events`)
+    expect(stream.headers.get('content-type')).toMatch(/text\/event-stream/)
+    const reader = stream.body!.getReader()
+    let received = ''
+    const drained = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) return
+        received += Buffer.from(value).toString('utf8')
+      }
+    })()
+    await k.waitForLog((l) => l.msg === 'cycle done' && l.cycle === c1 + 2)
     k.kill('SIGTERM')
     expect(await k.exited).toBe(0)
+    await drained
+    expect(received).toContain('retry: 3000')
     expect(k.lines.some((l) => l.msg === 'keeper stopped')).toBe(true)
     expect(k.lines.every((l) => !l.nonJson)).toBe(true)
   }, 120_000)
