@@ -2,14 +2,14 @@
 use soroban_sdk::{token, Address, Env};
 
 use crate::errors::VaultError;
-use crate::registry::{self, RegistryClient};
+use crate::registry;
 use crate::storage;
 
 /// Lends `amount` of idle USDC to a registered, unslashed keeper without an outstanding draw.
 /// The registry is asked first: an unregistered keeper makes get_keeper fail with the
 /// registry's NotRegistered (202), which reverts the whole draw.
 pub fn execute_draw(env: &Env, keeper: &Address, amount: i128) -> Result<(), VaultError> {
-    let registry = RegistryClient::new(env, &storage::get_registry(env)?);
+    let registry = storage::get_registry(env)?;
     if storage::get_pause(env).draws {
         return Err(VaultError::DrawsPaused);
     }
@@ -35,7 +35,7 @@ pub fn execute_draw(env: &Env, keeper: &Address, amount: i128) -> Result<(), Vau
 
     let vault = env.current_contract_address();
     token::TokenClient::new(env, &storage::get_usdc(env)).transfer(&vault, keeper, &amount);
-    registry.mark_draw(&vault, keeper, &amount);
+    registry::mark_draw(env, &registry, &vault, keeper, amount);
     Ok(())
 }
 
@@ -55,7 +55,7 @@ pub fn execute_return(
     amount: i128,
     response_time_ms: u64,
 ) -> Result<(i128, i128), VaultError> {
-    let registry = RegistryClient::new(env, &storage::get_registry(env)?);
+    let registry = storage::get_registry(env)?;
     if amount <= 0 {
         return Err(VaultError::InvalidAmount);
     }
@@ -80,10 +80,10 @@ pub fn execute_return(
     let vault = env.current_contract_address();
     token::TokenClient::new(env, &storage::get_usdc(env)).transfer(keeper, &vault, &amount);
     if outstanding == 0 {
-        registry.clear_draw(&vault, keeper);
-        registry.record_execution(&vault, keeper, &true, &profit, &response_time_ms);
+        registry::clear_draw(env, &registry, &vault, keeper);
+        registry::record_execution(env, &registry, &vault, keeper, true, profit, response_time_ms);
     } else {
-        registry.mark_draw(&vault, keeper, &outstanding);
+        registry::mark_draw(env, &registry, &vault, keeper, outstanding);
     }
     Ok((profit, outstanding))
 }

@@ -1,29 +1,74 @@
-//! The part of the registry's interface the vault calls (see contracts/registry).
-use soroban_sdk::{contractclient, symbol_short, Address, Env, Map, Symbol, TryFromVal, Val};
+//! The part of the registry's interface the vault calls (see contracts/registry):
+//!
+//! - `get_keeper(operator: Address) -> KeeperInfo`
+//! - `mark_draw(vault: Address, keeper: Address, amount: i128)`
+//! - `clear_draw(vault: Address, keeper: Address)`
+//! - `record_execution(vault: Address, keeper: Address, success: bool, profit: i128,
+//!   response_time_ms: u64)`
+//!
+//! Called with `invoke_contract` rather than a generated client: the client builds the names
+//! longer than 9 characters (`get_keeper`, `clear_draw`, `record_execution`) with the
+//! contract-side symbol encoder (~500 bytes of wasm); here the host makes those symbols.
+use soroban_sdk::{
+    symbol_short, vec, Address, Env, EnvBase, IntoVal, Map, Symbol, TryFromVal, Val,
+};
 
-#[allow(dead_code)]
-#[contractclient(name = "RegistryClient")]
-pub trait RegistryInterface {
-    // Returns registry::KeeperInfo; the vault reads it as the map it is encoded as, so it
-    // needs no copy of the struct (and does not break when the registry adds fields).
-    fn get_keeper(env: Env, operator: Address) -> Map<Symbol, Val>;
-    fn mark_draw(env: Env, vault: Address, keeper: Address, amount: i128);
-    fn clear_draw(env: Env, vault: Address, keeper: Address);
-    fn record_execution(
-        env: Env,
-        vault: Address,
-        keeper: Address,
-        success: bool,
-        profit: i128,
-        response_time_ms: u64,
-    );
+/// A symbol made by the host (for names longer than the 9 characters of a small symbol).
+fn host_symbol(env: &Env, name: &[u8]) -> Symbol {
+    let obj = env.symbol_new_from_slice(name).unwrap();
+    Symbol::try_from_val(env, &obj.to_val()).unwrap()
 }
 
 /// Asks the registry about `keeper` (its NotRegistered error reverts the caller) and returns
 /// the `slashed` flag; a record without a readable flag counts as slashed (fail closed).
-pub fn is_slashed(env: &Env, registry: &RegistryClient, keeper: &Address) -> bool {
-    registry
-        .get_keeper(keeper)
-        .get(symbol_short!("slashed"))
+///
+/// The registry returns its `KeeperInfo`; the vault reads it as the map it is encoded as, so
+/// it needs no copy of the struct (and does not break when the registry adds fields).
+pub fn is_slashed(env: &Env, registry: &Address, keeper: &Address) -> bool {
+    let info: Map<Symbol, Val> = env.invoke_contract(
+        registry,
+        &host_symbol(env, b"get_keeper"),
+        vec![env, keeper.to_val()],
+    );
+    info.get(symbol_short!("slashed"))
         .is_none_or(|v| bool::try_from_val(env, &v).unwrap_or(true))
+}
+
+pub fn mark_draw(env: &Env, registry: &Address, vault: &Address, keeper: &Address, amount: i128) {
+    env.invoke_contract::<()>(
+        registry,
+        &symbol_short!("mark_draw"),
+        vec![env, vault.to_val(), keeper.to_val(), amount.into_val(env)],
+    );
+}
+
+pub fn clear_draw(env: &Env, registry: &Address, vault: &Address, keeper: &Address) {
+    env.invoke_contract::<()>(
+        registry,
+        &host_symbol(env, b"clear_draw"),
+        vec![env, vault.to_val(), keeper.to_val()],
+    );
+}
+
+pub fn record_execution(
+    env: &Env,
+    registry: &Address,
+    vault: &Address,
+    keeper: &Address,
+    success: bool,
+    profit: i128,
+    response_time_ms: u64,
+) {
+    env.invoke_contract::<()>(
+        registry,
+        &host_symbol(env, b"record_execution"),
+        vec![
+            env,
+            vault.to_val(),
+            keeper.to_val(),
+            success.into(),
+            profit.into_val(env),
+            response_time_ms.into_val(env),
+        ],
+    );
 }
