@@ -152,6 +152,24 @@ describe('keeper daemon against the sandbox', () => {
     expect(await k.exited).toBe(0)
   }, 120_000)
 
+  it('isolates a failing lending-pool adapter: errors logged and counted, cycles go on', async () => {
+    // LENDING_POOL names a contract that is not a pool: every scan fails.
+    const k = start({ LENDING_POOL: world.registry })
+    await k.waitForLog((l) => l.msg === 'adapter ready')
+    const failed = await k.waitForLog((l) => l.msg === 'getTasks failed')
+    expect(failed.level).toBe(50)
+    await k.waitForLog((l) => l.msg === 'cycle done' && l.cycle === 2)
+    const port = await k.port()
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+    expect(Number(/^service_adapter_errors_total\{[^}]*stage="get_tasks"\} (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(2)
+    const state = await getJson(port, '/api/state')
+    expect(state.mode).toBe('liquidating')
+    expect(state.vault).not.toBeNull()
+    expect(state.events.some((e: { kind: string }) => e.kind === 'error')).toBe(true)
+    k.kill('SIGTERM')
+    expect(await k.exited).toBe(0)
+  }, 120_000)
+
   it('returns a draw left outstanding by a killed keeper on restart, before slash_timeout', async () => {
     // A keeper that drew capital and died before returning it: the draw happens while it runs
     // (as its adapter would), then it is killed without any chance to clean up.
