@@ -1,0 +1,27 @@
+/**
+ * `npm run bench [name ...]`: runs the benchmarks one after another (default: all), each in its
+ * own process so one's sandbox and timers cannot disturb the next. Names: sandbox, keeper-api,
+ * keeper-cycle. Every benchmark prints its own table; benchmarks/README.md says what each measures.
+ */
+import { spawnSync } from 'node:child_process'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const all = ['sandbox', 'keeper-api', 'keeper-cycle'] as const
+const asked = process.argv.slice(2)
+const unknown = asked.filter((n) => !(all as readonly string[]).includes(n))
+if (unknown.length > 0) {
+  process.stderr.write(`unknown benchmark: ${unknown.join(', ')} (expected one of ${all.join(', ')})\n`)
+  process.exit(2)
+}
+let failed = 0
+for (const name of asked.length > 0 ? asked : all) {
+  process.stdout.write(`\n== ${name}\n`)
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(here, `${name}.ts`)], { stdio: 'inherit' })
+  if (r.status !== 0) {
+    process.stderr.write(`${name} failed (exit ${r.status})\n`)
+    failed++
+  }
+}
+process.exit(failed === 0 ? 0 : 1)
