@@ -1,5 +1,5 @@
 //! Registration and deregistration of keepers.
-use soroban_sdk::{token, Address, Env, String, Vec};
+use soroban_sdk::{Address, Env, String, Vec};
 
 use crate::errors::RegistryError;
 use crate::storage;
@@ -45,13 +45,12 @@ pub fn execute_register(
     operators.push_back(operator.clone());
     storage::set_operators(env, &operators);
 
-    token::TokenClient::new(env, &config.usdc_token).transfer(
+    storage::transfer(
+        env,
+        &config.usdc_token,
         operator,
-        // Borrowed like every other transfer argument: one monomorph of the token client call
-        // (an owned Address here adds a second one, ~300 bytes of wasm).
-        #[allow(clippy::needless_borrows_for_generic_args)]
         &env.current_contract_address(),
-        &config.min_stake,
+        config.min_stake,
     );
     Ok(info)
 }
@@ -80,10 +79,12 @@ pub fn execute_deregister(env: &Env, operator: &Address) -> Result<i128, Registr
 
     if info.stake > 0 {
         let config = storage::get_config(env);
-        token::TokenClient::new(env, &config.usdc_token).transfer(
+        storage::transfer(
+            env,
+            &config.usdc_token,
             &env.current_contract_address(),
             operator,
-            &info.stake,
+            info.stake,
         );
     }
     Ok(info.stake)

@@ -1,5 +1,5 @@
 //! Slashing a keeper that keeps pool capital past the timeout.
-use soroban_sdk::{token, Address, Env, I256};
+use soroban_sdk::{Address, Env, I256};
 
 use crate::errors::RegistryError;
 use crate::storage;
@@ -60,10 +60,12 @@ pub fn execute_slash(
     storage::set_keeper(env, &info);
 
     if slashed > 0 {
-        token::TokenClient::new(env, &config.usdc_token).transfer(
+        storage::transfer(
+            env,
+            &config.usdc_token,
             &env.current_contract_address(),
             &vault,
-            &slashed,
+            slashed,
         );
     }
     let written_down =

@@ -1,6 +1,6 @@
 //! Storage layout. Instance: admin, config, vault. Persistent: one entry per keeper, the list of
 //! operators, and a ban marker per slashed operator.
-use soroban_sdk::{symbol_short, Address, Env, IntoVal, Symbol, Val, Vec};
+use soroban_sdk::{symbol_short, vec, Address, Env, IntoVal, Symbol, Val, Vec};
 
 use crate::errors::RegistryError;
 use crate::types::{KeeperInfo, RegistryConfig};
@@ -32,6 +32,17 @@ fn extend_persistent<K: IntoVal<Env, Val>>(env: &Env, key: &K) {
     env.storage()
         .persistent()
         .extend_ttl(key, PERSISTENT_TTL_THRESHOLD, PERSISTENT_EXTEND_AMOUNT);
+}
+
+// `transfer(from, to, amount)` on the USDC token (SEP-41). Called directly rather than through
+// the SDK's token client, whose `to: MuxedAddress` conversion adds ~300 bytes of wasm; the
+// arguments are the same values.
+pub fn transfer(env: &Env, token: &Address, from: &Address, to: &Address, amount: i128) {
+    env.invoke_contract::<()>(
+        token,
+        &symbol_short!("transfer"),
+        vec![env, from.to_val(), to.to_val(), amount.into_val(env)],
+    );
 }
 
 pub fn set_admin(env: &Env, admin: &Address) {

@@ -1,5 +1,5 @@
 //! Depositor side: deposit USDC for shares, withdraw shares for USDC.
-use soroban_sdk::{token, Address, Env};
+use soroban_sdk::{Address, Env};
 
 use crate::errors::VaultError;
 use crate::share_math::{self, Minted};
@@ -55,14 +55,7 @@ pub fn execute_deposit(env: &Env, depositor: &Address, amount: i128) -> Result<M
     }
     storage::set_state(env, &state);
 
-    token::TokenClient::new(env, &storage::get_usdc(env)).transfer(
-        depositor,
-        // Borrowed like every other transfer argument: one monomorph of the token client call
-        // (an owned Address here adds a second one, ~300 bytes of wasm).
-        #[allow(clippy::needless_borrows_for_generic_args)]
-        &env.current_contract_address(),
-        &amount,
-    );
+    storage::transfer_usdc(env, depositor, &env.current_contract_address(), amount);
     Ok(minted)
 }
 
@@ -111,10 +104,6 @@ pub fn execute_withdraw(env: &Env, depositor: &Address, shares: i128) -> Result<
     storage::set_depositor(env, depositor, &info);
     storage::set_state(env, &state);
 
-    token::TokenClient::new(env, &storage::get_usdc(env)).transfer(
-        &env.current_contract_address(),
-        depositor,
-        &amount,
-    );
+    storage::transfer_usdc(env, &env.current_contract_address(), depositor, amount);
     Ok(amount)
 }

@@ -1,5 +1,5 @@
 //! Keeper side: draw pool capital, return it with the proceeds, and the slash write-down.
-use soroban_sdk::{token, Address, Env};
+use soroban_sdk::{Address, Env};
 
 use crate::errors::VaultError;
 use crate::registry;
@@ -34,7 +34,7 @@ pub fn execute_draw(env: &Env, keeper: &Address, amount: i128) -> Result<(), Vau
     storage::set_draw(env, keeper, &amount);
 
     let vault = env.current_contract_address();
-    token::TokenClient::new(env, &storage::get_usdc(env)).transfer(&vault, keeper, &amount);
+    storage::transfer_usdc(env, &vault, keeper, amount);
     registry::mark_draw(env, &registry, &vault, keeper, amount);
     Ok(())
 }
@@ -78,7 +78,7 @@ pub fn execute_return(
     storage::set_draw(env, keeper, &outstanding);
 
     let vault = env.current_contract_address();
-    token::TokenClient::new(env, &storage::get_usdc(env)).transfer(keeper, &vault, &amount);
+    storage::transfer_usdc(env, keeper, &vault, amount);
     if outstanding == 0 {
         registry::clear_draw(env, &registry, &vault, keeper);
         registry::record_execution(env, &registry, &vault, keeper, true, profit, response_time_ms);

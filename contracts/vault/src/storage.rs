@@ -1,6 +1,6 @@
 //! Storage layout. Instance: admin, USDC token, config, registry, books, pause flags.
 //! Persistent: one record per depositor and one per outstanding keeper draw.
-use soroban_sdk::{symbol_short, Address, Env, Symbol};
+use soroban_sdk::{symbol_short, vec, Address, Env, IntoVal, Symbol};
 
 use crate::errors::VaultError;
 use crate::types::{DepositorInfo, PauseFlags, VaultConfig, VaultState};
@@ -50,6 +50,17 @@ pub fn set_usdc(env: &Env, usdc: &Address) {
 
 pub fn get_usdc(env: &Env) -> Address {
     env.storage().instance().get(&USDC).unwrap()
+}
+
+// USDC `transfer(from, to, amount)` (SEP-41). Called directly rather than through the SDK's
+// token client, whose `to: MuxedAddress` conversion adds ~300 bytes of wasm; the arguments
+// are the same values.
+pub fn transfer_usdc(env: &Env, from: &Address, to: &Address, amount: i128) {
+    env.invoke_contract::<()>(
+        &get_usdc(env),
+        &symbol_short!("transfer"),
+        vec![env, from.to_val(), to.to_val(), amount.into_val(env)],
+    );
 }
 
 pub fn set_config(env: &Env, config: &VaultConfig) {
