@@ -52,9 +52,11 @@ export function auctionQuotes(
   prices: ReadonlyMap<string, PriceData>,
   /** Quotes for lot assets that are not pool reserves (the backstop LP token of a bad-debt lot). */
   extraLotQuotes: AuctionQuotes = {},
+  /** Quotes for bid assets that are not pool reserves (the backstop LP token of an interest bid). */
+  extraBidQuotes: AuctionQuotes = {},
 ): { lotQuotes: AuctionQuotes; bidQuotes: AuctionQuotes } {
   const lotQuotes: Record<string, AuctionQuotes[string]> = { ...extraLotQuotes }
-  const bidQuotes: Record<string, AuctionQuotes[string]> = {}
+  const bidQuotes: Record<string, AuctionQuotes[string]> = { ...extraBidQuotes }
   if (type !== AuctionType.Interest) for (const a of auction.bid.keys()) bidQuotes[a] = quote(a, reserves, prices, 'd')
   if (type === AuctionType.UserLiquidation) for (const a of auction.lot.keys()) lotQuotes[a] = quote(a, reserves, prices, 'b')
   if (type === AuctionType.Interest) for (const a of auction.lot.keys()) lotQuotes[a] = quote(a, reserves, prices, 'none')
@@ -87,11 +89,12 @@ export function planFill(p: {
   percent?: number
   type?: AuctionType
   extraLotQuotes?: AuctionQuotes
+  extraBidQuotes?: AuctionQuotes
 }): FillPlan | null {
   const type = p.type ?? AuctionType.UserLiquidation
   const percent = p.percent ?? 100
   const auction = toCoreAuction(p.auction)
-  const { lotQuotes, bidQuotes } = auctionQuotes(type, p.auction, p.reserves, p.prices, p.extraLotQuotes)
+  const { lotQuotes, bidQuotes } = auctionQuotes(type, p.auction, p.reserves, p.prices, p.extraLotQuotes, p.extraBidQuotes)
   const first = firstProfitableBlock({ auction, percent, lotQuotes, bidQuotes, minProfit: p.minProfit, fromBlock: p.fromBlock })
   if (first === null) return null
   const { filled } = scaleAuction({ auction, block: first.block, percent })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cometExitUsdc, type CometState } from './backstopToken.js'
+import { cometExitUsdc, cometJoinUsdc, type CometState } from './backstopToken.js'
 
 const ONE = 1_0000000n
 // Blend's fixture Comet: 80 % BLND / 20 % USDC, 0.3 % fee, 200k LP over ~50k USDC
@@ -19,5 +19,22 @@ describe('cometExitUsdc', () => {
     expect(cometExitUsdc(comet, 0n)).toBe(0n)
     expect(cometExitUsdc(comet, 20_000n * ONE)).toBe(0n) // 10 % of supply -> 41 % of the USDC
     expect(cometExitUsdc(comet, comet.supply)).toBe(0n)
+  })
+})
+
+describe('cometJoinUsdc', () => {
+  it('prices minting LP with a single-sided USDC join (hand-checked), above the spot value', () => {
+    // 2,000 LP = 1 % of supply: 50,025 * (1.01^5 - 1) = 2,550.77; / (1 - 0.8 * 0.003); 0.1 % margin
+    const cost = cometJoinUsdc(comet, 2_000n * ONE)
+    const expected = ((50_025 * (1.01 ** 5 - 1)) / (1 - 0.8 * 0.003)) * 1.001
+    expect(Number(cost) / 1e7).toBeCloseTo(expected, 3)
+    expect(cost).toBeGreaterThan(2_000n * 12_506_250n)
+    // a round trip (join then exit) loses money
+    expect(cometExitUsdc(comet, 2_000n * ONE)).toBeLessThan(cost)
+  })
+
+  it('is 0 for nothing or for a join Comet would refuse', () => {
+    expect(cometJoinUsdc(comet, 0n)).toBe(0n)
+    expect(cometJoinUsdc(comet, 20_000n * ONE)).toBe(0n)
   })
 })

@@ -58,3 +58,27 @@ export function cometExitUsdc(s: CometState, lpIn: bigint): bigint {
 export async function exitToUsdc(chain: Chain, keypair: Keypair, comet: string, usdc: string, lpIn: bigint, minOut: bigint): Promise<void> {
   await invoke(chain, keypair, comet, 'wdr_tokn_amt_in_get_lp_tokns_out', [addr(usdc), i128(lpIn), i128(minOut), addr(keypair.publicKey())])
 }
+
+/**
+ * USDC a single-sided join must pay to mint exactly `lpOut` LP tokens
+ * (`dep_lp_tokn_amt_out_get_tokn_in`), rounded up with a 0.1 % margin; 0 when Comet would refuse
+ * it (kept below 1/3 of the pool's USDC):
+ *
+ *   in_before_fee = balance_usdc * (((supply + lp_out) / supply) ^ (1 / weight_usdc) - 1)
+ *   in = in_before_fee / (1 - (1 - weight_usdc) * swap_fee)
+ */
+export function cometJoinUsdc(s: CometState, lpOut: bigint): bigint {
+  if (lpOut <= 0n || s.supply <= 0n || s.usdcWeight <= 0n) return 0n
+  const ratio = Number(s.supply + lpOut) / Number(s.supply)
+  const w = Number(s.usdcWeight) / 1e7
+  const fee = Number(s.swapFee) / 1e7
+  const before = Number(s.usdcBalance) * (Math.pow(ratio, 1 / w) - 1)
+  const cost = (before / (1 - (1 - w) * fee)) * 1.001
+  if (!(cost > 0) || cost > Number(s.usdcBalance) / 3) return 0n
+  return BigInt(Math.ceil(cost))
+}
+
+/** Mint exactly `lpOut` LP tokens with USDC, paying at most `maxIn`. */
+export async function joinWithUsdc(chain: Chain, keypair: Keypair, comet: string, usdc: string, lpOut: bigint, maxIn: bigint): Promise<void> {
+  await invoke(chain, keypair, comet, 'dep_lp_tokn_amt_out_get_tokn_in', [addr(usdc), i128(lpOut), i128(maxIn), addr(keypair.publicKey())])
+}

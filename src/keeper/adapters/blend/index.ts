@@ -17,7 +17,7 @@
  *  6. return_proceeds with the measured USDC: profit = proceeds - drew.
  */
 import { xdr, type Keypair } from '@stellar/stellar-sdk'
-import { addr, ContractError, invoke, simulateRead, u32, type Chain } from '../../../chain/index.js'
+import { addr, ContractError, i128, invoke, simulateRead, u32, type Chain } from '../../../chain/index.js'
 import { mulDiv, slippageFloor } from '../../../core/index.js'
 import { tokenBalance } from '../../clients/token.js'
 import { routerVenue } from '../../dex/routerVenue.js'
@@ -31,7 +31,7 @@ import { loadAuction, loadPool } from './loadPool.js'
 import { loadOraclePrices } from './oracle.js'
 import { fillRequests, encodeRequests, repayAmount } from './requests.js'
 import { PoolScanner, valuationReserves, type PoolReader, type ScanResult } from './scan.js'
-import { backstopTokenOf, cometExitUsdc, exitToUsdc, readComet } from './backstopToken.js'
+import { backstopTokenOf, cometExitUsdc, cometJoinUsdc, exitToUsdc, joinWithUsdc, readComet } from './backstopToken.js'
 import { positionData } from './positionData.js'
 import { AuctionType, scAddress, type AuctionData } from './storage.js'
 
@@ -47,8 +47,8 @@ export const PoolErrorCode = {
 } as const
 
 export interface BlendTaskData {
-  /** A user liquidation, or the backstop's bad debt (user = the backstop). */
-  kind: 'user_liquidation' | 'bad_debt'
+  /** A user liquidation, or the backstop's bad debt or interest auction (user = the backstop). */
+  kind: 'user_liquidation' | 'bad_debt' | 'interest'
   user: string
   /** Percent to create the auction at; undefined when an auction is already open. */
   percent: number | undefined
@@ -412,6 +412,115 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     })
   }
 
+  /**
+   * Interest auction: the backstop's share of pool interest (its `backstop_credit`, >= 200 USDC of
+   * value for the pool to auction it) for backstop LP tokens. The bid is valued at what minting
+   * those LP tokens with a single-sided USDC join costs; at the first profitable ledger the keeper
+   * mints exactly the scaled bid, fills, and returns the USDC lot.
+   */
+  async function executeInterest(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>, vault: VaultClient): Promise<Result> {
+    const started = Date.now()
+    const reader = readerOf(chain, p.reader)
+    const me = keypair.publicKey()
+    const backstop = task.data.user
+    const usdcToken = await usdcOf(chain)
+    const scan = last ?? (await scanner.scan(reader, chain))
+    backstopToken ??= await backstopTokenOf(chain, backstop)
+    const comet = backstopToken
+    const nothing = (note: string) => makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: Date.now() - started, success: false, note })
+
+    if (!task.data.hasAuction) {
+      const lot = [...scan.valuation.reserves.values()].filter((r) => r.data.backstop_credit > 0n).map((r) => r.asset)
+      if (lot.length === 0) return nothing('no backstop interest')
+      try {
+        await invoke(chain, keypair, p.pool, 'new_auction', [
+          u32(AuctionType.Interest),
+          addr(backstop),
+          xdr.ScVal.scvVec([addr(comet)]),
+          xdr.ScVal.scvVec(lot.map(addr)),
+          u32(100),
+        ])
+        p.emit?.('auction', `created interest auction for ${lot.length} asset(s)`)
+      } catch (err) {
+        if ((await loadAuction(reader, p.pool, AuctionType.Interest, backstop)) === undefined) throw err
+      }
+    }
+    const auction = await loadAuction(reader, p.pool, AuctionType.Interest, backstop)
+    if (auction === undefined) return nothing(new ErrAlreadyFilled(backstop, 'no open interest auction').message)
+    if ([...auction.lot.keys()].some((a) => a !== usdcToken)) return nothing('interest lot holds assets other than USDC')
+    const [fresh, prices, latest, cometState] = await Promise.all([
+      loadPool(reader, p.pool, [], { reserveList: scan.snapshot.reserveList }),
+      loadOraclePrices(chain, scan.snapshot.config.oracle, scan.snapshot.reserveList),
+      reader.getLatestLedger(),
+      readComet(chain, comet, usdcToken),
+    ])
+    const reserves = valuationReserves(fresh.reserves, fresh.config.bstop_rate, BigInt(Math.floor(Date.now() / 1000)))
+    const lpBid = auction.bid.get(comet) ?? 0n
+    const joinFull = cometJoinUsdc(cometState, lpBid)
+    const usdcPrice = prices.prices.get(usdcToken)?.price
+    if (joinFull === 0n || usdcPrice === undefined) return nothing('the backstop-token bid cannot be minted with USDC')
+    // LP valued at the average cost of minting the whole bid: later (smaller) bids cost less.
+    const lpPrice = mulDiv(joinFull, usdcPrice, lpBid, 'ceil')
+    const plan = planFill({
+      auction,
+      reserves,
+      prices: prices.prices,
+      minProfit,
+      fromBlock: latest.sequence + 1,
+      type: AuctionType.Interest,
+      extraBidQuotes: { [comet]: { price: lpPrice, decimals: 7 } },
+    })
+    if (plan === null) return nothing('interest auction never clears MIN_PROFIT')
+    const lpNeeded = plan.bid[comet] ?? 0n
+    const drew = cometJoinUsdc(cometState, lpNeeded)
+    if (lpNeeded > 0n && drew === 0n) return nothing('the backstop-token bid cannot be minted with USDC')
+    const usdcBefore = await tokenBalance(chain, usdcToken, me)
+    const lpBefore = await tokenBalance(chain, comet, me)
+
+    if (drew > 0n) await vault.draw(drew)
+    let fillLedger: number | undefined
+    let fillHash: string | undefined
+    try {
+      if (lpNeeded > 0n) {
+        await joinWithUsdc(chain, keypair, comet, usdcToken, lpNeeded, drew)
+        // The fill donates the bid to the backstop with transfer_from: allow it that much.
+        const now = (await reader.getLatestLedger()).sequence
+        await invoke(chain, keypair, comet, 'approve', [addr(me), addr(backstop), i128(lpNeeded), u32(Math.max(now, plan.block) + 1_000)])
+      }
+      await waitForLedger(reader, plan.block)
+      const requests = fillRequests({ auctionType: AuctionType.Interest, user: backstop, percent: 100, bid: {}, lot: {}, dRates: {}, bRates: {} })
+      const res = await invoke(chain, keypair, p.pool, 'submit', [addr(me), addr(me), addr(me), encodeRequests(requests)])
+      fillLedger = res.ledger
+      fillHash = res.hash
+    } catch (err) {
+      // Lost (or failed): turn any minted LP back into USDC, return the draw (covering the
+      // difference from the keeper's own USDC).
+      const lp = (await tokenBalance(chain, comet, me).catch(() => lpBefore)) - lpBefore
+      if (lp > 0n) await exitToUsdc(chain, keypair, comet, usdcToken, lp, 0n).catch(() => undefined)
+      const onHand = await tokenBalance(chain, usdcToken, me)
+      const back = minBig(drew, onHand)
+      if (back > 0n) await vault.returnProceeds(back, Date.now() - started)
+      const now = await loadAuction(reader, p.pool, AuctionType.Interest, backstop).catch(() => auction)
+      const lost = now === undefined || !sameAuction(now, auction)
+      const note = lost ? new ErrAlreadyFilled(backstop).message : `interest fill failed: ${err instanceof Error ? err.message : String(err)}`
+      return makeResult({ drew, proceeds: back, responseTimeMs: Date.now() - started, success: false, note })
+    }
+    const usdcAfter = await tokenBalance(chain, usdcToken, me)
+    const measured = usdcAfter - usdcBefore
+    if (fillLedger !== undefined) p.onFill?.({ user: backstop, plannedLedger: plan.block, fillLedger, drew, proceeds: measured })
+    const toReturn = measured >= drew ? measured : minBig(drew, usdcAfter)
+    if (toReturn > 0n && drew > 0n) await vault.returnProceeds(toReturn, Date.now() - started)
+    p.emit?.('fill', `filled interest auction at ledger ${fillLedger}: drew ${drew}, returned ${toReturn}`)
+    return makeResult({
+      drew,
+      proceeds: drew > 0n ? toReturn : 0n,
+      responseTimeMs: Date.now() - started,
+      success: true,
+      ...(fillHash === undefined ? {} : { txHash: fillHash }),
+      note: `interest auction filled at ledger ${fillLedger} (planned ${plan.block})`,
+    })
+  }
+
   return {
     name: () => 'blend',
     lastScan: () => last,
@@ -447,12 +556,29 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
           data: { kind: 'bad_debt', user: last.snapshot.backstop, percent: 100, hasAuction: badDebtAuction !== undefined, estCapital },
         })
       }
+      // Backstop interest worth auctioning (the pool requires >= 200 USDC of value), or its auction.
+      const interestAuction = last.backstopAuctions.find((a) => a.type === AuctionType.Interest)
+      let interestValue = 0n
+      for (const r of last.valuation.reserves.values()) {
+        const price = last.valuation.prices.get(r.asset)?.price
+        if (price !== undefined && r.data.backstop_credit > 0n) interestValue += mulDiv(price, r.data.backstop_credit, 10n ** BigInt(r.config.decimals), 'floor')
+      }
+      const minInterest = 200n * 10n ** BigInt(last.valuation.oracleDecimals)
+      if (interestAuction !== undefined || interestValue >= minInterest) {
+        tasks.push({
+          priority: 1,
+          estProfit: mulDiv(interestValue, minProfit - 10_000_000n, minProfit, 'floor'),
+          label: `interest of ${last.snapshot.backstop}`,
+          data: { kind: 'interest', user: last.snapshot.backstop, percent: 100, hasAuction: interestAuction !== undefined, estCapital: interestValue },
+        })
+      }
       return tasks
     },
     async execute(chain, keypair, task, vault) {
       if (typeof task.data?.user !== 'string') throw new ErrBadTask(JSON.stringify(task.label ?? null))
       if (task.data.kind === 'user_liquidation') return executeUser(chain, keypair, task, vault)
       if (task.data.kind === 'bad_debt') return executeBadDebt(chain, keypair, task, vault)
+      if (task.data.kind === 'interest') return executeInterest(chain, keypair, task, vault)
       throw new ErrBadTask(JSON.stringify(task.label ?? null))
     },
     estimateCapital: (task) => task.data.estCapital,

@@ -331,4 +331,36 @@ describe('liquidations end to end (sandbox, real Blend v2)', () => {
     const backstopDebt = await world.positions(world.blend.backstop)
     expect([...backstopDebt.liabilities.values()].reduce((s, v) => s + v, 0n)).toBe(0n)
   })
+  it('interest auction: backstop interest is auctioned for LP tokens minted with USDC and filled at a profit', async () => {
+    // A whale borrows 1.5M USDC (utilization ~75 %), 60 days pass: the backstop's 10 % of the
+    // interest is well above the pool's 200 USDC minimum for an interest auction.
+    const weth = world.collaterals[0]!
+    const whale = Keypair.random()
+    await fundAccount(world.chain, whale.publicKey())
+    await addTrustlines(world.chain, [whale], [world.usdc, weth])
+    await world.mint(weth.contract, whale.publicKey(), 2_000n * UNIT)
+    await poolSubmit(world.chain, whale, world.blend.pool, [
+      blendRequest(REQUEST.supplyCollateral, weth.contract, 2_000n * UNIT),
+      blendRequest(REQUEST.borrow, world.usdc.contract, 1_500_000n * UNIT),
+    ])
+    await sandbox.advanceTime(60 * 86_400)
+    // a pool action after the time travel stores the accrued reserve data
+    await poolSubmit(world.chain, whale, world.blend.pool, [blendRequest(REQUEST.repay, world.usdc.contract, 1n * UNIT)])
+
+    const keeper = world.keepers[1]!
+    const a = adapter()
+    const tasks = await a.getTasks(world.chain)
+    const interest = tasks.find((t) => t.data.kind === 'interest')
+    expect(interest, JSON.stringify(tasks.map((t) => t.label))).toBeDefined()
+    const usdcBefore = await tokenBalance(world.chain, world.usdc.contract, keeper.publicKey())
+    const before = await vault.getState()
+    const result = await a.execute(world.chain, keeper, interest!, vault.bind(keeper))
+    expect(result.success, result.note).toBe(true)
+    expect(result.drew).toBeGreaterThan(0n)
+    expect(result.profit).toBeGreaterThan(0n)
+    const after = await vault.getState()
+    expect(after.totalProfit - before.totalProfit).toBe(result.profit)
+    expect(await tokenBalance(world.chain, world.usdc.contract, keeper.publicKey())).toBe(usdcBefore)
+    expect(await vault.getKeeperDraw(keeper.publicKey())).toBe(0n)
+  })
 })
