@@ -90,7 +90,7 @@ impl RegistryTrait for Registry {
             panic_with_error!(&env, RegistryError::VaultAlreadySet);
         }
         storage::set_vault(&env, &vault);
-        VaultSet { vault }.publish(&env);
+        VaultSet { vault }.emit(&env);
     }
 
     fn register(env: Env, operator: Address, name: String) {
@@ -102,14 +102,14 @@ impl RegistryTrait for Registry {
             name: info.name,
             stake: info.stake,
         }
-        .publish(&env);
+        .emit(&env);
     }
 
     fn deregister(env: Env, operator: Address) {
         storage::extend_instance(&env);
         operator.require_auth();
         let refund = ok(&env, keeper::execute_deregister(&env, &operator));
-        KeeperDeregistered { operator, refund }.publish(&env);
+        KeeperDeregistered { operator, refund }.emit(&env);
     }
 
     fn get_keeper(env: Env, operator: Address) -> KeeperInfo {
@@ -142,7 +142,7 @@ impl RegistryTrait for Registry {
             written_down,
             remaining_stake: info.stake,
         }
-        .publish(&env);
+        .emit(&env);
         slashed
     }
 
@@ -155,14 +155,14 @@ impl RegistryTrait for Registry {
             amount,
             timestamp: info.draw_timestamp,
         }
-        .publish(&env);
+        .emit(&env);
     }
 
     fn clear_draw(env: Env, vault: Address, keeper: Address) {
         storage::extend_instance(&env);
         ok(&env, execution::require_vault(&env, &vault));
         ok(&env, execution::execute_clear_draw(&env, &keeper));
-        DrawCleared { keeper }.publish(&env);
+        DrawCleared { keeper }.emit(&env);
     }
 
     fn record_execution(
@@ -185,6 +185,6 @@ impl RegistryTrait for Registry {
             profit,
             response_time_ms,
         }
-        .publish(&env);
+        .emit(&env);
     }
 }

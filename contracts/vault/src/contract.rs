@@ -89,14 +89,14 @@ impl VaultTrait for Vault {
             panic_with_error!(&env, VaultError::AlreadyInit);
         }
         storage::set_registry(&env, &registry);
-        RegistrySet { registry }.publish(&env);
+        RegistrySet { registry }.emit(&env);
     }
 
     fn set_pause(env: Env, deposits: bool, draws: bool) {
         storage::extend_instance(&env);
         storage::get_admin(&env).require_auth();
         storage::set_pause(&env, &PauseFlags { deposits, draws });
-        PauseChanged { deposits, draws }.publish(&env);
+        PauseChanged { deposits, draws }.emit(&env);
     }
 
     fn deposit(env: Env, depositor: Address, amount: i128) -> i128 {
@@ -109,7 +109,7 @@ impl VaultTrait for Vault {
             shares: minted.shares,
             dead_shares: minted.dead_shares,
         }
-        .publish(&env);
+        .emit(&env);
         minted.shares
     }
 
@@ -122,7 +122,7 @@ impl VaultTrait for Vault {
             shares,
             amount,
         }
-        .publish(&env);
+        .emit(&env);
         amount
     }
 
@@ -130,7 +130,7 @@ impl VaultTrait for Vault {
         storage::extend_instance(&env);
         keeper.require_auth();
         ok(&env, draw::execute_draw(&env, &keeper, amount));
-        Drawn { keeper, amount }.publish(&env);
+        Drawn { keeper, amount }.emit(&env);
     }
 
     fn return_proceeds(env: Env, keeper: Address, amount: i128, response_time_ms: u64) -> i128 {
@@ -147,7 +147,7 @@ impl VaultTrait for Vault {
             remaining,
             response_time_ms,
         }
-        .publish(&env);
+        .emit(&env);
         profit
     }
 
@@ -162,7 +162,7 @@ impl VaultTrait for Vault {
             written_down,
             recovered,
         }
-        .publish(&env);
+        .emit(&env);
         written_down
     }
 

@@ -81,7 +81,15 @@ pub fn execute_return(
     storage::transfer_usdc(env, keeper, &vault, amount);
     if outstanding == 0 {
         registry::clear_draw(env, &registry, &vault, keeper);
-        registry::record_execution(env, &registry, &vault, keeper, true, profit, response_time_ms);
+        registry::record_execution(
+            env,
+            &registry,
+            &vault,
+            keeper,
+            true,
+            profit,
+            response_time_ms,
+        );
     } else {
         registry::mark_draw(env, &registry, &vault, keeper, outstanding);
     }

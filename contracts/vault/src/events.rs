@@ -58,3 +58,123 @@ pub struct DrawWrittenOff {
     // Slashed stake received from the registry and booked into total_usdc.
     pub recovered: i128,
 }
+
+// Publishing. The structs above define the events (their spec entries, and `to_xdr` in tests);
+// the contract publishes them through one shared function instead of the per-event code that
+// `#[contractevent]` generates, with the same topics and the same data map (keys sorted by
+// name, as the generated code sorts them), which saves ~1 KB of wasm.
+use soroban_sdk::{symbol_short, Env, EnvBase, IntoVal, SpecShakingMarker, Symbol, Val, Vec};
+
+fn emit(env: &Env, name: Symbol, topic: Option<&Address>, keys: &[&str], vals: &[Val]) {
+    let mut topics: Vec<Val> = Vec::new(env);
+    topics.push_back(name.to_val());
+    if let Some(a) = topic {
+        topics.push_back(a.to_val());
+    }
+    let data = env.sparse_map_new_from_slices(keys, vals).unwrap();
+    #[allow(deprecated)]
+    env.events().publish(topics, data.to_val());
+}
+
+impl RegistrySet {
+    pub fn emit(&self, env: &Env) {
+        Self::spec_shaking_marker();
+        emit(
+            env,
+            symbol_short!("registry"),
+            None,
+            &["registry"],
+            &[self.registry.to_val()],
+        );
+    }
+}
+
+impl PauseChanged {
+    pub fn emit(&self, env: &Env) {
+        Self::spec_shaking_marker();
+        emit(
+            env,
+            symbol_short!("pause"),
+            None,
+            &["deposits", "draws"],
+            &[self.deposits.into(), self.draws.into()],
+        );
+    }
+}
+
+impl Deposited {
+    pub fn emit(&self, env: &Env) {
+        Self::spec_shaking_marker();
+        emit(
+            env,
+            symbol_short!("deposit"),
+            Some(&self.depositor),
+            &["amount", "dead_shares", "shares"],
+            &[
+                self.amount.into_val(env),
+                self.dead_shares.into_val(env),
+                self.shares.into_val(env),
+            ],
+        );
+    }
+}
+
+impl Withdrawn {
+    pub fn emit(&self, env: &Env) {
+        Self::spec_shaking_marker();
+        emit(
+            env,
+            symbol_short!("withdraw"),
+            Some(&self.depositor),
+            &["amount", "shares"],
+            &[self.amount.into_val(env), self.shares.into_val(env)],
+        );
+    }
+}
+
+impl Drawn {
+    pub fn emit(&self, env: &Env) {
+        Self::spec_shaking_marker();
+        emit(
+            env,
+            symbol_short!("draw"),
+            Some(&self.keeper),
+            &["amount"],
+            &[self.amount.into_val(env)],
+        );
+    }
+}
+
+impl ProceedsReturned {
+    pub fn emit(&self, env: &Env) {
+        Self::spec_shaking_marker();
+        emit(
+            env,
+            symbol_short!("return"),
+            Some(&self.keeper),
+            &["amount", "profit", "remaining", "response_time_ms"],
+            &[
+                self.amount.into_val(env),
+                self.profit.into_val(env),
+                self.remaining.into_val(env),
+                self.response_time_ms.into_val(env),
+            ],
+        );
+    }
+}
+
+impl DrawWrittenOff {
+    pub fn emit(&self, env: &Env) {
+        Self::spec_shaking_marker();
+        emit(
+            env,
+            symbol_short!("write_off"),
+            Some(&self.keeper),
+            &["recovered", "written_down"],
+            &[
+                self.recovered.into_val(env),
+                self.written_down.into_val(env),
+            ],
+        );
+    }
+}

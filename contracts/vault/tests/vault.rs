@@ -2,9 +2,16 @@
 mod common;
 
 use common::*;
+use registry::events::{
+    DrawCleared, DrawMarked, ExecutionRecorded, KeeperDeregistered, KeeperRegistered,
+    KeeperSlashed, VaultSet,
+};
 use soroban_sdk::testutils::{Address as _, Events as _};
+use soroban_sdk::xdr::ContractEvent;
 use soroban_sdk::{Address, Event as _, String};
-use vault::events::{Deposited, ProceedsReturned};
+use vault::events::{
+    Deposited, DrawWrittenOff, Drawn, PauseChanged, ProceedsReturned, RegistrySet, Withdrawn,
+};
 use vault::share_math::DEAD_SHARES;
 use vault::{PauseFlags, VaultConfig, VaultState};
 
@@ -592,6 +599,165 @@ fn getters(mode: Mode) {
     assert_eq!(s.vault().get_pause(), PauseFlags::default());
 }
 
+// Every event of both contracts, as emitted, equals the event its `#[contractevent]` struct
+// defines (topics and data map): the contracts publish through their own shared code.
+fn events_match_their_definitions(mode: Mode) {
+    let s = Setup::unwired(mode, vault_config());
+    let vault_events = |s: &Setup| -> std::vec::Vec<ContractEvent> {
+        s.env
+            .events()
+            .all()
+            .filter_by_contract(&s.vault_id)
+            .events()
+            .to_vec()
+    };
+    let registry_events = |s: &Setup| -> std::vec::Vec<ContractEvent> {
+        s.env
+            .events()
+            .all()
+            .filter_by_contract(&s.registry_id)
+            .events()
+            .to_vec()
+    };
+
+    s.vault().set_registry(&s.registry_id);
+    let expected = RegistrySet {
+        registry: s.registry_id.clone(),
+    }
+    .to_xdr(&s.env, &s.vault_id);
+    assert_eq!(vault_events(&s), [expected]);
+    s.registry().set_vault(&s.vault_id);
+    let expected = VaultSet {
+        vault: s.vault_id.clone(),
+    }
+    .to_xdr(&s.env, &s.registry_id);
+    assert_eq!(registry_events(&s), [expected]);
+
+    s.vault().set_pause(&true, &false);
+    let expected = PauseChanged {
+        deposits: true,
+        draws: false,
+    }
+    .to_xdr(&s.env, &s.vault_id);
+    assert_eq!(vault_events(&s), [expected]);
+    s.vault().set_pause(&false, &false);
+
+    let d = s.funded(10_000 * U);
+    s.vault().deposit(&d, &(10_000 * U));
+    let expected = Deposited {
+        depositor: d.clone(),
+        amount: 10_000 * U,
+        shares: 10_000 * U - DEAD_SHARES,
+        dead_shares: DEAD_SHARES,
+    }
+    .to_xdr(&s.env, &s.vault_id);
+    assert_eq!(vault_events(&s), [expected]);
+
+    let k = s.funded(MIN_STAKE + 100 * U);
+    s.registry()
+        .register(&k, &String::from_str(&s.env, "events"));
+    let expected = KeeperRegistered {
+        operator: k.clone(),
+        name: String::from_str(&s.env, "events"),
+        stake: MIN_STAKE,
+    }
+    .to_xdr(&s.env, &s.registry_id);
+    assert_eq!(registry_events(&s), [expected]);
+
+    s.vault().draw(&k, &(1_000 * U));
+    let expected = Drawn {
+        keeper: k.clone(),
+        amount: 1_000 * U,
+    }
+    .to_xdr(&s.env, &s.vault_id);
+    assert_eq!(vault_events(&s), [expected]);
+    let expected = DrawMarked {
+        keeper: k.clone(),
+        amount: 1_000 * U,
+        timestamp: START_TIME,
+    }
+    .to_xdr(&s.env, &s.registry_id);
+    assert_eq!(registry_events(&s), [expected]);
+
+    s.advance(10);
+    s.vault().return_proceeds(&k, &(400 * U), &900);
+    let expected = ProceedsReturned {
+        keeper: k.clone(),
+        amount: 400 * U,
+        profit: 0,
+        remaining: 600 * U,
+        response_time_ms: 900,
+    }
+    .to_xdr(&s.env, &s.vault_id);
+    assert_eq!(vault_events(&s), [expected]);
+    let expected = DrawMarked {
+        keeper: k.clone(),
+        amount: 600 * U,
+        timestamp: START_TIME,
+    }
+    .to_xdr(&s.env, &s.registry_id);
+    assert_eq!(registry_events(&s), [expected]);
+
+    s.vault().return_proceeds(&k, &(700 * U), &1_100);
+    let expected = ProceedsReturned {
+        keeper: k.clone(),
+        amount: 700 * U,
+        profit: 100 * U,
+        remaining: 0,
+        response_time_ms: 1_100,
+    }
+    .to_xdr(&s.env, &s.vault_id);
+    assert_eq!(vault_events(&s), [expected]);
+    let expected = [
+        DrawCleared { keeper: k.clone() }.to_xdr(&s.env, &s.registry_id),
+        ExecutionRecorded {
+            keeper: k.clone(),
+            success: true,
+            profit: 100 * U,
+            response_time_ms: 1_100,
+        }
+        .to_xdr(&s.env, &s.registry_id),
+    ];
+    assert_eq!(registry_events(&s), expected);
+
+    s.vault().draw(&k, &(2_000 * U));
+    s.advance(SLASH_TIMEOUT + 1);
+    let slashed = s.registry().slash(&k);
+    let expected = DrawWrittenOff {
+        keeper: k.clone(),
+        written_down: 2_000 * U,
+        recovered: slashed,
+    }
+    .to_xdr(&s.env, &s.vault_id);
+    assert_eq!(vault_events(&s), [expected]);
+    let expected = KeeperSlashed {
+        keeper: k.clone(),
+        slashed,
+        written_down: 2_000 * U,
+        remaining_stake: MIN_STAKE - slashed,
+    }
+    .to_xdr(&s.env, &s.registry_id);
+    assert_eq!(registry_events(&s), [expected]);
+
+    s.registry().deregister(&k);
+    let expected = KeeperDeregistered {
+        operator: k.clone(),
+        refund: MIN_STAKE - slashed,
+    }
+    .to_xdr(&s.env, &s.registry_id);
+    assert_eq!(registry_events(&s), [expected]);
+
+    s.advance(COOLDOWN);
+    let paid = s.vault().withdraw(&d, &(1_000 * U));
+    let expected = Withdrawn {
+        depositor: d.clone(),
+        shares: 1_000 * U,
+        amount: paid,
+    }
+    .to_xdr(&s.env, &s.vault_id);
+    assert_eq!(vault_events(&s), [expected]);
+}
+
 both_modes!(
     first_deposit,
     deposit_at_price_after_profit,
@@ -612,4 +778,5 @@ both_modes!(
     registry_vault_only_entry_points,
     actors_must_authorise,
     getters,
+    events_match_their_definitions,
 );
