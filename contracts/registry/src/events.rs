@@ -60,7 +60,7 @@ pub struct KeeperSlashed {
 // Publishing. The structs above define the events (their spec entries, and `to_xdr` in tests);
 // the contract publishes them through one shared function instead of the per-event code that
 // `#[contractevent]` generates, with the same topics and the same data map (keys sorted by
-// name, as the generated code sorts them), which saves ~1 KB of wasm.
+// name, as the generated code sorts them), which saves 0.7-0.8 KB of wasm.
 use soroban_sdk::{symbol_short, Env, EnvBase, IntoVal, SpecShakingMarker, Symbol, Val, Vec};
 
 fn emit(env: &Env, name: Symbol, topic: Option<&Address>, keys: &[&str], vals: &[Val]) {
