@@ -170,6 +170,28 @@ describe('keeper daemon against the sandbox', () => {
     expect(await k.exited).toBe(0)
   }, 120_000)
 
+  it('lets two keepers share one vault: both register and each lists the other', async () => {
+    // One account funds both, so one after the other (one submission at a time per source).
+    const a = await world.newAccount(200_0000000n)
+    const b = await world.newAccount(200_0000000n)
+    const ka = start({ KEEPER_SECRET: a.secret(), KEEPER_NAME: 'shared-a' })
+    const kb = start({ KEEPER_SECRET: b.secret(), KEEPER_NAME: 'shared-b' })
+    await Promise.all([ka, kb].map((k) => k.waitForLog((l) => l.msg === 'registered with the keeper registry')))
+    // After both registered, the next cycle of each sees both.
+    const lists = await Promise.all(
+      [ka, kb].map(async (k) => {
+        const seen = k.lines.filter((l) => l.msg === 'cycle done').length
+        await k.waitForLog((l) => l.msg === 'cycle done' && Number(l.cycle) > seen)
+        const state = await getJson(await k.port(), '/api/state')
+        return state.keepers.map((x: { name: string }) => x.name) as string[]
+      }),
+    )
+    for (const names of lists) expect(names).toEqual(expect.arrayContaining(['shared-a', 'shared-b']))
+    ka.kill('SIGTERM')
+    kb.kill('SIGTERM')
+    expect(await Promise.all([ka.exited, kb.exited])).toEqual([0, 0])
+  }, 120_000)
+
   it('returns a draw left outstanding by a killed keeper on restart, before slash_timeout', async () => {
     // A keeper that drew capital and died before returning it: the draw happens while it runs
     // (as its adapter would), then it is killed without any chance to clean up.
