@@ -149,4 +149,23 @@ describe('submit', () => {
     await expect(submit(chain, kp, op)).rejects.toThrow(/submission unresolved/)
     expect(calls.send).toBe(1)
   })
+
+  it('queues concurrent submissions from one account, one sequence number each', async () => {
+    const { server, calls } = fakeNode({ send: [], get: ['SUCCESS', 'SUCCESS', 'SUCCESS'] })
+    let inFlight = 0
+    let maxInFlight = 0
+    const send = server.sendTransaction.bind(server)
+    server.sendTransaction = async (tx) => {
+      inFlight++
+      maxInFlight = Math.max(maxInFlight, inFlight)
+      await new Promise((r) => setTimeout(r, 5))
+      inFlight--
+      return send(tx)
+    }
+    const chain = createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server, retry: fast })
+    const results = await Promise.all([submit(chain, kp, op), submit(chain, kp, op), submit(chain, kp, op)])
+    expect(results.map((r) => r.attempts)).toEqual([1, 1, 1])
+    expect(maxInFlight).toBe(1)
+    expect(new Set(calls.sentHashes).size).toBe(3)
+  })
 })

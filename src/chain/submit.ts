@@ -62,6 +62,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
  * got no answer is followed by hash like a PENDING one; failed polls are retried until maxTime.
  *
  * Classic operations (one or more) skip simulation and pay the inclusion fee per operation.
+ * Concurrent calls for one source account through one `Chain` are queued, one at a time.
  *
  * @throws ContractError when simulation or execution reports `Error(Contract, #code)`
  * @throws SimulationError, TransactionRejectedError, TransactionFailedError, RetriesExhaustedError
@@ -75,6 +76,33 @@ export async function submit(
   source: Keypair,
   operation: xdr.Operation | readonly xdr.Operation[],
   options: SubmitOptions = {},
+): Promise<SubmitResult> {
+  return serialized(chain, source.publicKey(), () => submitNow(chain, source, operation, options))
+}
+
+// Submissions from one account through one Chain run one at a time: each reads the sequence
+// number from the network, so concurrent ones would race for it (txBAD_SEQ).
+const queues = new WeakMap<Chain, Map<string, Promise<unknown>>>()
+
+async function serialized<T>(chain: Chain, account: string, f: () => Promise<T>): Promise<T> {
+  let byAccount = queues.get(chain)
+  if (!byAccount) queues.set(chain, (byAccount = new Map()))
+  const previous = byAccount.get(account) ?? Promise.resolve()
+  const run = previous.then(f, f)
+  const tail = run.catch(() => undefined)
+  byAccount.set(account, tail)
+  try {
+    return await run
+  } finally {
+    if (byAccount.get(account) === tail) byAccount.delete(account)
+  }
+}
+
+async function submitNow(
+  chain: Chain,
+  source: Keypair,
+  operation: xdr.Operation | readonly xdr.Operation[],
+  options: SubmitOptions,
 ): Promise<SubmitResult> {
   const ops = Array.isArray(operation) ? (operation as readonly xdr.Operation[]) : [operation as xdr.Operation]
   const soroban = ops.length === 1 && isSoroban(ops[0]!)

@@ -171,9 +171,8 @@ describe('keeper daemon against the sandbox', () => {
   }, 120_000)
 
   it('lets two keepers share one vault: both register and each lists the other', async () => {
-    // One account funds both, so one after the other (one submission at a time per source).
-    const a = await world.newAccount(200_0000000n)
-    const b = await world.newAccount(200_0000000n)
+    // Funded concurrently from one account: the pipeline queues its payments.
+    const [a, b] = (await Promise.all([world.newAccount(200_0000000n), world.newAccount(200_0000000n)])) as [Keypair, Keypair]
     const ka = start({ KEEPER_SECRET: a.secret(), KEEPER_NAME: 'shared-a' })
     const kb = start({ KEEPER_SECRET: b.secret(), KEEPER_NAME: 'shared-b' })
     await Promise.all([ka, kb].map((k) => k.waitForLog((l) => l.msg === 'registered with the keeper registry')))
