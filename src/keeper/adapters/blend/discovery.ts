@@ -23,6 +23,8 @@ export interface DiscoveryState {
 
 export interface PollResult {
   added: string[]
+  /** Close time (unix seconds) of the latest ledger the node reported, when it said. */
+  latestLedgerCloseTime: bigint | undefined
   pages: number
   coldStart: boolean
 }
@@ -88,6 +90,7 @@ export class BorrowerDiscovery {
     }
     const added: string[] = []
     let pages = 0
+    let closeTime: bigint | undefined
     for (;;) {
       const res = await server.getEvents(request)
       pages += 1
@@ -102,6 +105,8 @@ export class BorrowerDiscovery {
           added.push(user)
         }
       }
+      const t = (res as { latestLedgerCloseTime?: string | number }).latestLedgerCloseTime
+      if (t !== undefined && /^\d+$/.test(String(t))) closeTime = BigInt(String(t))
       const last = res.events[res.events.length - 1]
       const cursor = res.cursor !== undefined && res.cursor !== '' ? res.cursor : last?.id
       if (cursor !== undefined) {
@@ -113,6 +118,6 @@ export class BorrowerDiscovery {
       if (res.events.length < this.pageLimit || cursor === undefined) break
       request = { filters, cursor, limit: this.pageLimit }
     }
-    return { added, pages, coldStart: cold }
+    return { added, pages, coldStart: cold, latestLedgerCloseTime: closeTime }
   }
 }

@@ -68,6 +68,10 @@ export function valuationReserves(reserves: ReadonlyMap<string, Reserve>, bstopR
   return out
 }
 
+function maxBig(a: bigint, b: bigint): bigint {
+  return a > b ? a : b
+}
+
 export class PoolScanner {
   readonly pool: string
   readonly discovery: BorrowerDiscovery
@@ -136,7 +140,9 @@ export class PoolScanner {
 
     const valuation: PoolValuation = {
       reserveList: snapshot.reserveList,
-      reserves: valuationReserves(snapshot.reserves, snapshot.config.bstop_rate, BigInt(Math.floor(Date.now() / 1000))),
+      // The pool accrues to the ledger's time: use the node's latest close time when it is ahead
+      // of the local clock (a network that travelled in time), else the local clock.
+      reserves: valuationReserves(snapshot.reserves, snapshot.config.bstop_rate, maxBig(BigInt(Math.floor(Date.now() / 1000)), poll.latestLedgerCloseTime ?? 0n)),
       prices: prices.prices,
       oracleDecimals: prices.decimals,
     }
