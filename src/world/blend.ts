@@ -3,22 +3,10 @@ import { addr, bool, deployContract, i128, invoke, read, str, struct, u32, type 
 import { addrs, bytes, emptyVec, i128s } from './scval.js'
 import { contractAddress } from './seed.js'
 import type { WasmHashes } from './wasm.js'
+import type { ReserveConfig as CoreReserveConfig } from '../core/index.js'
 
-/** Blend v2 `ReserveConfig` (factors and rates with 7 decimals). */
-export interface ReserveConfig {
-  decimals: number
-  c_factor: number
-  l_factor: number
-  util: number
-  max_util: number
-  r_base: number
-  r_one: number
-  r_two: number
-  r_three: number
-  reactivity: number
-  supply_cap: bigint
-  enabled: boolean
-}
+/** Blend v2 `ReserveConfig` as the pool takes it (factors and rates with 7 decimals; the pool assigns `index`). */
+export type ReserveConfig = Omit<Required<CoreReserveConfig>, 'index'>
 
 /** Blend v2 pool statuses (`PoolConfig.status`). */
 export const POOL_STATUS = { adminActive: 0, active: 1, adminOnIce: 2, onIce: 3, adminFrozen: 4, frozen: 5, setup: 6 } as const

@@ -14,6 +14,7 @@
  * u64 -> ScvU64.
  */
 import { Address, xdr } from '@stellar/stellar-sdk'
+import type { ReserveConfig as CoreReserveConfig, ReserveData as CoreReserveData } from '../../../core/index.js'
 import { ErrDecode } from './errors.js'
 
 export interface PoolConfig {
@@ -25,35 +26,11 @@ export interface PoolConfig {
   max_positions: number
 }
 
-export interface ReserveConfig {
-  index: number
-  decimals: number
-  c_factor: number
-  l_factor: number
-  util: number
-  max_util: number
-  r_base: number
-  r_one: number
-  r_two: number
-  r_three: number
-  reactivity: number
-  supply_cap: bigint
-  enabled: boolean
-}
+/** A decoded `ResConfig` entry: the core's reserve configuration with every field present. */
+export type ReserveConfig = Required<CoreReserveConfig>
 
-export interface ReserveData {
-  /** dToken -> underlying, 12 decimals. */
-  d_rate: bigint
-  /** bToken -> underlying, 12 decimals. */
-  b_rate: bigint
-  /** Interest-rate modifier, 7 decimals. */
-  ir_mod: bigint
-  b_supply: bigint
-  d_supply: bigint
-  backstop_credit: bigint
-  /** Unix seconds of the last accrual. */
-  last_time: bigint
-}
+/** A decoded `ResData` entry (rates with 12 decimals, `ir_mod` with 7). */
+export type ReserveData = CoreReserveData
 
 /** A user's pool positions, keyed by reserve index (b/d token amounts). */
 export interface Positions {
