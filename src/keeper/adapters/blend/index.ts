@@ -302,42 +302,44 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
 
   let backstopToken: string | undefined
 
-  /**
-   * Bad debt (the backstop's liabilities): create the bad-debt auction if none is open, value its
-   * lot of backstop LP tokens at what a single-sided exit to USDC pays, fill at the first ledger
-   * that clears MIN_PROFIT (fill + repay in one submit), exit the LP tokens to USDC and return the
-   * proceeds. LP tokens that cannot be exited within the slippage floor are held.
-   */
-  async function executeBadDebt(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>, vault: VaultClient): Promise<Result> {
+  /** What both backstop auctions (bad debt, interest) start from. */
+  async function backstopContext(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>) {
     const started = Date.now()
     const reader = readerOf(chain, p.reader)
-    const me = keypair.publicKey()
     const backstop = task.data.user
     const usdcToken = await usdcOf(chain)
     const scan = last ?? (await scanner.scan(reader, chain))
     backstopToken ??= await backstopTokenOf(chain, backstop)
-    const comet = backstopToken
     const nothing = (note: string) => makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: Date.now() - started, success: false, note })
+    return { started, reader, me: keypair.publicKey(), backstop, usdcToken, scan, comet: backstopToken, nothing }
+  }
 
-    if (!task.data.hasAuction) {
-      const list = scan.snapshot.reserveList
-      const bid = [...scan.backstopPositions.liabilities].filter(([, d]) => d > 0n).map(([i]) => list[i]!)
-      if (bid.length === 0) return nothing('no bad debt')
-      try {
-        await invoke(chain, keypair, p.pool, 'new_auction', [
-          u32(AuctionType.BadDebt),
-          addr(backstop),
-          xdr.ScVal.scvVec(bid.map(addr)),
-          xdr.ScVal.scvVec([addr(comet)]),
-          u32(100),
-        ])
-        p.emit?.('auction', `created bad-debt auction for ${bid.length} asset(s)`)
-      } catch (err) {
-        if ((await loadAuction(reader, p.pool, AuctionType.BadDebt, backstop)) === undefined) throw err
-      }
+  /** Creates a backstop auction (100 %); a failure is fine when another keeper's auction is open. */
+  async function openBackstopAuction(
+    chain: Chain,
+    keypair: Keypair,
+    type: AuctionType,
+    backstop: string,
+    bid: string[],
+    lot: string[],
+    label: string,
+  ): Promise<void> {
+    try {
+      await invoke(chain, keypair, p.pool, 'new_auction', [
+        u32(type),
+        addr(backstop),
+        xdr.ScVal.scvVec(bid.map(addr)),
+        xdr.ScVal.scvVec(lot.map(addr)),
+        u32(100),
+      ])
+      p.emit?.('auction', `created ${label} auction for ${type === AuctionType.BadDebt ? bid.length : lot.length} asset(s)`)
+    } catch (err) {
+      if ((await loadAuction(readerOf(chain, p.reader), p.pool, type, backstop)) === undefined) throw err
     }
-    const auction = await loadAuction(reader, p.pool, AuctionType.BadDebt, backstop)
-    if (auction === undefined) return nothing(new ErrAlreadyFilled(backstop, 'no open bad-debt auction').message)
+  }
+
+  /** Reserves accrued to now, oracle prices, the latest ledger and the Comet pool, read together. */
+  async function freshValuation(chain: Chain, reader: ReturnType<typeof readerOf>, scan: NonNullable<typeof last>, comet: string, usdcToken: string) {
     const [fresh, prices, latest, cometState] = await Promise.all([
       loadPool(reader, p.pool, [], { reserveList: scan.snapshot.reserveList }),
       loadOraclePrices(chain, scan.snapshot.config.oracle, scan.snapshot.reserveList),
@@ -345,6 +347,27 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
       readComet(chain, comet, usdcToken),
     ])
     const reserves = valuationReserves(fresh.reserves, fresh.config.bstop_rate, BigInt(Math.floor(Date.now() / 1000)))
+    return { reserves, prices, latest, cometState }
+  }
+
+  /**
+   * Bad debt (the backstop's liabilities): create the bad-debt auction if none is open, value its
+   * lot of backstop LP tokens at what a single-sided exit to USDC pays, fill at the first ledger
+   * that clears MIN_PROFIT (fill + repay in one submit), exit the LP tokens to USDC and return the
+   * proceeds. LP tokens that cannot be exited within the slippage floor are held.
+   */
+  async function executeBadDebt(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>, vault: VaultClient): Promise<Result> {
+    const { started, reader, me, backstop, usdcToken, scan, comet, nothing } = await backstopContext(chain, keypair, task)
+
+    if (!task.data.hasAuction) {
+      const list = scan.snapshot.reserveList
+      const bid = [...scan.backstopPositions.liabilities].filter(([, d]) => d > 0n).map(([i]) => list[i]!)
+      if (bid.length === 0) return nothing('no bad debt')
+      await openBackstopAuction(chain, keypair, AuctionType.BadDebt, backstop, bid, [comet], 'bad-debt')
+    }
+    const auction = await loadAuction(reader, p.pool, AuctionType.BadDebt, backstop)
+    if (auction === undefined) return nothing(new ErrAlreadyFilled(backstop, 'no open bad-debt auction').message)
+    const { reserves, prices, latest, cometState } = await freshValuation(chain, reader, scan, comet, usdcToken)
     const lpTotal = auction.lot.get(comet) ?? 0n
     const exitFull = cometExitUsdc(cometState, lpTotal)
     const usdcPrice = prices.prices.get(usdcToken)?.price
@@ -419,42 +442,17 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
    * mints exactly the scaled bid, fills, and returns the USDC lot.
    */
   async function executeInterest(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>, vault: VaultClient): Promise<Result> {
-    const started = Date.now()
-    const reader = readerOf(chain, p.reader)
-    const me = keypair.publicKey()
-    const backstop = task.data.user
-    const usdcToken = await usdcOf(chain)
-    const scan = last ?? (await scanner.scan(reader, chain))
-    backstopToken ??= await backstopTokenOf(chain, backstop)
-    const comet = backstopToken
-    const nothing = (note: string) => makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: Date.now() - started, success: false, note })
+    const { started, reader, me, backstop, usdcToken, scan, comet, nothing } = await backstopContext(chain, keypair, task)
 
     if (!task.data.hasAuction) {
       const lot = [...scan.valuation.reserves.values()].filter((r) => r.data.backstop_credit > 0n).map((r) => r.asset)
       if (lot.length === 0) return nothing('no backstop interest')
-      try {
-        await invoke(chain, keypair, p.pool, 'new_auction', [
-          u32(AuctionType.Interest),
-          addr(backstop),
-          xdr.ScVal.scvVec([addr(comet)]),
-          xdr.ScVal.scvVec(lot.map(addr)),
-          u32(100),
-        ])
-        p.emit?.('auction', `created interest auction for ${lot.length} asset(s)`)
-      } catch (err) {
-        if ((await loadAuction(reader, p.pool, AuctionType.Interest, backstop)) === undefined) throw err
-      }
+      await openBackstopAuction(chain, keypair, AuctionType.Interest, backstop, [comet], lot, 'interest')
     }
     const auction = await loadAuction(reader, p.pool, AuctionType.Interest, backstop)
     if (auction === undefined) return nothing(new ErrAlreadyFilled(backstop, 'no open interest auction').message)
     if ([...auction.lot.keys()].some((a) => a !== usdcToken)) return nothing('interest lot holds assets other than USDC')
-    const [fresh, prices, latest, cometState] = await Promise.all([
-      loadPool(reader, p.pool, [], { reserveList: scan.snapshot.reserveList }),
-      loadOraclePrices(chain, scan.snapshot.config.oracle, scan.snapshot.reserveList),
-      reader.getLatestLedger(),
-      readComet(chain, comet, usdcToken),
-    ])
-    const reserves = valuationReserves(fresh.reserves, fresh.config.bstop_rate, BigInt(Math.floor(Date.now() / 1000)))
+    const { reserves, prices, latest, cometState } = await freshValuation(chain, reader, scan, comet, usdcToken)
     const lpBid = auction.bid.get(comet) ?? 0n
     const joinFull = cometJoinUsdc(cometState, lpBid)
     const usdcPrice = prices.prices.get(usdcToken)?.price
