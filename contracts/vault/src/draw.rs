@@ -42,8 +42,9 @@ pub fn execute_draw(env: &Env, keeper: &Address, amount: i128) -> Result<(), Vau
 /// Takes `amount` USDC back from the keeper that drew.
 ///
 /// - amount >= outstanding: the draw closes; profit = amount - outstanding goes into
-///   total_usdc and total_profit; the registry clears the draw and records a successful
-///   execution with the profit and response time.
+///   total_usdc and total_profit; the registry clears the draw and records the execution with
+///   the profit and response time, as a successful fill only when it booked profit (a keeper
+///   that lost the race for an auction returns its draw unchanged: an execution, not a fill).
 /// - amount < outstanding: a partial return; the outstanding amount goes down, the draw keeps
 ///   its original timestamp (the slash clock does not restart) and no profit is booked.
 ///
@@ -86,7 +87,7 @@ pub fn execute_return(
             &registry,
             &vault,
             keeper,
-            true,
+            profit > 0,
             profit,
             response_time_ms,
         );

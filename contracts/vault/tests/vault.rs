@@ -346,6 +346,8 @@ fn draw_and_full_return_with_profit(mode: Mode) {
     let info = s.registry().get_keeper(&k);
     assert_eq!(info.avg_response_time_ms, 800);
     assert_eq!(info.total_executions, 2);
+    // An unchanged return (a lost race) is an execution, not a successful fill.
+    assert_eq!(info.successful_fills, 1);
     assert_eq!(state(&s).total_profit, 250 * U);
 }
 

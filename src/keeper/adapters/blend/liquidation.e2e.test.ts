@@ -132,6 +132,7 @@ describe('liquidations end to end (sandbox, real Blend v2)', () => {
 
     const registry = new RegistryContract(world.chain, world.service!.registry)
     const before = await vault.getState()
+    const countersBefore = await Promise.all(world.keepers.map((k) => registry.getKeeper(k.publicKey())))
     const results = await Promise.all(
       adapters.map((a, i) => a.execute(world.chain, world.keepers[i]!, tasks[i]!, vault.bind(world.keepers[i]!))),
     )
@@ -150,10 +151,14 @@ describe('liquidations end to end (sandbox, real Blend v2)', () => {
     const after = await vault.getState()
     expect(after.totalProfit - before.totalProfit).toBe(winners[0]!.profit)
     expect(after.totalUsdc - before.totalUsdc).toBe(winners[0]!.profit)
-    for (const k of world.keepers) {
+    for (const [i, k] of world.keepers.entries()) {
       expect(await vault.getKeeperDraw(k.publicKey())).toBe(0n)
       const info = await registry.getKeeper(k.publicKey())
       expect(info.slashCount ?? 0).toBe(0)
+      // every keeper executed; only the winner's return counts as a successful fill
+      const was = countersBefore[i]!
+      expect(info.totalExecutions - was.totalExecutions).toBe(1)
+      expect(info.successfulFills - was.successfulFills).toBe(results[i]!.success ? 1 : 0)
     }
   })
 
