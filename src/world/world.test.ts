@@ -155,6 +155,23 @@ describe('deployWorld on a fresh sandbox', () => {
     expect(file.assets.collateral.map((c) => c.code)).toEqual(['WETH', 'WBTC'])
   })
 
+  it('is the same world for the same seed on another node: addresses, accounts and positions', async () => {
+    const other = await startSandbox({ port: 0, ledgerIntervalSeconds: 0.25 })
+    try {
+      const twin = await deployWorld(other, { seed: 11, borrowers: 4 })
+      // Everything but where the network is: the RPC URL differs between the two nodes.
+      const strip = (a: WorldAddresses) => ({ ...a, network: undefined, env: { ...a.env, CONTRACT_RPC: undefined } })
+      expect(strip(twin.addresses)).toEqual(strip(world.addresses))
+      for (const [i, b] of twin.borrowers.entries()) {
+        expect(b.address).toBe(world.borrowers[i]!.address)
+        expect([b.collateral, b.borrowed]).toEqual([world.borrowers[i]!.collateral, world.borrowers[i]!.borrowed])
+        expect(await twin.positions(b.address)).toEqual(await world.positions(b.address))
+      }
+    } finally {
+      await other.stop()
+    }
+  }, 240_000)
+
   it('rejects a bad price with a clear error and keeps the old one', async () => {
     const before = world.price('WBTC')
     await expect(world.setPrice('WBTC', 0n)).rejects.toThrow(/positive/)
