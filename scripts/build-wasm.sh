@@ -5,25 +5,12 @@
 #   - otherwise: Debian's rustc-web builds core/alloc from rust-web-src (-Z build-std) and
 #     lld's wasm-ld links (installed by scripts/setup.sh wasm)
 # then scripts/spec-shake drops unused spec entries and binaryen's wasm-opt (Debian package
-# `binaryen`, installed below when missing) shrinks the code.
+# `binaryen`, installed by scripts/setup.sh wasm) shrinks the code: 25-30 % off every contract,
+# and the 20 KB target of the vault and the registry is met only with it.
 # Usage: scripts/build-wasm.sh [crate ...]   (default: every crate in contracts/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh wasm
-
-# wasm-opt from Debian's binaryen: 25-30 % off every contract's code (the project's 20 KB
-# target for the vault and the registry is met only with it).
-if ! command -v wasm-opt >/dev/null 2>&1; then
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "[build-wasm] wasm-opt missing (run as root, or: sudo apt-get install -y binaryen)" >&2
-    exit 1
-  fi
-  echo "[build-wasm] installing Debian package binaryen (wasm-opt)" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  # The lock timeout lets builds started at the same time on a fresh machine wait for each other.
-  apt_get() { apt-get -o DPkg::Lock::Timeout=300 "$@"; }
-  apt_get install -y -qq binaryen >/dev/null 2>&1 || { apt_get update -qq; apt_get install -y -qq binaryen >/dev/null; }
-fi
 
 crates=("$@")
 if [ "${#crates[@]}" -eq 0 ]; then

@@ -24,9 +24,12 @@ have_rustup_wasm_target() {
 }
 
 setup_wasm() {
-  if have_rustup_wasm_target; then return 0; fi
+  # wasm-opt (binaryen) shrinks every contract; the compiler packages are needed only when no
+  # rustup wasm32v1-none target exists (then Debian's rustc-web builds core/alloc from rust-web-src).
+  local wanted=(binaryen)
+  have_rustup_wasm_target || wanted+=(rustc-web rust-web-src lld-19)
   local missing=()
-  for pkg in rustc-web rust-web-src lld-19; do
+  for pkg in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
   done
   if [ "${#missing[@]}" -gt 0 ]; then
@@ -36,8 +39,9 @@ setup_wasm() {
     fi
     log "installing Debian packages for the wasm build: ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq "${missing[@]}" >/dev/null
+    # The lock timeout lets set-ups started at the same time on a fresh machine wait for each other.
+    apt-get -o DPkg::Lock::Timeout=300 update -qq
+    apt-get -o DPkg::Lock::Timeout=300 install -y -qq "${missing[@]}" >/dev/null
   fi
 }
 
