@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # `npm test`: every suite of the repository, from a fresh clone.
 #   1. install what is missing (npm packages, the wasm toolchain)
-#   2. build the contracts to wasm (end-to-end suites deploy them)
+#   2. build the contracts to wasm and fetch the published Blend v2 WASMs (end-to-end suites
+#      deploy them)
 #   3. Rust: contract and sandbox tests; the `sandbox` profile is the one the node binary is
 #      built with, so the Soroban host crates compile once for both
 #   4. TypeScript: type check, then vitest (unit, property and end-to-end suites)
+#   5. one closing line with the totals of both runners
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,12 +16,24 @@ echo "== wasm build"
 bash scripts/build-wasm.sh
 bash scripts/blend-wasms.sh
 
+mkdir -p target/test-results
 echo "== cargo test --workspace --profile sandbox"
-cargo test --workspace --profile sandbox --quiet
+cargo test --workspace --profile sandbox --quiet 2>&1 | tee target/test-results/cargo.log
 cargo build --profile sandbox -p sandbox --quiet
 
 echo "== tsc --noEmit"
 npx tsc --noEmit -p tsconfig.json
 
 echo "== vitest"
-npx vitest run
+npx vitest run --reporter=default --reporter=json --outputFile.json=target/test-results/vitest.json
+
+node -e '
+const fs = require("node:fs")
+let passed = 0, failed = 0, skipped = 0
+for (const m of fs.readFileSync("target/test-results/cargo.log", "utf8").matchAll(/test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored/g)) {
+  passed += +m[1]; failed += +m[2]; skipped += +m[3]
+}
+const v = JSON.parse(fs.readFileSync("target/test-results/vitest.json", "utf8"))
+passed += v.numPassedTests; failed += v.numFailedTests; skipped += v.numPendingTests + v.numTodoTests
+console.log(`total: ${passed} passed, ${failed} failed, ${skipped} skipped`)
+'
