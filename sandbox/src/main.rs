@@ -55,8 +55,7 @@ fn run(cfg: config::Config) -> Result<(), String> {
     let (server, port) = transport::bind(&cfg.host, cfg.port)?;
     let base_url = format!("http://{}:{port}", cfg.host);
     let ctx = Arc::new(rpc::Ctx { node: Mutex::new(node), base_url: base_url.clone() });
-    let server = Arc::new(server);
-    let _workers = transport::serve(server.clone(), ctx.clone(), 4);
+    let _acceptor = transport::serve(server, ctx.clone());
 
     if !cfg.manual {
         let ctx = ctx.clone();
