@@ -178,14 +178,14 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
 
   log('lender and borrowers')
   await poolSubmit(chain, lender, pool, [blendRequest(REQUEST.supply, usdc.contract, lenderSupply)])
-  await Promise.all(
-    borrowerPlans.map((b) =>
-      poolSubmit(chain, b.keypair, pool, [
-        blendRequest(REQUEST.supplyCollateral, b.collateralAsset.contract, b.collateral),
-        blendRequest(REQUEST.borrow, usdc.contract, b.borrowed),
-      ]),
-    ),
-  )
+  // One after another: each borrow accrues the reserve, so the order fixes every d-token amount
+  // (on a seeded node with one ledger per transaction the same seed gives the same positions).
+  for (const b of borrowerPlans) {
+    await poolSubmit(chain, b.keypair, pool, [
+      blendRequest(REQUEST.supplyCollateral, b.collateralAsset.contract, b.collateral),
+      blendRequest(REQUEST.borrow, usdc.contract, b.borrowed),
+    ])
+  }
   const borrowers: Borrower[] = borrowerPlans
 
   log('dex')
