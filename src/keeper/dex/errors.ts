@@ -1,15 +1,10 @@
 /**
  * Typed errors of the DEX client. `code` is stable and safe to match on.
  */
-export class DexError extends Error {
+import { CodedError } from '../errors.js'
+
+export class DexError extends CodedError {
   override name = 'DexError'
-  readonly code: string
-  readonly details: string | undefined
-  constructor(code: string, message: string, details?: string) {
-    super(details === undefined ? message : `${message}: ${details}`)
-    this.code = code
-    this.details = details
-  }
 }
 
 /**

@@ -2,15 +2,10 @@
  * Typed errors of the Blend v2 lending-pool adapter. Each carries a short message and, where it
  * helps an operator, details; `code` is stable and safe to match on.
  */
-export class BlendAdapterError extends Error {
+import { CodedError } from '../../errors.js'
+
+export class BlendAdapterError extends CodedError {
   override name = 'BlendAdapterError'
-  readonly code: string
-  readonly details: string | undefined
-  constructor(code: string, message: string, details?: string) {
-    super(details === undefined ? message : `${message}: ${details}`)
-    this.code = code
-    this.details = details
-  }
 }
 
 /** A ledger entry could not be decoded into the Blend v2 shape it should have. */
