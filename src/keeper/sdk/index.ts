@@ -12,5 +12,16 @@ export type {
   Task,
   VaultClient,
 } from './types.js'
+export type {
+  ExecutionPlan,
+  FireContext,
+  FireOutcome,
+  PlanOutcome,
+  PlanProgress,
+  Stage,
+  StagedAdapter,
+  StepBoundary,
+} from './staged.js'
+export { isReplan, isSkip, isStaged } from './staged.js'
 export { makeResult } from './profit.js'
 export { sortTasksByPriority, taskPriority } from './priority.js'

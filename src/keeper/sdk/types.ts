@@ -33,6 +33,8 @@ export interface Result {
   txHash?: string
   /** One-line outcome for the event stream. */
   note?: string
+  /** True when the work was gone before this keeper could do it (another keeper filled first). */
+  lost?: boolean
 }
 
 /** The vault as an adapter sees it: bound to the keeper's own key. */

@@ -1,0 +1,20 @@
+import type { ExecutionPlan } from '../sdk/index.js'
+
+/**
+ * The order in which due plans get capital: higher priority first (lower health factor), then the
+ * larger draw (more of the pool's money at stake, and more profit), then the earlier target
+ * ledger; ties keep their arrival order.
+ */
+export function orderDue<T extends { plan: Pick<ExecutionPlan, 'priority' | 'capital' | 'targetLedger'>; seq: number }>(due: readonly T[]): T[] {
+  return [...due].sort((a, b) => {
+    if (a.plan.priority !== b.plan.priority) return b.plan.priority - a.plan.priority
+    if (a.plan.capital !== b.plan.capital) return a.plan.capital > b.plan.capital ? -1 : 1
+    if (a.plan.targetLedger !== b.plan.targetLedger) return a.plan.targetLedger - b.plan.targetLedger
+    return a.seq - b.seq
+  })
+}
+
+/** Ledgers before the target at which a plan becomes due: the two-step draw must land one ledger early. */
+export function leadLedgers(path: ExecutionPlan['path']): number {
+  return path === 'two-step' ? 2 : 1
+}

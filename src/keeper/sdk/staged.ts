@@ -1,0 +1,101 @@
+import type { Keypair } from '@stellar/stellar-sdk'
+import type { Chain } from '../../chain/index.js'
+import type { ProtocolAdapter, Result, Task, VaultClient } from './types.js'
+
+/**
+ * The stages a piece of work moves through in the execution engine:
+ *
+ * planned → due → drawn → filled → swapped → returned, or lost (another keeper filled first) /
+ * abandoned (no longer worth doing, expired, or failed). `planned` waits for its target ledger;
+ * `due` waits for capital (one outstanding draw per keeper, idle capital, max draw).
+ */
+export type Stage = 'planned' | 'due' | 'drawn' | 'filled' | 'swapped' | 'returned' | 'lost' | 'abandoned'
+
+/**
+ * The step boundaries an adapter reports while it fires. A crash right after `drawn`, `filled`
+ * or `swapped` is what stale-draw recovery must finish; `returned` closes the books.
+ */
+export type StepBoundary = 'drawn' | 'filled' | 'swapped' | 'returned'
+
+/** A planned execution: what to do, at which ledger, with how much capital. */
+export interface ExecutionPlan<P = unknown> {
+  /** Identity of the work (one plan per key at a time), e.g. `user_liquidation:G...`. */
+  key: string
+  /** The ledger the fill should land in (the auction's first profitable ledger). */
+  targetLedger: number
+  /** The last ledger at which the work is still worth trying; later it is abandoned. */
+  expiresAtLedger?: number
+  /** USDC the execution draws from the vault (7 decimals); 0 for work that needs none. */
+  capital: bigint
+  /** 0–10, higher first when several plans are due together. */
+  priority: number
+  label?: string
+  /**
+   * `atomic`: draw, fill, swap and return in one transaction (sent once the ledger before the
+   * target has closed). `two-step`: the draw lands in the ledger before the target, the fill in
+   * the target, then swap and return.
+   */
+  path: 'atomic' | 'two-step'
+  /** The adapter's own payload; the engine never looks inside it. */
+  data: P
+}
+
+/** How far a planned auction has ripened, for the progress line and the API. */
+export interface PlanProgress {
+  /** Blocks since the auction started (the Dutch curve's offset). */
+  offset: number
+  /** Lot value / bid cost of a fill landing in the next ledger (7 decimals), null when the bid is free. */
+  ratio: bigint | null
+  /** MIN_PROFIT (7 decimals). */
+  minProfit: bigint
+}
+
+/** What the engine hands an adapter when a plan is due. */
+export interface FireContext {
+  vault: VaultClient
+  /**
+   * Marks a step boundary as passed. The engine records it (and, with a crash point configured
+   * for fault-injection tests, ends the process right there).
+   */
+  step(boundary: StepBoundary, info?: { ledger?: number; txHash?: string }): Promise<void>
+  /** Resolves once a transaction sent now lands in `ledger` or later (ledger - 1 has closed). */
+  waitUntilSendable(ledger: number): Promise<void>
+  /**
+   * The response time to report for a fill confirmed in `fillLedger`: the close time of that
+   * ledger minus the close time of the planned fill ledger (0 for a fill on time).
+   */
+  responseTimeMs(fillLedger: number): Promise<number>
+}
+
+/** A plan, or the reason there is nothing to plan. */
+export type PlanOutcome<P> = ExecutionPlan<P> | { skip: string }
+
+/** What firing did: a final result, or a new target ledger (prices moved; try later). */
+export type FireOutcome = Result | { replan: number }
+
+/**
+ * An adapter that the execution engine schedules: `plan` prepares the work without drawing (it
+ * may open the auction) and says when it should land; `fire` does it when the target ledger is
+ * near. Adapters that implement only `execute` are run as one-shot work, off the poll loop.
+ */
+export interface StagedAdapter<D = unknown, P = unknown> extends ProtocolAdapter<D> {
+  /** Identity of a task; equal keys are the same work (a rescan does not plan it twice). */
+  taskKey(task: Task<D>): string
+  plan(rpc: Chain, keypair: Keypair, task: Task<D>): Promise<PlanOutcome<P>>
+  fire(rpc: Chain, keypair: Keypair, plan: ExecutionPlan<P>, ctx: FireContext): Promise<FireOutcome>
+  /** How ripe the plan is at `ledger` (pure; from what the plan holds). */
+  progress?(plan: ExecutionPlan<P>, ledger: number): PlanProgress | undefined
+}
+
+export function isStaged(a: ProtocolAdapter<any>): a is StagedAdapter<any, any> {
+  const s = a as Partial<StagedAdapter>
+  return typeof s.plan === 'function' && typeof s.fire === 'function' && typeof s.taskKey === 'function'
+}
+
+export function isReplan(o: FireOutcome): o is { replan: number } {
+  return typeof (o as { replan?: unknown }).replan === 'number'
+}
+
+export function isSkip<P>(o: PlanOutcome<P>): o is { skip: string } {
+  return typeof (o as { skip?: unknown }).skip === 'string'
+}
