@@ -3,9 +3,10 @@ import type { Logger } from 'pino'
 import { ContractError, createChain, type Chain } from '../chain/index.js'
 import { buildAdapters, builtinAdapterFactories, type AdapterFactories } from './adapters/index.js'
 import { buildApp } from './app.js'
-import { RegistryContract, RegistryErrorCode, VaultContract, tokenBalance } from './clients/index.js'
+import { RegistryContract, RegistryErrorCode, VaultContract, tokenBalance, type VaultConfig } from './clients/index.js'
 import type { KeeperConfig } from './config/index.js'
-import { PollLoop, runCycle, type CycleDeps } from './loop/index.js'
+import { ExecutionEngine, RpcLedgerClock, type LedgerSource } from './engine/index.js'
+import { PollLoop, recordResult, runCycle, type CycleDeps } from './loop/index.js'
 import { createMetrics, type KeeperMetrics } from './metrics.js'
 import type { AdapterContext, ProtocolAdapter } from './sdk/index.js'
 import { DashboardState } from './state/dashboard.js'
@@ -152,9 +153,35 @@ export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Pr
   const port = typeof address === 'object' && address ? address.port : config.apiPort
   logger.info({ port, host: config.apiHost }, 'api listening')
 
-  // 6. poll loop
+  // 6. the execution engine (driven by ledger closes) and the poll loop (scans and plans)
   const usdc = config.usdcContract
+  const clock = new RpcLedgerClock(chain.server as unknown as LedgerSource, config.ledgerPollMs, (err) => {
+    metrics.rpcErrors.inc({ stage: 'ledger_clock' })
+    logger.debug({ err: err instanceof Error ? err.message : String(err) }, 'ledger poll failed')
+  })
+  const engineLogger = logger.child({ component: 'engine' })
+  let vaultConfig: VaultConfig | undefined
+  const engine = new ExecutionEngine({
+    chain,
+    keypair: config.keypair,
+    vault: vault.bind(config.keypair),
+    limits: async () => {
+      const [s, c] = await Promise.all([vault.getState(), vaultConfig ?? vault.getConfig()])
+      vaultConfig = c
+      return { idle: s.totalUsdc - s.activeLiq, maxDraw: c.maxDrawPerKeeper }
+    },
+    clock,
+    logger: engineLogger,
+    emit: (kind, message, data) => {
+      events.push(kind, message, data)
+    },
+    onResult: (execution, result) => recordResult({ state, metrics, logger: engineLogger, events }, execution.adapter, execution.label, result),
+    onError: (adapter, stage) => metrics.adapterErrors.inc({ adapter, stage }),
+    crashAt: config.crashAt,
+  })
+  engine.start()
   const deps: CycleDeps = {
+    engine,
     chain,
     keypair: config.keypair,
     vault,
@@ -189,8 +216,7 @@ export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Pr
           cycle: state.cycles.count,
           durationMs: report.durationMs,
           tasks: report.tasksFound,
-          executed: report.tasksExecuted,
-          fills: report.fills,
+          planned: engine.executions().filter((e) => e.stage === 'planned').length,
           errors: report.errors,
           recovered: report.recovered.toString(),
         },
@@ -204,8 +230,10 @@ export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Pr
   let stopping: Promise<void> | undefined
   const stop = () =>
     (stopping ??= (async () => {
-      const finished = await loop.stop(opts.stopGraceMs ?? 30_000)
+      const grace = opts.stopGraceMs ?? 30_000
+      const [finished, fired] = await Promise.all([loop.stop(grace), engine.stop(grace)])
       if (!finished) logger.warn('abandoned a cycle still running at shutdown')
+      if (!fired) logger.warn('abandoned an execution still running at shutdown (stale-draw recovery settles it on restart)')
       await app.close()
       logger.info('keeper stopped')
     })())

@@ -40,6 +40,13 @@ export interface KeeperConfig {
   logLevel: string
   /** CPU instructions added to every simulated estimate (RPC_INSTRUCTION_LEEWAY, default 0). */
   instructionLeeway: number
+  /** How often the ledger clock polls getLatestLedger (LEDGER_POLL_MS, default 250). */
+  ledgerPollMs: number
+  /**
+   * Fault injection for tests and simulations (FAULT_CRASH_AT): the process kills itself (SIGKILL)
+   * right after this step of an execution. Never set in production.
+   */
+  crashAt: 'drawn' | 'filled' | 'swapped' | undefined
 }
 
 /** Invalid configuration; `problems` are the lines to print, one per problem. */
@@ -144,6 +151,10 @@ const schema = z.object({
     return [...new Set(list)]
   }),
   RPC_INSTRUCTION_LEEWAY: numberIn('RPC_INSTRUCTION_LEEWAY', 0, 100_000_000, 0, true),
+  LEDGER_POLL_MS: numberIn('LEDGER_POLL_MS', 50, 10_000, 250, true),
+  FAULT_CRASH_AT: optional.refine((v) => v === undefined || ['drawn', 'filled', 'swapped'].includes(v), {
+    message: 'FAULT_CRASH_AT must be one of drawn, filled, swapped (or unset)',
+  }),
   LOG_LEVEL: optional
     .transform((v) => v ?? 'info')
     .refine((v) => ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v), {
@@ -190,5 +201,7 @@ export function parseConfig(env: Record<string, string | undefined>): KeeperConf
     knownDepositors: c.KNOWN_DEPOSITORS,
     logLevel: c.LOG_LEVEL,
     instructionLeeway: c.RPC_INSTRUCTION_LEEWAY,
+    ledgerPollMs: c.LEDGER_POLL_MS,
+    crashAt: c.FAULT_CRASH_AT as KeeperConfig['crashAt'],
   }
 }

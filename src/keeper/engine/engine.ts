@@ -54,7 +54,7 @@ export interface EngineParameters {
   /** Called when an adapter fails (metrics). */
   onError?: (adapter: string, stage: 'plan' | 'fire', err: unknown) => void
   /** Fault injection (tests, simulations): end the process right after this step. */
-  crashAt?: StepBoundary
+  crashAt?: StepBoundary | undefined
   /** How to end the process at the crash point (default: SIGKILL to itself, like kill -9). */
   crash?: (boundary: StepBoundary) => void
   /** A progress event per planned execution every this many ledgers (default 20; 0 = never). */
@@ -184,6 +184,21 @@ export class ExecutionEngine {
       else if (every > 0 && e.progress && (l.sequence - e.plannedAt) % every === 0) this.emitProgress(e)
     }
     this.pump()
+  }
+
+  /**
+   * Runs `f` holding the draw lock (stale-draw recovery: no fire may draw or return meanwhile).
+   * Returns undefined without running it when a fire holds a draw (it settles its own).
+   */
+  async whileNoDraw<T>(f: () => Promise<T>): Promise<T | undefined> {
+    if (this.exclusive || this.shared > 0) return undefined
+    this.exclusive = true
+    try {
+      return await f()
+    } finally {
+      this.exclusive = false
+      this.pump()
+    }
   }
 
   /** Every execution the engine holds, then the recently finished ones (newest last). */
@@ -327,6 +342,8 @@ export class ExecutionEngine {
       .catch((err) => this.p.logger.error({ err: errMessage(err) }, 'scheduling failed'))
       .finally(() => {
         this.pumping = undefined
+        // A call that arrived after the loop's last check must not be lost.
+        if (this.pumpAgain) this.pump()
       })
   }
 

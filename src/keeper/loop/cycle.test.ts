@@ -6,7 +6,9 @@ import { createMetrics } from '../metrics.js'
 import { makeResult, type ProtocolAdapter, type Task } from '../sdk/index.js'
 import { DashboardState } from '../state/dashboard.js'
 import { EventLog } from '../state/events.js'
+import { ExecutionEngine, ManualLedgerClock } from '../engine/index.js'
 import { runCycle } from './cycle.js'
+import { recordResult } from './record.js'
 import { PollLoop } from './scheduler.js'
 import type { CycleDeps, CycleVault } from './types.js'
 
@@ -51,7 +53,22 @@ function fakeVault(opts: { draw?: bigint; failState?: boolean } = {}) {
   return { vault, calls }
 }
 
-function deps(over: Partial<CycleDeps>): CycleDeps {
+function engineFor(d: Omit<CycleDeps, 'engine'>): ExecutionEngine {
+  const engine = new ExecutionEngine({
+    chain: d.chain,
+    keypair: d.keypair,
+    vault: d.vault.bind(d.keypair),
+    limits: async () => ({ idle: 1_000_000n, maxDraw: 1_000_000n }),
+    clock: new ManualLedgerClock({ sequence: 1, closeTimeMs: 0 }),
+    logger: silent,
+    emit: (kind, message, data) => d.events.push(kind, message, data),
+    onResult: (e, r) => recordResult(d, e.adapter, e.label, r),
+  })
+  engine.start()
+  return engine
+}
+
+function deps(over: Partial<Omit<CycleDeps, 'engine'>>): CycleDeps {
   const me: KeeperInfo = {
     operator: keypair.publicKey(),
     name: 'k',
@@ -68,7 +85,7 @@ function deps(over: Partial<CycleDeps>): CycleDeps {
     slashCount: 0,
     totalSlashed: 0n,
   }
-  return {
+  const d = {
     chain: createChain({ rpcUrl: 'http://127.0.0.1:1', networkPassphrase: 'x' }),
     keypair,
     vault: fakeVault().vault,
@@ -82,6 +99,7 @@ function deps(over: Partial<CycleDeps>): CycleDeps {
     logger: silent,
     ...over,
   }
+  return { ...d, engine: engineFor(d) }
 }
 
 function adapter(name: string, tasks: () => Promise<Task<string>[]>, log: string[], failOn?: string): ProtocolAdapter<string> {
@@ -109,9 +127,15 @@ describe('runCycle', () => {
     const b = adapter('b', async () => [t(7, 'b1')], log)
     const d = deps({ adapters: [broken, a, b] })
     const report = await runCycle(d)
-    expect(log).toEqual(['a:urgent', 'a:urgent2', 'a:mid', 'a:low', 'b:b1'])
-    expect(report).toMatchObject({ tasksFound: 5, tasksExecuted: 4, fills: 4, errors: 2, abandoned: false })
-    expect(d.state.history.map((h) => h.label)).toEqual(['urgent', 'urgent2', 'low', 'b1'])
+    // the cycle only scans and plans; the engine executes, one draw at a time, by priority
+    expect(report).toMatchObject({ tasksFound: 5, errors: 1, abandoned: false })
+    await d.engine.drained()
+    expect(log[0]).toBe('a:urgent')
+    expect([...log].sort()).toEqual(['a:low', 'a:mid', 'a:urgent', 'a:urgent2', 'b:b1'])
+    expect(log.indexOf('a:mid')).toBeGreaterThan(log.indexOf('b:b1'))
+    expect(log.indexOf('a:low')).toBeGreaterThan(log.indexOf('a:mid'))
+    expect(d.state.history.map((h) => h.label).sort()).toEqual(['b1', 'low', 'urgent', 'urgent2'])
+    expect(d.engine.executions().find((e) => e.label === 'mid')?.stage).toBe('abandoned')
     expect(d.state.history[0]!.profit).toBe(2n)
     expect(d.state.vault).toEqual(state0)
     const metrics = await d.metrics.registry.getMetricsAsJSON()
@@ -129,19 +153,18 @@ describe('runCycle', () => {
     expect(d.state.self?.operator).toBe(keypair.publicKey())
   })
 
-  it('stops before the next task once asked to stop', async () => {
+  it('skips the remaining adapters once asked to stop', async () => {
     const log: string[] = []
     const ctrl = new AbortController()
-    const a: ProtocolAdapter<string> = {
-      ...adapter('a', async () => [t(5, 'one'), t(4, 'two')], log),
-      async execute(_c, _k, task) {
-        log.push(task.data)
-        ctrl.abort()
-        return makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: 0 })
-      },
-    }
-    const report = await runCycle(deps({ adapters: [a] }), ctrl.signal)
-    expect(log).toEqual(['one'])
+    const a = adapter('a', async () => {
+      ctrl.abort()
+      return [t(5, 'one')]
+    }, log)
+    const b = adapter('b', async () => [t(4, 'two')], log)
+    const d = deps({ adapters: [a, b] })
+    const report = await runCycle(d, ctrl.signal)
+    await d.engine.drained()
+    expect(log).toEqual(['a:one'])
     expect(report.abandoned).toBe(true)
   })
 })
@@ -152,6 +175,7 @@ describe('stale-draw recovery', () => {
     const log: string[] = []
     const d = deps({ vault, usdcBalance: async () => 800n, adapters: [adapter('a', async () => [t(1, 'x')], log)] })
     const report = await runCycle(d)
+    await d.engine.drained()
     expect(report.recovered).toBe(500n)
     expect(calls).toEqual(['return 500', 'draw 10', 'return 12'])
   })
@@ -195,7 +219,7 @@ describe('PollLoop', () => {
         // Every other cycle overruns the interval.
         await new Promise((r) => setTimeout(r, n % 2 === 1 ? 50 : 1))
         running--
-        return { recovered: 0n, tasksFound: 0, tasksExecuted: 0, fills: 0, errors: 0, abandoned: false, durationMs: 0 }
+        return { recovered: 0n, tasksFound: 0, errors: 0, abandoned: false, durationMs: 0 }
       },
     })
     loop.start()

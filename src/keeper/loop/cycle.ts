@@ -11,33 +11,35 @@ function errInfo(err: unknown): { err: string; code?: number } {
 
 /**
  * One poll cycle, as a pipeline:
- * 1. stale-draw recovery (before anything can draw again);
- * 2. for each adapter in order: getTasks → stable sort by priority (highest first) → execute
- *    each → fold each Result into the dashboard state;
- * 3. refresh state: positions, vault state, registered keepers, KNOWN_DEPOSITORS balances.
+ * 1. stale-draw recovery (before anything can draw again; skipped while the engine itself holds
+ *    a draw, which it returns on its own);
+ * 2. for each adapter in order: getTasks → hand the tasks to the execution engine, which plans
+ *    them in the background and fires each when its ledger comes (nothing here waits for one);
+ * 3. refresh state: positions, vault state, registered keepers, KNOWN_DEPOSITORS balances, the
+ *    engine's book.
  *
- * A failed step, adapter or task is logged and skipped: nothing here throws. When `signal` is
- * aborted the cycle stops before the next task (a running task always finishes, so a draw is
- * never left half-way by a stop request) and skips the remaining adapters.
+ * A failed step or adapter is logged and skipped: nothing here throws. When `signal` is aborted
+ * the cycle skips the remaining adapters.
  */
 export async function runCycle(deps: CycleDeps, signal?: AbortSignal): Promise<CycleReport> {
   const started = Date.now()
   const report: CycleReport = {
     recovered: 0n,
     tasksFound: 0,
-    tasksExecuted: 0,
-    fills: 0,
     errors: 0,
     abandoned: false,
     durationMs: 0,
   }
-  const { logger, metrics, events, state } = deps
+  const { logger, metrics, events } = deps
 
-  // 1. stale-draw recovery
+  // 1. stale-draw recovery, holding the engine's draw lock so no fire draws meanwhile
   try {
-    const rec = await recoverStaleDraw(deps)
-    logger.debug({ stage: 'recovery', outcome: rec.kind, ms: Date.now() - started }, 'stale-draw check done')
-    if (rec.kind === 'returned') report.recovered = rec.returned
+    const rec = await deps.engine.whileNoDraw(() => recoverStaleDraw(deps))
+    if (rec === undefined) logger.debug({ stage: 'recovery' }, 'a fire holds the draw: recovery skipped this cycle')
+    else {
+      logger.debug({ stage: 'recovery', outcome: rec.kind, ms: Date.now() - started }, 'stale-draw check done')
+      if (rec.kind === 'returned') report.recovered = rec.returned
+    }
   } catch (err) {
     report.errors++
     metrics.rpcErrors.inc({ stage: 'recovery' })
@@ -45,8 +47,7 @@ export async function runCycle(deps: CycleDeps, signal?: AbortSignal): Promise<C
     events.push('error', `stale-draw recovery failed: ${errInfo(err).err}`)
   }
 
-  // 2. adapters
-  const vaultClient = deps.vault.bind(deps.keypair)
+  // 2. scan and plan
   for (const adapter of deps.adapters) {
     if (signal?.aborted) {
       report.abandoned = true
@@ -65,49 +66,7 @@ export async function runCycle(deps: CycleDeps, signal?: AbortSignal): Promise<C
     }
     report.tasksFound += tasks.length
     events.push('scan', `${name}: ${tasks.length} task(s)`, { adapter: name, tasks: tasks.length })
-    for (const task of tasks) {
-      if (signal?.aborted) {
-        report.abandoned = true
-        break
-      }
-      const label = task.label ?? `${name} task`
-      try {
-        const result = await adapter.execute(deps.chain, deps.keypair, task, vaultClient)
-        report.tasksExecuted++
-        const rec = state.fold(name, label, result)
-        if (rec.success) {
-          report.fills++
-          metrics.liquidationsTotal.inc()
-          metrics.profitTotal.inc(toUnits(rec.profit))
-        }
-        metrics.tasksTotal.inc({ adapter: name, outcome: rec.success ? 'filled' : 'unfilled' })
-        logger.info(
-          {
-            adapter: name,
-            label,
-            drew: rec.drew.toString(),
-            proceeds: rec.proceeds.toString(),
-            profit: rec.profit.toString(),
-            responseTimeMs: rec.responseTimeMs,
-            success: rec.success,
-          },
-          'task executed',
-        )
-        events.push(rec.success ? 'fill' : 'miss', `${name}: ${label}: ${result.note ?? (rec.success ? 'filled' : 'not filled')}`, {
-          adapter: name,
-          drew: rec.drew.toString(),
-          proceeds: rec.proceeds.toString(),
-          profit: rec.profit.toString(),
-          responseTimeMs: rec.responseTimeMs,
-        })
-      } catch (err) {
-        report.errors++
-        metrics.tasksTotal.inc({ adapter: name, outcome: 'error' })
-        metrics.adapterErrors.inc({ adapter: name, stage: 'execute' })
-        logger.error({ adapter: name, label, ...errInfo(err) }, 'task failed')
-        events.push('error', `${name}: ${label}: ${errInfo(err).err}`, { adapter: name })
-      }
-    }
+    deps.engine.offer(adapter, tasks)
   }
 
   // 3. refresh state
@@ -151,6 +110,7 @@ export async function refreshState(deps: CycleDeps, report: CycleReport): Promis
     }
   }
   state.positions = positions
+  state.executions = deps.engine.executions()
   await Promise.all([
     step(deps, report, 'vault_state', async () => {
       state.vault = await deps.vault.getState()

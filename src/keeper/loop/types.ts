@@ -1,5 +1,6 @@
 import type { Keypair } from '@stellar/stellar-sdk'
 import type { Chain } from '../../chain/index.js'
+import type { ExecutionEngine } from '../engine/index.js'
 import type { DepositorInfo, KeeperInfo, VaultState } from '../clients/index.js'
 import type { KeeperMetrics } from '../metrics.js'
 import type { AdapterLogger, ProtocolAdapter, VaultClient } from '../sdk/index.js'
@@ -24,6 +25,10 @@ export interface CycleRegistry {
 
 export interface CycleDeps {
   chain: Chain
+  /** Plans and fires the tasks each scan finds. */
+  engine: ExecutionEngine
+  /** The address the vault knows this keeper by (the operator, or its executor contract). */
+  keeperAddress?: string
   keypair: Keypair
   vault: CycleVault
   registry: CycleRegistry
@@ -40,10 +45,8 @@ export interface CycleDeps {
 export interface CycleReport {
   recovered: bigint
   tasksFound: number
-  tasksExecuted: number
-  fills: number
   errors: number
-  /** True when a stop request made the cycle skip the remaining tasks. */
+  /** True when a stop request made the cycle skip the remaining adapters. */
   abandoned: boolean
   durationMs: number
 }

@@ -79,6 +79,11 @@ export interface ProtocolAdapter<D = unknown> {
   estimateCapital(task: Task<D>): bigint
   /** Positions for the dashboard, refreshed at the end of each cycle (optional). */
   getPositions?(rpc: Chain): Promise<Position[]>
+  /**
+   * Stale-draw recovery (optional): turn whatever the keeper holds of this protocol's assets
+   * (collateral seized before a crash) into USDC. Returns what was sold and what is still held.
+   */
+  sellHeld?(rpc: Chain, keypair: Keypair): Promise<{ sold: string[]; held: string[] }>
 }
 
 /** Structured log sink handed to adapters (pino-compatible subset). */

@@ -1,4 +1,5 @@
 import type { KeeperInfo, VaultState } from '../clients/index.js'
+import type { ExecutionView } from '../engine/index.js'
 import type { Position, Result } from '../sdk/index.js'
 
 export interface LiquidationRecord {
@@ -20,6 +21,16 @@ export interface DepositorView {
   balance: bigint
   shares: bigint
   costBasis: bigint
+}
+
+/** The last stale-draw recovery: what was owed, returned and is still short. */
+export interface RecoveryRecord {
+  at: string
+  draw: bigint
+  returned: bigint
+  shortfall: bigint
+  /** Assets that could not be sold for USDC. */
+  held: string[]
 }
 
 export interface CycleStats {
@@ -45,6 +56,9 @@ export class DashboardState {
   depositors: DepositorView[] = []
   history: LiquidationRecord[] = []
   outstandingDraw = 0n
+  recovery: RecoveryRecord | null = null
+  /** The execution engine's book: planned, in-flight and recently finished work. */
+  executions: ExecutionView[] = []
   cycles: CycleStats = { count: 0, overruns: 0, lastStartedAt: null, lastDurationMs: null, lastError: null }
   updatedAt: string | null = null
 

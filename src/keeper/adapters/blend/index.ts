@@ -2,38 +2,41 @@
  * Blend v2 lending-pool adapter.
  *
  * getTasks: one {@link PoolScanner} scan (events, batched ledger reads, prices), one task per
- * borrower with HF < 1 (or with an open auction), priority from the HF.
+ * borrower with HF < 1 (or with an open auction), priority from the HF; the backstop's bad debt
+ * and interest auctions when there are any.
  *
- * execute (user liquidation):
- *  1. create the auction at the percent the pool accepts (50 when valid), unless one is open;
- *  2. value it on the curve with oracle prices and find the first ledger where
- *     lot value / bid cost >= MIN_PROFIT (none: no draw, nothing done);
- *  3. draw the bid's USDC from the vault, wait for that ledger, submit fill + repay + withdraw
- *     collateral in one call;
- *  4. a lost race (the auction is gone or changed): {@link ErrAlreadyFilled}, the unspent draw
- *     goes back unchanged and nothing is booked;
- *  5. swap seized non-USDC collateral to USDC (primary, fallback); without a DEX client (or when
- *     the swap fails) the collateral is held, not booked;
- *  6. return_proceeds with the measured USDC: profit = proceeds - drew.
+ * As a staged adapter for the execution engine: `plan` opens the auction (unless one is open) and
+ * finds its first ledger where lot value / bid cost >= MIN_PROFIT, drawing nothing; `fire` runs at
+ * that ledger (see userLiquidation.ts and backstop.ts): draw, fill + repay + withdraw collateral,
+ * swap the seized collateral to USDC, return_proceeds — or all of it in one transaction through
+ * the keeper's executor contract (the atomic path). A lost race draws nothing or returns the draw
+ * unchanged; collateral that cannot be sold is held, not booked.
+ *
+ * `execute` does the same in one call (plan, wait for the ledger, fire) for callers without an
+ * engine.
  */
 import { xdr, type Keypair } from '@stellar/stellar-sdk'
-import { addr, ContractError, i128, invoke, simulateRead, u32, type Chain } from '../../../chain/index.js'
-import { mulDiv, slippageFloor } from '../../../core/index.js'
+import { addr, ContractError, invoke, simulateRead, u32, type Chain } from '../../../chain/index.js'
+import { mulDiv } from '../../../core/index.js'
 import { tokenBalance } from '../../clients/token.js'
 import { routerVenue } from '../../dex/routerVenue.js'
-import { swapToUsdc, type Venue } from '../../dex/swapToUsdc.js'
-import type { AdapterContext, AdapterFactory, Position, ProtocolAdapter, Result, Task, VaultClient } from '../../sdk/index.js'
-import { makeResult, taskPriority } from '../../sdk/index.js'
-import { minProfitScaled, planFill, type FillPlan } from './auctionPlan.js'
-import { ErrAlreadyFilled, ErrBadTask } from './errors.js'
+import type { Venue } from '../../dex/swapToUsdc.js'
+import { RpcLedgerClock, type LedgerSource } from '../../engine/ledgerClock.js'
+import type { AdapterContext, AdapterFactory, ExecutionPlan, FireContext, Position, Result, StagedAdapter, Task, VaultClient } from '../../sdk/index.js'
+import { isReplan, isSkip, makeResult, taskPriority } from '../../sdk/index.js'
+import { minProfitScaled } from './auctionPlan.js'
+import { backstopAuctions, type PreparedBackstop } from './backstop.js'
+import type { AtomicExecutor, BlendContext } from './context.js'
+import { ErrBadTask } from './errors.js'
 import { chooseLiquidationPercent } from './liquidationPercent.js'
 import { loadAuction, loadPool } from './loadPool.js'
 import { loadOraclePrices } from './oracle.js'
-import { fillRequests, encodeRequests, repayAmount } from './requests.js'
 import { PoolScanner, valuationReserves, type PoolReader, type ScanResult } from './scan.js'
-import { backstopTokenOf, cometExitUsdc, cometJoinUsdc, exitToUsdc, joinWithUsdc, readComet } from './backstopToken.js'
 import { positionData } from './positionData.js'
-import { AuctionType, scAddress, type AuctionData } from './storage.js'
+import { AuctionType, scAddress } from './storage.js'
+import type { BlendTaskData } from './taskData.js'
+import { sellCollateral } from './sellCollateral.js'
+import { userLiquidations, type UserPlanData } from './userLiquidation.js'
 
 export { PoolScanner, type PoolReader, type ScanResult } from './scan.js'
 export { ErrAlreadyFilled, ErrNoValidPercent, ErrUnprofitable, ErrNoPrice, ErrDecode, ErrMissingEntry, ErrBadTask, BlendAdapterError } from './errors.js'
@@ -46,16 +49,7 @@ export const PoolErrorCode = {
   InvalidLiqTooSmall: 1214,
 } as const
 
-export interface BlendTaskData {
-  /** A user liquidation, or the backstop's bad debt or interest auction (user = the backstop). */
-  kind: 'user_liquidation' | 'bad_debt' | 'interest'
-  user: string
-  /** Percent to create the auction at; undefined when an auction is already open. */
-  percent: number | undefined
-  hasAuction: boolean
-  /** Estimated USDC to draw (the bid's debt), 7 decimals. */
-  estCapital: bigint
-}
+export type { BlendTaskData } from './taskData.js'
 
 export interface LendingPoolAdapterParameters {
   pool: string
@@ -80,6 +74,8 @@ export interface LendingPoolAdapterParameters {
    * idempotent: several keepers may ask for the same ledger.
    */
   fastForward?: (toLedger: number) => Promise<unknown>
+  /** The atomic path: present when the keeper's executor contract is the registered keeper. */
+  executor?: AtomicExecutor
   /** Called with the planned and the confirmed ledger of each fill (benchmarks, logs). */
   onFill?: (info: { user: string; plannedLedger: number; fillLedger: number; drew: bigint; proceeds: bigint }) => void
 }
@@ -95,11 +91,19 @@ function readerOf(chain: Chain, explicit: PoolReader | undefined): PoolReader {
   throw new Error('the chain client cannot read ledger entries and events; pass a full rpc.Server as `reader`')
 }
 
-export interface LendingPoolAdapter extends ProtocolAdapter<BlendTaskData> {
+/** What a plan carries: a user liquidation's valuation, or a prepared backstop auction. */
+export type BlendPlanData = UserPlanData | { kind: 'bad_debt' | 'interest'; prepared: PreparedBackstop }
+
+export interface LendingPoolAdapter extends StagedAdapter<BlendTaskData, BlendPlanData> {
   /** The last scan (for the dashboard and the benchmark). */
   lastScan(): ScanResult | undefined
   /** The scanner (borrower set, discovery state). */
   scanner: PoolScanner
+  /**
+   * Stale-draw recovery's first step: sells whatever the keeper holds of the pool's non-USDC
+   * reserves (collateral seized before a crash) for USDC. Returns the assets it could not sell.
+   */
+  sellHeld(chain: Chain, keypair: Keypair): Promise<{ sold: string[]; held: string[] }>
 }
 
 export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPoolAdapter {
@@ -121,8 +125,8 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     if (p.fallbackDexRouter) out.push(routerVenue({ chain, keypair, router: p.fallbackDexRouter, name: 'fallback' }))
     return out
   }
-
-  async function createAuction(chain: Chain, keypair: Keypair, user: string, percent: number, scan: ScanResult): Promise<void> {
+  /** Opens a user-liquidation auction; 'open' when one is open afterwards (ours or another keeper's). */
+  async function openUserAuction(chain: Chain, keypair: Keypair, user: string, percent: number, scan: ScanResult): Promise<'open' | string> {
     const b = scan.borrowers.find((x) => x.user === user)
     if (b === undefined) throw new ErrBadTask(`unknown borrower ${user}`)
     const list = scan.snapshot.reserveList
@@ -139,19 +143,21 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
           u32(pct),
         ])
         p.emit?.('auction', `created liquidation auction for ${user} at ${pct} %`)
-        return
+        return 'open'
       } catch (err) {
         // Another keeper may have created it first (1212 in simulation, or a failed transaction
         // when both landed in one ledger): fill that one.
-        if (err instanceof ContractError && err.code === PoolErrorCode.AuctionInProgress) return
-        if ((await loadAuction(readerOf(chain, p.reader), p.pool, AuctionType.UserLiquidation, user)) !== undefined) return
+        if (err instanceof ContractError && err.code === PoolErrorCode.AuctionInProgress) return 'open'
+        if ((await loadAuction(readerOf(chain, p.reader), p.pool, AuctionType.UserLiquidation, user)) !== undefined) return 'open'
         if (!(err instanceof ContractError)) throw err
+        if (err.code === PoolErrorCode.InvalidLiquidation) return 'user is no longer liquidatable'
         // Interest moved the user between planning and creation: nudge the percent.
         if (err.code === PoolErrorCode.InvalidLiqTooLarge && pct > 1) pct -= 1
         else if (err.code === PoolErrorCode.InvalidLiqTooSmall && pct < 100) pct += 1
         else throw err
       }
     }
+    return `no auction after 3 attempts (last percent ${pct})`
   }
 
   async function waitForLedger(reader: PoolReader, target: number): Promise<number> {
@@ -172,351 +178,101 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     }
   }
 
-  async function executeUser(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>, vault: VaultClient): Promise<Result> {
-    const started = Date.now()
-    const reader = readerOf(chain, p.reader)
-    const me = keypair.publicKey()
-    const user = task.data.user
-    const usdcToken = await usdcOf(chain)
-    const scan = last ?? (await scanner.scan(reader, chain))
-
-    if (!task.data.hasAuction) {
-      const percent = task.data.percent ?? chooseLiquidationPercent(scan.valuation, scan.borrowers.find((b) => b.user === user)!.positions)
-      if (percent === undefined) return makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: Date.now() - started, success: false, note: 'no valid liquidation percent' })
-      try {
-        await createAuction(chain, keypair, user, percent, scan)
-      } catch (err) {
-        if (err instanceof ContractError && err.code === PoolErrorCode.InvalidLiquidation) {
-          return makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: Date.now() - started, success: false, note: 'user is no longer liquidatable' })
-        }
-        throw err
-      }
-    }
-
-    const auction = await loadAuction(reader, p.pool, AuctionType.UserLiquidation, user)
-    if (auction === undefined) {
-      // Filled (or deleted) before this keeper drew anything: nothing to return, nothing booked.
-      return makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: Date.now() - started, success: false, note: new ErrAlreadyFilled(user, 'no open auction').message })
-    }
-    // Fresh rates and prices for the valuation.
-    const [fresh, prices, latest] = await Promise.all([
-      loadPool(reader, p.pool, [], { reserveList: scan.snapshot.reserveList }),
-      loadOraclePrices(chain, scan.snapshot.config.oracle, scan.snapshot.reserveList),
-      reader.getLatestLedger(),
-    ])
-    const reserves = valuationReserves(fresh.reserves, fresh.config.bstop_rate, BigInt(Math.floor(Date.now() / 1000)))
-    const plan = planFill({ auction, reserves, prices: prices.prices, minProfit, fromBlock: latest.sequence + 1 })
-    if (plan === null) return makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: Date.now() - started, success: false, note: 'auction never clears MIN_PROFIT' })
-
-    const bidAssets = Object.keys(plan.bid)
-    if (bidAssets.some((a) => a !== usdcToken)) {
-      return makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: Date.now() - started, success: false, note: 'bid is not payable in USDC' })
-    }
-    const dRates = Object.fromEntries([...reserves].map(([a, r]) => [a, r.data.d_rate]))
-    const bRates = Object.fromEntries([...reserves].map(([a, r]) => [a, r.data.b_rate]))
-    const requests = fillRequests({ auctionType: AuctionType.UserLiquidation, user, percent: 100, bid: plan.bid, lot: plan.lot, dRates, bRates })
-    const drew = bidAssets.reduce((s, a) => s + repayAmount(plan.bid[a]!, dRates[a]!), 0n)
-
-    const usdcBefore = await tokenBalance(chain, usdcToken, me)
-    const lotAssets = Object.keys(plan.lot).filter((a) => a !== usdcToken)
-    const lotBefore = await Promise.all(lotAssets.map((a) => tokenBalance(chain, a, me)))
-
-    await vault.draw(drew)
-    p.emit?.('draw', `drew ${drew} for ${user}; filling at ledger ${plan.block}`)
-    let fillHash: string | undefined
-    let fillLedger: number | undefined
-    try {
-      await waitForLedger(reader, plan.block)
-      const res = await invoke(chain, keypair, p.pool, 'submit', [addr(me), addr(me), addr(me), encodeRequests(requests)])
-      fillHash = res.hash
-      fillLedger = res.ledger
-    } catch (err) {
-      // Lost the race (auction gone or changed) or any other failure: the draw goes back as is.
-      const now = await loadAuction(reader, p.pool, AuctionType.UserLiquidation, user).catch(() => auction)
-      const lost = now === undefined || !sameAuction(now, auction)
-      await vault.returnProceeds(drew, Date.now() - started)
-      const note = lost ? new ErrAlreadyFilled(user).message : `fill failed: ${err instanceof Error ? err.message : String(err)}`
-      p.emit?.('fill_lost', note)
-      return makeResult({ drew, proceeds: drew, responseTimeMs: Date.now() - started, success: false, note })
-    }
-
-    let returned = false
-    let toReturn = 0n
-    let held: string[] = []
-    try {
-      // Seized collateral: swap what is not USDC (held when there is no DEX or the swap fails).
-      held = []
-      const vs = venues(chain, keypair)
-      for (const [i, asset] of lotAssets.entries()) {
-        const got = (await tokenBalance(chain, asset, me)) - lotBefore[i]!
-        if (got <= 0n) continue
-        if (vs.length === 0) {
-          held.push(asset)
-          continue
-        }
-        const refValue = usdcValue(got, asset, usdcToken, reserves, prices.prices)
-        try {
-          await swapToUsdc({
-            venues: vs,
-            tokenIn: asset,
-            usdc: usdcToken,
-            amountIn: got,
-            refValue,
-            slippageBps: p.slippageBps,
-            usdcBalance: () => tokenBalance(chain, usdcToken, me),
-          })
-        } catch (err) {
-          held.push(asset)
-          p.emit?.('swap_failed', `swap of ${asset} failed: ${err instanceof Error ? err.message : String(err)}`)
-        }
-      }
-      const usdcAfter = await tokenBalance(chain, usdcToken, me)
-      const measured = usdcAfter - usdcBefore
-      if (fillLedger !== undefined) p.onFill?.({ user, plannedLedger: plan.block, fillLedger, drew, proceeds: measured })
-      // The keeper covers its own shortfall (collateral it holds, a loss on the swap) so the draw
-      // closes: the vault gets its principal back and books no profit. Only when the keeper's own
-      // USDC cannot cover it does part of the draw stay outstanding.
-      toReturn = measured >= drew ? measured : minBig(drew, usdcAfter)
-      const responseTimeMs = Date.now() - started
-      if (toReturn > 0n) await vault.returnProceeds(toReturn, responseTimeMs)
-      returned = true
-    } finally {
-      // Never leave the draw outstanding because a read failed after the fill: hand back what
-      // USDC is on hand (capped at the draw); the next cycle's stale-draw recovery does the rest.
-      if (!returned) {
-        const onHand = await tokenBalance(chain, usdcToken, me).catch(() => 0n)
-        const back = minBig(drew, onHand)
-        if (back > 0n) await vault.returnProceeds(back, Date.now() - started).catch(() => undefined)
-      }
-    }
-    p.emit?.('fill', `filled ${user} at ledger ${fillLedger}: drew ${drew}, returned ${toReturn}`)
-    return makeResult({
-      drew,
-      proceeds: toReturn,
-      responseTimeMs: Date.now() - started,
-      success: true,
-      ...(fillHash === undefined ? {} : { txHash: fillHash }),
-      note: held.length > 0 ? `collateral held: ${held.join(', ')}` : `filled at ledger ${fillLedger} (planned ${plan.block})`,
-    })
-  }
-
-  let backstopToken: string | undefined
-
-  /** What both backstop auctions (bad debt, interest) start from. */
-  async function backstopContext(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>) {
-    const started = Date.now()
-    const reader = readerOf(chain, p.reader)
-    const backstop = task.data.user
-    const usdcToken = await usdcOf(chain)
-    const scan = last ?? (await scanner.scan(reader, chain))
-    backstopToken ??= await backstopTokenOf(chain, backstop)
-    const nothing = (note: string) => makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: Date.now() - started, success: false, note })
-    return { started, reader, me: keypair.publicKey(), backstop, usdcToken, scan, comet: backstopToken, nothing }
-  }
-
-  /** Creates a backstop auction (100 %); a failure is fine when another keeper's auction is open. */
-  async function openBackstopAuction(
-    chain: Chain,
-    keypair: Keypair,
-    type: AuctionType,
-    backstop: string,
-    bid: string[],
-    lot: string[],
-    label: string,
-  ): Promise<void> {
-    try {
-      await invoke(chain, keypair, p.pool, 'new_auction', [
-        u32(type),
-        addr(backstop),
-        xdr.ScVal.scvVec(bid.map(addr)),
-        xdr.ScVal.scvVec(lot.map(addr)),
-        u32(100),
+  const ctx: BlendContext = {
+    pool: p.pool,
+    minProfit,
+    slippageBps: p.slippageBps,
+    emit: p.emit,
+    onFill: p.onFill,
+    executor: p.executor,
+    reader: (chain) => readerOf(chain, p.reader),
+    scan: async (chain) => last ?? (last = await scanner.scan(readerOf(chain, p.reader), chain)),
+    usdc: usdcOf,
+    venues,
+    loadAuction: (reader, type, user) => loadAuction(reader, p.pool, type, user),
+    openUserAuction,
+    async freshValuation(chain, scan) {
+      const reader = readerOf(chain, p.reader)
+      const [fresh, prices, latest] = await Promise.all([
+        loadPool(reader, p.pool, [], { reserveList: scan.snapshot.reserveList }),
+        loadOraclePrices(chain, scan.snapshot.config.oracle, scan.snapshot.reserveList),
+        reader.getLatestLedger(),
       ])
-      p.emit?.('auction', `created ${label} auction for ${type === AuctionType.BadDebt ? bid.length : lot.length} asset(s)`)
-    } catch (err) {
-      if ((await loadAuction(readerOf(chain, p.reader), p.pool, type, backstop)) === undefined) throw err
+      // The pool accrues to the ledger's close time; a network that travelled in time is ahead.
+      const now = BigInt(Math.max(Math.floor(Date.now() / 1000), Number(latest.closeTime ?? 0)))
+      const reserves = valuationReserves(fresh.reserves, fresh.config.bstop_rate, now)
+      return { reserves, prices, latest }
+    },
+  }
+  const users = userLiquidations(ctx)
+  const backstop = backstopAuctions(ctx)
+
+  async function plan(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>) {
+    if (typeof task.data?.user !== 'string') throw new ErrBadTask(JSON.stringify(task.label ?? null))
+    if (task.data.kind === 'user_liquidation') return users.plan(chain, keypair, task)
+    const prepare = task.data.kind === 'bad_debt' ? backstop.prepareBadDebt : task.data.kind === 'interest' ? backstop.prepareInterest : undefined
+    if (prepare === undefined) throw new ErrBadTask(JSON.stringify(task.label ?? null))
+    const prepared = await prepare(chain, keypair, task)
+    if ('skip' in prepared) return prepared
+    const out: ExecutionPlan<BlendPlanData> = {
+      key: `${task.data.kind}:${task.data.user}`,
+      targetLedger: prepared.targetLedger,
+      expiresAtLedger: prepared.expiresAtLedger,
+      capital: prepared.capital,
+      priority: task.priority,
+      label: task.label ?? task.data.kind,
+      path: 'two-step',
+      data: { kind: task.data.kind, prepared },
     }
+    return out
   }
 
-  /** Reserves accrued to now, oracle prices, the latest ledger and the Comet pool, read together. */
-  async function freshValuation(chain: Chain, reader: ReturnType<typeof readerOf>, scan: NonNullable<typeof last>, comet: string, usdcToken: string) {
-    const [fresh, prices, latest, cometState] = await Promise.all([
-      loadPool(reader, p.pool, [], { reserveList: scan.snapshot.reserveList }),
-      loadOraclePrices(chain, scan.snapshot.config.oracle, scan.snapshot.reserveList),
-      reader.getLatestLedger(),
-      readComet(chain, comet, usdcToken),
-    ])
-    const reserves = valuationReserves(fresh.reserves, fresh.config.bstop_rate, BigInt(Math.floor(Date.now() / 1000)))
-    return { reserves, prices, latest, cometState }
+  async function fire(chain: Chain, keypair: Keypair, planned: ExecutionPlan<BlendPlanData>, fc: FireContext) {
+    const data = planned.data
+    if (data.kind === 'user_liquidation') return users.fire(chain, keypair, planned as ExecutionPlan<UserPlanData>, fc)
+    return data.prepared.run(chain, keypair, fc)
   }
 
-  /**
-   * Bad debt (the backstop's liabilities): create the bad-debt auction if none is open, value its
-   * lot of backstop LP tokens at what a single-sided exit to USDC pays, fill at the first ledger
-   * that clears MIN_PROFIT (fill + repay in one submit), exit the LP tokens to USDC and return the
-   * proceeds. LP tokens that cannot be exited within the slippage floor are held.
-   */
-  async function executeBadDebt(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>, vault: VaultClient): Promise<Result> {
-    const { started, reader, me, backstop, usdcToken, scan, comet, nothing } = await backstopContext(chain, keypair, task)
-
-    if (!task.data.hasAuction) {
-      const list = scan.snapshot.reserveList
-      const bid = [...scan.backstopPositions.liabilities].filter(([, d]) => d > 0n).map(([i]) => list[i]!)
-      if (bid.length === 0) return nothing('no bad debt')
-      await openBackstopAuction(chain, keypair, AuctionType.BadDebt, backstop, bid, [comet], 'bad-debt')
-    }
-    const auction = await loadAuction(reader, p.pool, AuctionType.BadDebt, backstop)
-    if (auction === undefined) return nothing(new ErrAlreadyFilled(backstop, 'no open bad-debt auction').message)
-    const { reserves, prices, latest, cometState } = await freshValuation(chain, reader, scan, comet, usdcToken)
-    const lpTotal = auction.lot.get(comet) ?? 0n
-    const exitFull = cometExitUsdc(cometState, lpTotal)
-    const usdcPrice = prices.prices.get(usdcToken)?.price
-    if (exitFull === 0n || usdcPrice === undefined) return nothing('the backstop-token lot cannot be sold for USDC')
-    // LP valued at the average price of exiting the whole lot: smaller (earlier) lots exit better.
-    const lpPrice = mulDiv(exitFull, usdcPrice, lpTotal, 'floor')
-    const plan = planFill({
-      auction,
-      reserves,
-      prices: prices.prices,
-      minProfit,
-      fromBlock: latest.sequence + 1,
-      type: AuctionType.BadDebt,
-      extraLotQuotes: { [comet]: { price: lpPrice, decimals: 7 } },
-    })
-    if (plan === null) return nothing('bad-debt auction never clears MIN_PROFIT')
-    const bidAssets = Object.keys(plan.bid)
-    if (bidAssets.some((a) => a !== usdcToken)) return nothing('bid is not payable in USDC')
-    const dRates = Object.fromEntries([...reserves].map(([a, r]) => [a, r.data.d_rate]))
-    const requests = fillRequests({ auctionType: AuctionType.BadDebt, user: backstop, percent: 100, bid: plan.bid, lot: plan.lot, dRates, bRates: {} })
-    const drew = bidAssets.reduce((sum, a) => sum + repayAmount(plan.bid[a]!, dRates[a]!), 0n)
-    const usdcBefore = await tokenBalance(chain, usdcToken, me)
-    const lpBefore = await tokenBalance(chain, comet, me)
-
-    await vault.draw(drew)
-    let fillLedger: number | undefined
-    let fillHash: string | undefined
-    try {
-      await waitForLedger(reader, plan.block)
-      const res = await invoke(chain, keypair, p.pool, 'submit', [addr(me), addr(me), addr(me), encodeRequests(requests)])
-      fillLedger = res.ledger
-      fillHash = res.hash
-    } catch (err) {
-      const now = await loadAuction(reader, p.pool, AuctionType.BadDebt, backstop).catch(() => auction)
-      const lost = now === undefined || !sameAuction(now, auction)
-      await vault.returnProceeds(drew, Date.now() - started)
-      const note = lost ? new ErrAlreadyFilled(backstop).message : `bad-debt fill failed: ${err instanceof Error ? err.message : String(err)}`
-      return makeResult({ drew, proceeds: drew, responseTimeMs: Date.now() - started, success: false, note })
-    }
-    let held = false
-    const lpGot = (await tokenBalance(chain, comet, me)) - lpBefore
-    if (lpGot > 0n) {
-      const expected = cometExitUsdc(await readComet(chain, comet, usdcToken), lpGot)
-      try {
-        if (expected === 0n) throw new Error('exit refused')
-        await exitToUsdc(chain, keypair, comet, usdcToken, lpGot, slippageFloor(expected, p.slippageBps))
-      } catch (err) {
-        held = true
-        p.emit?.('swap_failed', `backstop-token exit failed: ${err instanceof Error ? err.message : String(err)}`)
+  /** One call without an engine: plan, wait (fast-forwarding a local network when allowed), fire. */
+  async function execute(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>, vault: VaultClient): Promise<Result> {
+    const started = Date.now()
+    const reader = readerOf(chain, p.reader)
+    const planned = await plan(chain, keypair, task)
+    if (isSkip(planned)) return makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: Date.now() - started, success: false, note: planned.skip })
+    const clock = new RpcLedgerClock(chain.server as unknown as LedgerSource)
+    let current = planned
+    for (;;) {
+      // Due when the ledger before the draw's ledger has closed (see the engine's lead).
+      await waitForLedger(reader, current.targetLedger - (current.path === 'two-step' ? 1 : 0))
+      const fc: FireContext = {
+        vault,
+        step: async () => {},
+        waitUntilSendable: async (ledger) => {
+          await waitForLedger(reader, ledger)
+        },
+        responseTimeMs: async (fillLedger) => {
+          if (fillLedger <= current.targetLedger) return 0
+          const [a, b] = await Promise.all([clock.closeTimeOf(current.targetLedger), clock.closeTimeOf(fillLedger)])
+          return a !== undefined && b !== undefined ? Math.max(0, b - a) : 0
+        },
       }
+      const out = await fire(chain, keypair, current, fc)
+      if (!isReplan(out)) return out
+      current = { ...current, targetLedger: out.replan }
     }
-    const usdcAfter = await tokenBalance(chain, usdcToken, me)
-    const measured = usdcAfter - usdcBefore
-    if (fillLedger !== undefined) p.onFill?.({ user: backstop, plannedLedger: plan.block, fillLedger, drew, proceeds: measured })
-    const toReturn = measured >= drew ? measured : minBig(drew, usdcAfter)
-    if (toReturn > 0n) await vault.returnProceeds(toReturn, Date.now() - started)
-    p.emit?.('fill', `filled bad-debt auction at ledger ${fillLedger}: drew ${drew}, returned ${toReturn}`)
-    return makeResult({
-      drew,
-      proceeds: toReturn,
-      responseTimeMs: Date.now() - started,
-      success: true,
-      ...(fillHash === undefined ? {} : { txHash: fillHash }),
-      note: held ? 'backstop tokens held' : `bad debt filled at ledger ${fillLedger} (planned ${plan.block})`,
-    })
   }
 
-  /**
-   * Interest auction: the backstop's share of pool interest (its `backstop_credit`, >= 200 USDC of
-   * value for the pool to auction it) for backstop LP tokens. The bid is valued at what minting
-   * those LP tokens with a single-sided USDC join costs; at the first profitable ledger the keeper
-   * mints exactly the scaled bid, fills, and returns the USDC lot.
-   */
-  async function executeInterest(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>, vault: VaultClient): Promise<Result> {
-    const { started, reader, me, backstop, usdcToken, scan, comet, nothing } = await backstopContext(chain, keypair, task)
-
-    if (!task.data.hasAuction) {
-      const lot = [...scan.valuation.reserves.values()].filter((r) => r.data.backstop_credit > 0n).map((r) => r.asset)
-      if (lot.length === 0) return nothing('no backstop interest')
-      await openBackstopAuction(chain, keypair, AuctionType.Interest, backstop, [comet], lot, 'interest')
-    }
-    const auction = await loadAuction(reader, p.pool, AuctionType.Interest, backstop)
-    if (auction === undefined) return nothing(new ErrAlreadyFilled(backstop, 'no open interest auction').message)
-    if ([...auction.lot.keys()].some((a) => a !== usdcToken)) return nothing('interest lot holds assets other than USDC')
-    const { reserves, prices, latest, cometState } = await freshValuation(chain, reader, scan, comet, usdcToken)
-    const lpBid = auction.bid.get(comet) ?? 0n
-    const joinFull = cometJoinUsdc(cometState, lpBid)
-    const usdcPrice = prices.prices.get(usdcToken)?.price
-    if (joinFull === 0n || usdcPrice === undefined) return nothing('the backstop-token bid cannot be minted with USDC')
-    // LP valued at the average cost of minting the whole bid: later (smaller) bids cost less.
-    const lpPrice = mulDiv(joinFull, usdcPrice, lpBid, 'ceil')
-    const plan = planFill({
-      auction,
-      reserves,
-      prices: prices.prices,
-      minProfit,
-      fromBlock: latest.sequence + 1,
-      type: AuctionType.Interest,
-      extraBidQuotes: { [comet]: { price: lpPrice, decimals: 7 } },
-    })
-    if (plan === null) return nothing('interest auction never clears MIN_PROFIT')
-    const lpNeeded = plan.bid[comet] ?? 0n
-    const drew = cometJoinUsdc(cometState, lpNeeded)
-    if (lpNeeded > 0n && drew === 0n) return nothing('the backstop-token bid cannot be minted with USDC')
-    const usdcBefore = await tokenBalance(chain, usdcToken, me)
-    const lpBefore = await tokenBalance(chain, comet, me)
-
-    if (drew > 0n) await vault.draw(drew)
-    let fillLedger: number | undefined
-    let fillHash: string | undefined
-    try {
-      if (lpNeeded > 0n) {
-        await joinWithUsdc(chain, keypair, comet, usdcToken, lpNeeded, drew)
-        // The fill donates the bid to the backstop with transfer_from: allow it that much.
-        const now = (await reader.getLatestLedger()).sequence
-        await invoke(chain, keypair, comet, 'approve', [addr(me), addr(backstop), i128(lpNeeded), u32(Math.max(now, plan.block) + 1_000)])
-      }
-      await waitForLedger(reader, plan.block)
-      const requests = fillRequests({ auctionType: AuctionType.Interest, user: backstop, percent: 100, bid: {}, lot: {}, dRates: {}, bRates: {} })
-      const res = await invoke(chain, keypair, p.pool, 'submit', [addr(me), addr(me), addr(me), encodeRequests(requests)])
-      fillLedger = res.ledger
-      fillHash = res.hash
-    } catch (err) {
-      // Lost (or failed): turn any minted LP back into USDC, return the draw (covering the
-      // difference from the keeper's own USDC).
-      const lp = (await tokenBalance(chain, comet, me).catch(() => lpBefore)) - lpBefore
-      if (lp > 0n) await exitToUsdc(chain, keypair, comet, usdcToken, lp, 0n).catch(() => undefined)
-      const onHand = await tokenBalance(chain, usdcToken, me)
-      const back = minBig(drew, onHand)
-      if (back > 0n) await vault.returnProceeds(back, Date.now() - started)
-      const now = await loadAuction(reader, p.pool, AuctionType.Interest, backstop).catch(() => auction)
-      const lost = now === undefined || !sameAuction(now, auction)
-      const note = lost ? new ErrAlreadyFilled(backstop).message : `interest fill failed: ${err instanceof Error ? err.message : String(err)}`
-      return makeResult({ drew, proceeds: back, responseTimeMs: Date.now() - started, success: false, note })
-    }
-    const usdcAfter = await tokenBalance(chain, usdcToken, me)
-    const measured = usdcAfter - usdcBefore
-    if (fillLedger !== undefined) p.onFill?.({ user: backstop, plannedLedger: plan.block, fillLedger, drew, proceeds: measured })
-    const toReturn = measured >= drew ? measured : minBig(drew, usdcAfter)
-    if (toReturn > 0n && drew > 0n) await vault.returnProceeds(toReturn, Date.now() - started)
-    p.emit?.('fill', `filled interest auction at ledger ${fillLedger}: drew ${drew}, returned ${toReturn}`)
-    return makeResult({
-      drew,
-      proceeds: drew > 0n ? toReturn : 0n,
-      responseTimeMs: Date.now() - started,
-      success: true,
-      ...(fillHash === undefined ? {} : { txHash: fillHash }),
-      note: `interest auction filled at ledger ${fillLedger} (planned ${plan.block})`,
-    })
+  async function sellHeld(chain: Chain, keypair: Keypair): Promise<{ sold: string[]; held: string[] }> {
+    const scan = await ctx.scan(chain)
+    const usdc = await usdcOf(chain)
+    const me = keypair.publicKey()
+    const { reserves, prices } = await ctx.freshValuation(chain, scan)
+    const seized = await Promise.all(
+      scan.snapshot.reserveList.filter((a) => a !== usdc).map(async (asset) => ({ asset, amount: await tokenBalance(chain, asset, me) })),
+    )
+    const toSell = seized.filter((s) => s.amount > 0n)
+    const held = await sellCollateral({ chain, keypair, venues: venues(chain, keypair), usdc, seized: toSell, reserves, prices: prices.prices, slippageBps: p.slippageBps, emit: p.emit })
+    return { sold: toSell.map((s) => s.asset).filter((a) => !held.includes(a)), held }
   }
 
   return {
@@ -572,13 +328,12 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
       }
       return tasks
     },
-    async execute(chain, keypair, task, vault) {
-      if (typeof task.data?.user !== 'string') throw new ErrBadTask(JSON.stringify(task.label ?? null))
-      if (task.data.kind === 'user_liquidation') return executeUser(chain, keypair, task, vault)
-      if (task.data.kind === 'bad_debt') return executeBadDebt(chain, keypair, task, vault)
-      if (task.data.kind === 'interest') return executeInterest(chain, keypair, task, vault)
-      throw new ErrBadTask(JSON.stringify(task.label ?? null))
-    },
+    execute,
+    taskKey: (task) => `${task.data.kind}:${task.data.user}`,
+    plan,
+    fire,
+    progress: (planned, ledger) => (planned.data.kind === 'user_liquidation' ? users.progress(planned as ExecutionPlan<UserPlanData>, ledger) : undefined),
+    sellHeld,
     estimateCapital: (task) => task.data.estCapital,
     async getPositions(): Promise<Position[]> {
       return (last?.borrowers ?? []).map((b) => ({
@@ -590,34 +345,6 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
       }))
     },
   }
-}
-
-function minBig(a: bigint, b: bigint): bigint {
-  return a < b ? a : b
-}
-
-function sameAuction(a: AuctionData, b: AuctionData): boolean {
-  if (a.block !== b.block || a.bid.size !== b.bid.size || a.lot.size !== b.lot.size) return false
-  for (const [k, v] of a.bid) if (b.bid.get(k) !== v) return false
-  for (const [k, v] of a.lot) if (b.lot.get(k) !== v) return false
-  return true
-}
-
-/** Oracle-implied USDC value of `amount` of `asset` (both 7-decimal prices in the oracle base). */
-function usdcValue(
-  amount: bigint,
-  asset: string,
-  usdcToken: string,
-  reserves: ReadonlyMap<string, { config: { decimals: number } }>,
-  prices: ReadonlyMap<string, { price: bigint }>,
-): bigint {
-  const pa = prices.get(asset)?.price
-  const pu = prices.get(usdcToken)?.price
-  const da = reserves.get(asset)?.config.decimals
-  const du = reserves.get(usdcToken)?.config.decimals
-  if (pa === undefined || pu === undefined || da === undefined || du === undefined) return 0n
-  // amount * pa / 10^da = base value; / pu * 10^du = USDC units
-  return mulDiv(mulDiv(amount, pa, 10n ** BigInt(da), 'floor'), 10n ** BigInt(du), pu, 'floor')
 }
 
 /** Factory the keeper calls when LENDING_POOL is set. */

@@ -1,0 +1,51 @@
+/**
+ * What the Blend adapter's parts share: the pool, the settings, the last scan and the reads and
+ * writes every kind of auction needs. Built once per adapter by `lendingPoolAdapter`.
+ */
+import type { Keypair, rpc } from '@stellar/stellar-sdk'
+import type { Chain } from '../../../chain/index.js'
+import type { Venue } from '../../dex/swapToUsdc.js'
+import type { AdapterContext, ExecutionPlan, FireContext, Result } from '../../sdk/index.js'
+import type { FillPlan } from './auctionPlan.js'
+import type { Reserve } from './loadPool.js'
+import type { OraclePrices, PriceData } from './oracle.js'
+import type { PoolReader, ScanResult } from './scan.js'
+import type { AuctionData, AuctionType } from './storage.js'
+import type { FillOrder, UserPlanData } from './userLiquidation.js'
+
+/** A fill for the atomic path: one transaction through the keeper's executor contract. */
+export interface AtomicFill {
+  chain: Chain
+  keypair: Keypair
+  plan: ExecutionPlan<UserPlanData>
+  fill: FillPlan
+  order: FillOrder
+  reserves: ReadonlyMap<string, Reserve>
+  prices: ReadonlyMap<string, PriceData>
+  fc: FireContext
+}
+
+/** The atomic path, present when an executor contract is the registered keeper. */
+export interface AtomicExecutor {
+  liquidateAtomic(f: AtomicFill): Promise<Result>
+}
+
+export interface BlendContext {
+  pool: string
+  /** MIN_PROFIT, 7 decimals. */
+  minProfit: bigint
+  slippageBps: number
+  emit?: AdapterContext['emit'] | undefined
+  onFill?: ((info: { user: string; plannedLedger: number; fillLedger: number; drew: bigint; proceeds: bigint }) => void) | undefined
+  executor?: AtomicExecutor | undefined
+  reader(chain: Chain): PoolReader
+  /** The last scan, or a fresh one when there is none. */
+  scan(chain: Chain): Promise<ScanResult>
+  usdc(chain: Chain): Promise<string>
+  venues(chain: Chain, keypair: Keypair): Venue[]
+  loadAuction(reader: PoolReader, type: AuctionType, user: string): Promise<AuctionData | undefined>
+  /** Opens a user-liquidation auction; 'open' when one is open afterwards, else why not. */
+  openUserAuction(chain: Chain, keypair: Keypair, user: string, percent: number, scan: ScanResult): Promise<'open' | string>
+  /** Reserves accrued to now, oracle prices and the latest ledger, read together. */
+  freshValuation(chain: Chain, scan: ScanResult): Promise<{ reserves: Map<string, Reserve>; prices: OraclePrices; latest: rpc.Api.GetLatestLedgerResponse }>
+}

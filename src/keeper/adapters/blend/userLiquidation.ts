@@ -1,0 +1,202 @@
+/**
+ * User liquidations as staged work for the execution engine.
+ *
+ * plan: open the auction at the percent the pool accepts (unless one is open), value it on the
+ * curve with fresh rates and oracle prices, and find its first ledger where lot value / bid cost
+ * >= MIN_PROFIT. Nothing is drawn.
+ *
+ * fire (when the target ledger is near): re-read the auction and prices (gone or changed: lost;
+ * the profitable ledger moved later: re-plan), then
+ * - two-step: draw the bid's USDC (it lands in the ledger before the target), fill + repay +
+ *   withdraw collateral in one submit at the target, swap the seized collateral to USDC, return;
+ * - atomic (an executor contract is the registered keeper): all of it in one transaction.
+ */
+import type { Keypair } from '@stellar/stellar-sdk'
+import { addr, invoke, type Chain } from '../../../chain/index.js'
+import type { ExecutionPlan, FireContext, FireOutcome, PlanOutcome, PlanProgress, Result, Task } from '../../sdk/index.js'
+import { makeResult } from '../../sdk/index.js'
+import { tokenBalance } from '../../clients/token.js'
+import { planFill, profitabilityAt, type FillPlan } from './auctionPlan.js'
+import type { BlendContext } from './context.js'
+import { ErrAlreadyFilled, ErrBadTask } from './errors.js'
+import { chooseLiquidationPercent } from './liquidationPercent.js'
+import type { Reserve } from './loadPool.js'
+import type { PriceData } from './oracle.js'
+import { fillRequests, encodeRequests, repayAmount, type Request } from './requests.js'
+import { sellCollateral } from './sellCollateral.js'
+import { AuctionType, type AuctionData } from './storage.js'
+import type { BlendTaskData } from './taskData.js'
+
+/** What a user-liquidation plan carries from plan to fire. */
+export interface UserPlanData {
+  kind: 'user_liquidation'
+  user: string
+  auction: AuctionData
+  /** Valuation the plan was made with (progress lines re-use it). */
+  reserves: Map<string, Reserve>
+  prices: Map<string, PriceData>
+  fill: FillPlan
+}
+
+/** Bid side of a fill in USDC: the repay amounts (with their buffer), and the request list. */
+export interface FillOrder {
+  drew: bigint
+  requests: Request[]
+  /** Seized collateral assets other than USDC. */
+  lotAssets: string[]
+}
+
+export function fillOrder(user: string, fill: FillPlan, reserves: ReadonlyMap<string, Reserve>, usdc: string): FillOrder | { refuse: string } {
+  const bidAssets = Object.keys(fill.bid)
+  if (bidAssets.some((a) => a !== usdc)) return { refuse: 'bid is not payable in USDC' }
+  const dRates = Object.fromEntries([...reserves].map(([a, r]) => [a, r.data.d_rate]))
+  const bRates = Object.fromEntries([...reserves].map(([a, r]) => [a, r.data.b_rate]))
+  const requests = fillRequests({ auctionType: AuctionType.UserLiquidation, user, percent: 100, bid: fill.bid, lot: fill.lot, dRates, bRates })
+  const drew = bidAssets.reduce((s, a) => s + repayAmount(fill.bid[a]!, dRates[a]!), 0n)
+  return { drew, requests, lotAssets: Object.keys(fill.lot).filter((a) => a !== usdc) }
+}
+
+export function sameAuction(a: AuctionData, b: AuctionData): boolean {
+  if (a.block !== b.block || a.bid.size !== b.bid.size || a.lot.size !== b.lot.size) return false
+  for (const [k, v] of a.bid) if (b.bid.get(k) !== v) return false
+  for (const [k, v] of a.lot) if (b.lot.get(k) !== v) return false
+  return true
+}
+
+const nothing = (note: string, lost = false): Result => makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: 0, success: false, note, ...(lost ? { lost } : {}) })
+
+/** The engine-facing half of the Blend adapter for user liquidations. */
+export function userLiquidations(ctx: BlendContext) {
+  async function plan(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>): Promise<PlanOutcome<UserPlanData>> {
+    const reader = ctx.reader(chain)
+    const user = task.data.user
+    const scan = await ctx.scan(chain)
+    if (!task.data.hasAuction) {
+      const borrower = scan.borrowers.find((b) => b.user === user)
+      if (borrower === undefined) throw new ErrBadTask(`unknown borrower ${user}`)
+      const percent = task.data.percent ?? chooseLiquidationPercent(scan.valuation, borrower.positions)
+      if (percent === undefined) return { skip: 'no valid liquidation percent' }
+      const opened = await ctx.openUserAuction(chain, keypair, user, percent, scan)
+      if (opened !== 'open') return { skip: opened }
+    }
+    const auction = await ctx.loadAuction(reader, AuctionType.UserLiquidation, user)
+    if (auction === undefined) return { skip: new ErrAlreadyFilled(user, 'no open auction').message }
+    const { reserves, prices, latest } = await ctx.freshValuation(chain, scan)
+    const path = ctx.executor === undefined ? 'two-step' : 'atomic'
+    // Two-step: the draw needs a ledger of its own before the fill.
+    const fill = planFill({ auction, reserves, prices: prices.prices, minProfit: ctx.minProfit, fromBlock: latest.sequence + (path === 'two-step' ? 2 : 1) })
+    if (fill === null) return { skip: 'auction never clears MIN_PROFIT' }
+    const order = fillOrder(user, fill, reserves, await ctx.usdc(chain))
+    if ('refuse' in order) return { skip: order.refuse }
+    return {
+      key: `${AuctionType.UserLiquidation}:${user}`,
+      targetLedger: fill.block,
+      // A Blend auction can be deleted once 500 blocks old; past 400 its bid is free.
+      expiresAtLedger: auction.block + 500,
+      capital: order.drew,
+      priority: task.priority,
+      label: user,
+      path,
+      data: { kind: 'user_liquidation', user, auction, reserves, prices: prices.prices, fill },
+    }
+  }
+
+  function progress(plan: ExecutionPlan<UserPlanData>, ledger: number): PlanProgress {
+    const { auction, reserves, prices } = plan.data
+    const block = ledger + 1
+    const p = profitabilityAt({ auction, reserves, prices, block })
+    return { offset: block - auction.block, ratio: p.ratio, minProfit: ctx.minProfit }
+  }
+
+  async function fire(chain: Chain, keypair: Keypair, plan: ExecutionPlan<UserPlanData>, fc: FireContext): Promise<FireOutcome> {
+    const reader = ctx.reader(chain)
+    const me = keypair.publicKey()
+    const { user } = plan.data
+    const usdc = await ctx.usdc(chain)
+
+    // Re-check right before spending anything: the auction may be gone, or prices may have moved.
+    const auction = await ctx.loadAuction(reader, AuctionType.UserLiquidation, user)
+    if (auction === undefined || !sameAuction(auction, plan.data.auction)) return nothing(new ErrAlreadyFilled(user).message, true)
+    const scan = await ctx.scan(chain)
+    const { reserves, prices, latest } = await ctx.freshValuation(chain, scan)
+    // Two-step: the draw needs a ledger of its own before the fill.
+    const earliest = Math.max(plan.targetLedger, latest.sequence + (plan.path === 'two-step' ? 2 : 1))
+    const fill = planFill({ auction, reserves, prices: prices.prices, minProfit: ctx.minProfit, fromBlock: earliest })
+    if (fill === null) return nothing('auction no longer clears MIN_PROFIT')
+    if (fill.block > earliest) return { replan: fill.block }
+    const order = fillOrder(user, fill, reserves, usdc)
+    if ('refuse' in order) return nothing(order.refuse)
+
+    if (plan.path === 'atomic') {
+      return ctx.executor!.liquidateAtomic({ chain, keypair, plan, fill, order, reserves, prices: prices.prices, fc })
+    }
+
+    const usdcBefore = await tokenBalance(chain, usdc, me)
+    const lotBefore = await Promise.all(order.lotAssets.map((a) => tokenBalance(chain, a, me)))
+    await fc.vault.draw(order.drew)
+    await fc.step('drawn')
+    ctx.emit?.('draw', `drew ${order.drew} for ${user}; filling at ledger ${fill.block}`)
+
+    let fillLedger: number
+    let fillHash: string
+    try {
+      await fc.waitUntilSendable(fill.block)
+      const res = await invoke(chain, keypair, ctx.pool, 'submit', [addr(me), addr(me), addr(me), encodeRequests(order.requests)])
+      fillHash = res.hash
+      fillLedger = res.ledger
+    } catch (err) {
+      // Lost the race (auction gone or changed) or any other failure: the draw goes back as is.
+      const now = await ctx.loadAuction(reader, AuctionType.UserLiquidation, user).catch(() => auction)
+      const lost = now === undefined || !sameAuction(now, auction)
+      await fc.vault.returnProceeds(order.drew, 0)
+      await fc.step('returned')
+      const note = lost ? new ErrAlreadyFilled(user).message : `fill failed: ${err instanceof Error ? err.message : String(err)}`
+      ctx.emit?.('fill_lost', note)
+      return makeResult({ drew: order.drew, proceeds: order.drew, responseTimeMs: 0, success: false, note, ...(lost ? { lost } : {}) })
+    }
+    await fc.step('filled', { ledger: fillLedger, txHash: fillHash })
+
+    let held: string[] = []
+    let toReturn = 0n
+    let returned = false
+    const responseTimeMs = await fc.responseTimeMs(fillLedger)
+    try {
+      const seized = await Promise.all(order.lotAssets.map(async (a, i) => ({ asset: a, amount: (await tokenBalance(chain, a, me)) - lotBefore[i]! })))
+      held = await sellCollateral({ chain, keypair, venues: ctx.venues(chain, keypair), usdc, seized, reserves, prices: prices.prices, slippageBps: ctx.slippageBps, emit: ctx.emit })
+      await fc.step('swapped')
+      const usdcAfter = await tokenBalance(chain, usdc, me)
+      const measured = usdcAfter - usdcBefore
+      ctx.onFill?.({ user, plannedLedger: plan.targetLedger, fillLedger, drew: order.drew, proceeds: measured })
+      // The keeper covers its own shortfall (collateral it holds, a loss on the swap) so the draw
+      // closes: the vault gets its principal back and books no profit. Only when the keeper's own
+      // USDC cannot cover it does part of the draw stay outstanding.
+      toReturn = measured >= order.drew ? measured : minBig(order.drew, usdcAfter)
+      if (toReturn > 0n) await fc.vault.returnProceeds(toReturn, responseTimeMs)
+      returned = true
+      await fc.step('returned')
+    } finally {
+      // Never leave the draw outstanding because a read failed after the fill: hand back what
+      // USDC is on hand (capped at the draw); stale-draw recovery does the rest.
+      if (!returned) {
+        const onHand = await tokenBalance(chain, usdc, me).catch(() => 0n)
+        const back = minBig(order.drew, onHand)
+        if (back > 0n) await fc.vault.returnProceeds(back, responseTimeMs).catch(() => undefined)
+      }
+    }
+    ctx.emit?.('fill', `filled ${user} at ledger ${fillLedger}: drew ${order.drew}, returned ${toReturn}`)
+    return makeResult({
+      drew: order.drew,
+      proceeds: toReturn,
+      responseTimeMs,
+      success: true,
+      txHash: fillHash,
+      note: held.length > 0 ? `collateral held: ${held.join(', ')}` : `filled at ledger ${fillLedger} (planned ${plan.targetLedger})`,
+    })
+  }
+
+  return { plan, fire, progress }
+}
+
+export function minBig(a: bigint, b: bigint): bigint {
+  return a < b ? a : b
+}
