@@ -5,15 +5,19 @@
  * 2. deploys a seeded world (USDC and collateral assets, SEP-40 oracle, the real Blend v2 pool,
  *    DEX routers, the service vault and registry, depositors, borrowers near their limit);
  * 3. starts three competing keeper daemons (each with its HTTP API) sharing the vault;
- * 4. drops a collateral price so borrowers become liquidatable, waits until a keeper has filled
- *    an auction, swapped the lot to USDC and returned the proceeds, and prints what the vault
- *    booked (profit, share price before and after, which keeper won).
+ * 4. drops a collateral price so borrowers become liquidatable. Each keeper's poll loop scans and
+ *    plans: it opens the auction and schedules the fill for the auction's first profitable
+ *    ledger; while the auction ripens the demo prints a progress line (block offset on the Dutch
+ *    curve, lot/bid ratio against MIN_PROFIT, ledgers to go). At the planned ledger a keeper's
+ *    execution engine draws (one ledger before), fills, swaps the lot to USDC and returns the
+ *    proceeds; the demo prints what the vault booked (profit, share price before and after,
+ *    which keeper won) and how long after the price drop it was booked.
  *
  * Then it keeps the network and the keepers running until Ctrl-C (or exits with `--once`).
  *
  * Options: --seed N (default 1), --port N (RPC port, default 8000), --api-port N (first keeper's
  * API port, default 8080; the others follow), --keepers N (default 3), --ledger-interval S
- * (default 0.5), --drop PERCENT (default 20), --timeout SECONDS (default 300), --once.
+ * (default 0.3: faster ledgers, so the auction's ~180 ledgers of ripening take about a minute), --drop PERCENT (default 20), --timeout SECONDS (default 300), --once.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
@@ -64,6 +68,49 @@ function run(cmd: string, args: string[]): void {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+/**
+ * Prints each planned fill once, then a progress line per auction every few seconds while it
+ * ripens: block offset on the Dutch curve, lot/bid ratio against MIN_PROFIT, ledgers to go.
+ */
+class RipeningProgress {
+  private readonly announced = new Set<string>()
+  private ticks = 0
+
+  constructor(
+    private readonly say: (line: string) => void,
+    private readonly daemons: readonly Daemon[],
+  ) {}
+
+  tick(): void {
+    this.ticks++
+    const seen = new Map<string, { keeper: string; e: Daemon['state']['executions'][number] }>()
+    for (const d of this.daemons) {
+      for (const e of d.state.executions) {
+        if (e.stage !== 'planned' && e.stage !== 'due') continue
+        if (!seen.has(e.key)) seen.set(e.key, { keeper: d.state.keeperName, e })
+      }
+    }
+    for (const [key, { keeper, e }] of seen) {
+      if (!this.announced.has(key)) {
+        this.announced.add(key)
+        this.say(`${keeper} planned the fill of ${short(e.label)} at ledger ${e.targetLedger} (${e.path}; ${e.targetLedger - e.plannedAt} ledgers after planning), capital ${fmt7(e.capital, 2)} USDC, drawn only one ledger before`)
+      }
+      const p = e.progress
+      if (p === null || this.ticks % 3 !== 0) continue
+      const total = Math.max(1, e.targetLedger - e.plannedAt)
+      const done = Math.min(total, Math.max(0, p.ledger - e.plannedAt))
+      const width = 24
+      const bar = '#'.repeat(Math.round((done / total) * width)).padEnd(width, '.')
+      const ratio = p.ratio === null ? '-' : fmt7(p.ratio, 4)
+      this.say(`  ripening ${short(e.label)} [${bar}] block ${p.offset}, lot/bid ${ratio} vs MIN_PROFIT ${fmt7(p.minProfit, 4)}, ${Math.max(0, e.targetLedger - p.ledger)} ledgers to go`)
+    }
+  }
+}
+
+function short(address: string): string {
+  return address.length > 12 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address
+}
+
 async function main(): Promise<void> {
   let parsed
   try {
@@ -88,7 +135,7 @@ async function main(): Promise<void> {
   const port = intOption('port', o.port, 8000, 0, 65535)
   const apiPort = intOption('api-port', o['api-port'], 8080, 0, 65535)
   const keeperCount = intOption('keepers', o.keepers, 3, 1, 10)
-  const ledgerInterval = numberOption('ledger-interval', o['ledger-interval'], 0.5, 0.05, 60)
+  const ledgerInterval = numberOption('ledger-interval', o['ledger-interval'], 0.3, 0.05, 60)
   const dropPercent = numberOption('drop', o.drop, 20, 1, 90)
   const timeoutSeconds = intOption('timeout', o.timeout, 300, 10, 3600)
   const say = (line: string) => process.stdout.write(`[demo] ${line}\n`)
@@ -144,6 +191,7 @@ async function main(): Promise<void> {
         POLL_INTERVAL: '3',
         MIN_PROFIT: '1.02',
         SLIPPAGE_BPS: '300',
+        LEDGER_POLL_MS: String(Math.max(50, Math.min(250, Math.round((ledgerInterval * 1000) / 3)))),
       }
       const daemon = await startDaemon(parseConfig(env), {
         logger: logger.child({ keeper: env.KEEPER_NAME }),
@@ -159,10 +207,13 @@ async function main(): Promise<void> {
     say(`dropping the ${collateral.code} oracle price ${fmt7(oldPrice, 2)} -> ${fmt7(newPrice, 2)} (-${dropPercent} %)`)
     await world.setPrice(collateral.code, newPrice)
 
-    const deadline = Date.now() + timeoutSeconds * 1000
+    const dropped = Date.now()
+    const deadline = dropped + timeoutSeconds * 1000
+    const progress = new RipeningProgress(say, daemons)
     let after = before
     while (Date.now() < deadline) {
-      await sleep(2000)
+      await sleep(1000)
+      progress.tick()
       after = await vault.getState()
       if (after.totalProfit > before.totalProfit && after.activeLiq === 0n) break
     }
@@ -171,7 +222,7 @@ async function main(): Promise<void> {
       if (o.once) await stopAll(1)
     } else {
       const profit = after.totalProfit - before.totalProfit
-      say(`liquidation booked: vault profit +${fmt7(profit)} USDC`)
+      say(`liquidation booked ${((Date.now() - dropped) / 1000).toFixed(1)} s after the price drop: vault profit +${fmt7(profit)} USDC`)
       say(`share price ${fmt7(price(before))} -> ${fmt7(price(after))}`)
       for (const k of await registry.getKeepers()) {
         say(

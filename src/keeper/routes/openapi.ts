@@ -121,6 +121,43 @@ export const openApiDocument = {
                     },
                     events: { type: 'array', items: event, description: 'last 50 lines, oldest first' },
                     outstandingDraw: amount,
+                    recovery: {
+                      type: 'object',
+                      nullable: true,
+                      description: 'the last stale-draw recovery: what was owed, returned, and is still short',
+                      properties: { at: { type: 'string' }, draw: amount, returned: amount, shortfall: amount, held: { type: 'array', items: { type: 'string' } } },
+                    },
+                    executions: {
+                      type: 'array',
+                      description: "the execution engine's book: planned, due and in-flight work, then the last 100 finished",
+                      items: {
+                        type: 'object',
+                        properties: {
+                          key: { type: 'string' },
+                          adapter: { type: 'string' },
+                          label: { type: 'string' },
+                          stage: { type: 'string', enum: ['planned', 'due', 'drawn', 'filled', 'swapped', 'returned', 'lost', 'abandoned'] },
+                          path: { type: 'string', enum: ['atomic', 'two-step'] },
+                          plannedAt: { type: 'integer' },
+                          targetLedger: { type: 'integer' },
+                          expiresAtLedger: { type: 'integer', nullable: true },
+                          capital: amount,
+                          priority: { type: 'integer' },
+                          history: { type: 'array', items: { type: 'object', properties: { stage: { type: 'string' }, ledger: { type: 'integer' } } } },
+                          progress: {
+                            type: 'object',
+                            nullable: true,
+                            properties: { ledger: { type: 'integer' }, offset: { type: 'integer' }, ratio: nullableAmount, minProfit: amount },
+                          },
+                          note: { type: 'string', nullable: true },
+                          result: {
+                            type: 'object',
+                            nullable: true,
+                            properties: { drew: amount, proceeds: amount, profit: amount, responseTimeMs: { type: 'integer' }, success: { type: 'boolean' } },
+                          },
+                        },
+                      },
+                    },
                     cycles: {
                       type: 'object',
                       properties: {

@@ -1,5 +1,6 @@
 import { sharePrice } from '../../core/index.js'
 import type { KeeperInfo, VaultState } from '../clients/index.js'
+import type { ExecutionView } from '../engine/index.js'
 import type { Position } from '../sdk/index.js'
 import type { DashboardState, LiquidationRecord } from '../state/dashboard.js'
 import type { EventLog } from '../state/events.js'
@@ -67,6 +68,31 @@ export function liquidationView(r: LiquidationRecord) {
   }
 }
 
+export function executionView(e: ExecutionView) {
+  return {
+    key: e.key,
+    adapter: e.adapter,
+    label: e.label,
+    stage: e.stage,
+    path: e.path,
+    plannedAt: e.plannedAt,
+    targetLedger: e.targetLedger,
+    expiresAtLedger: e.expiresAtLedger,
+    capital: e.capital.toString(),
+    priority: e.priority,
+    history: e.history,
+    progress:
+      e.progress === null
+        ? null
+        : { ledger: e.progress.ledger, offset: e.progress.offset, ratio: e.progress.ratio?.toString() ?? null, minProfit: e.progress.minProfit.toString() },
+    note: e.note,
+    result:
+      e.result === null
+        ? null
+        : { drew: e.result.drew.toString(), proceeds: e.result.proceeds.toString(), profit: e.result.profit.toString(), responseTimeMs: e.result.responseTimeMs, success: e.result.success ?? true },
+  }
+}
+
 export function stateView(state: DashboardState, events: EventLog) {
   return {
     mode: state.mode,
@@ -78,6 +104,17 @@ export function stateView(state: DashboardState, events: EventLog) {
     positions: state.positions.map(positionView),
     events: events.recent(50),
     outstandingDraw: state.outstandingDraw.toString(),
+    recovery:
+      state.recovery === null
+        ? null
+        : {
+            at: state.recovery.at,
+            draw: state.recovery.draw.toString(),
+            returned: state.recovery.returned.toString(),
+            shortfall: state.recovery.shortfall.toString(),
+            held: state.recovery.held,
+          },
+    executions: state.executions.map(executionView),
     cycles: { ...state.cycles },
   }
 }
