@@ -1,5 +1,6 @@
 export { createChain, DEFAULT_RETRY, type Chain, type CreateChainParameters, type RetryPolicy, type RpcLike } from './connection.js'
 export { submit, type SubmitOptions, type SubmitResult } from './submit.js'
+export { SubmissionLanes, channelKeypairs, ensureChannels, type Lane } from './lanes.js'
 export {
   NULL_ACCOUNT,
   deployAssetContract,

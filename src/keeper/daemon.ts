@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
-import { ContractError, createChain, type Chain } from '../chain/index.js'
+import { ContractError, SubmissionLanes, channelKeypairs, createChain, ensureChannels, type Chain } from '../chain/index.js'
 import { buildAdapters, builtinAdapterFactories, type AdapterFactories } from './adapters/index.js'
 import { buildApp } from './app.js'
 import { RegistryContract, RegistryErrorCode, VaultContract, tokenBalance, type VaultConfig } from './clients/index.js'
@@ -64,6 +64,23 @@ export async function registerKeeper(
 }
 
 /**
+ * The operator's channel accounts (CHANNEL_ACCOUNTS), created from the operator's XLM when
+ * missing. Never fatal: without them every transaction goes from the operator, one per ledger.
+ */
+async function channelLanes(chain: Chain, config: KeeperConfig, logger: Logger): Promise<SubmissionLanes> {
+  const channels = channelKeypairs(config.keypair, config.channelAccounts)
+  if (channels.length === 0) return new SubmissionLanes(config.keypair)
+  try {
+    const created = await ensureChannels(chain, config.keypair, channels)
+    logger.info({ channels: channels.length, created: created.length }, 'channel accounts ready')
+    return new SubmissionLanes(config.keypair, channels)
+  } catch (err) {
+    logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'channel accounts unavailable: sending everything from the operator')
+    return new SubmissionLanes(config.keypair)
+  }
+}
+
+/**
  * Startup steps 3–6 (the caller did 1–2: environment and validation): register, build the
  * adapters, start the HTTP API on API_PORT, start the poll loop every POLL_INTERVAL seconds.
  */
@@ -115,10 +132,12 @@ export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Pr
   // 3. registration
   await registerKeeper(registry, config, logger, events)
 
-  // 4. adapters
+  // 4. adapters, with the channel accounts as extra submission lanes
+  const lanes = await channelLanes(chain, config, logger)
   const ctx: AdapterContext = {
     chain,
     keypair: config.keypair,
+    lanes,
     logger: logger.child({ component: 'adapter' }),
     vaultContract: config.vaultContract,
     registryContract: config.registryContract,

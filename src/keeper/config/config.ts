@@ -40,6 +40,11 @@ export interface KeeperConfig {
   logLevel: string
   /** CPU instructions added to every simulated estimate (RPC_INSTRUCTION_LEEWAY, default 0). */
   instructionLeeway: number
+  /**
+   * Channel accounts derived from KEEPER_SECRET (CHANNEL_ACCOUNTS, default 4): extra source
+   * accounts so that independent transactions (opening many auctions) land in the same ledger.
+   */
+  channelAccounts: number
   /** How often the ledger clock polls getLatestLedger (LEDGER_POLL_MS, default 250). */
   ledgerPollMs: number
   /**
@@ -151,6 +156,7 @@ const schema = z.object({
     return [...new Set(list)]
   }),
   RPC_INSTRUCTION_LEEWAY: numberIn('RPC_INSTRUCTION_LEEWAY', 0, 100_000_000, 0, true),
+  CHANNEL_ACCOUNTS: numberIn('CHANNEL_ACCOUNTS', 0, 16, 4, true),
   LEDGER_POLL_MS: numberIn('LEDGER_POLL_MS', 50, 10_000, 250, true),
   FAULT_CRASH_AT: optional.refine((v) => v === undefined || ['drawn', 'filled', 'swapped'].includes(v), {
     message: 'FAULT_CRASH_AT must be one of drawn, filled, swapped (or unset)',
@@ -201,6 +207,7 @@ export function parseConfig(env: Record<string, string | undefined>): KeeperConf
     knownDepositors: c.KNOWN_DEPOSITORS,
     logLevel: c.LOG_LEVEL,
     instructionLeeway: c.RPC_INSTRUCTION_LEEWAY,
+    channelAccounts: c.CHANNEL_ACCOUNTS,
     ledgerPollMs: c.LEDGER_POLL_MS,
     crashAt: c.FAULT_CRASH_AT as KeeperConfig['crashAt'],
   }

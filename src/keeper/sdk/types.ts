@@ -1,5 +1,5 @@
 import type { Keypair } from '@stellar/stellar-sdk'
-import type { Chain } from '../../chain/index.js'
+import type { Chain, SubmissionLanes } from '../../chain/index.js'
 
 /**
  * One unit of work an adapter found: a liquidation to fill, a drift to rebalance, ...
@@ -98,6 +98,11 @@ export interface AdapterLogger {
 export interface AdapterContext {
   chain: Chain
   keypair: Keypair
+  /**
+   * Source accounts to send independent transactions from in parallel (the operator and its
+   * channel accounts); absent: everything goes from `keypair`, one transaction per ledger.
+   */
+  lanes?: SubmissionLanes
   logger: AdapterLogger
   /** Vault and registry contract ids. */
   vaultContract: string

@@ -16,7 +16,7 @@
  * engine.
  */
 import { xdr, type Keypair } from '@stellar/stellar-sdk'
-import { addr, ContractError, invoke, simulateRead, u32, type Chain } from '../../../chain/index.js'
+import { addr, ContractError, invoke, simulateRead, u32, type Chain, type SubmissionLanes } from '../../../chain/index.js'
 import { mulDiv } from '../../../core/index.js'
 import { tokenBalance } from '../../clients/token.js'
 import { routerVenue } from '../../dex/routerVenue.js'
@@ -76,6 +76,8 @@ export interface LendingPoolAdapterParameters {
   fastForward?: (toLedger: number) => Promise<unknown>
   /** The atomic path: present when the keeper's executor contract is the registered keeper. */
   executor?: AtomicExecutor
+  /** Parallel source accounts for transactions that need no draw (opening auctions). */
+  lanes?: SubmissionLanes
   /** Called with the planned and the confirmed ledger of each fill (benchmarks, logs). */
   onFill?: (info: { user: string; plannedLedger: number; fillLedger: number; drew: bigint; proceeds: bigint }) => void
 }
@@ -135,13 +137,10 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     let pct = percent
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        await invoke(chain, keypair, p.pool, 'new_auction', [
-          u32(AuctionType.UserLiquidation),
-          addr(user),
-          xdr.ScVal.scvVec(bid.map(addr)),
-          xdr.ScVal.scvVec(lot.map(addr)),
-          u32(pct),
-        ])
+        const args = [u32(AuctionType.UserLiquidation), addr(user), xdr.ScVal.scvVec(bid.map(addr)), xdr.ScVal.scvVec(lot.map(addr)), u32(pct)]
+        // Anyone may open an auction: any free lane will do.
+        if (p.lanes === undefined) await invoke(chain, keypair, p.pool, 'new_auction', args)
+        else await p.lanes.run((lane) => invoke(chain, lane.source, p.pool, 'new_auction', args, lane.options))
         p.emit?.('auction', `created liquidation auction for ${user} at ${pct} %`)
         return 'open'
       } catch (err) {
@@ -359,5 +358,6 @@ export const createLendingPoolAdapter: AdapterFactory = (ctx) => {
     ...(ctx.primaryDexRouter === undefined ? {} : { primaryDexRouter: ctx.primaryDexRouter }),
     ...(ctx.fallbackDexRouter === undefined ? {} : { fallbackDexRouter: ctx.fallbackDexRouter }),
     emit: ctx.emit,
+    ...(ctx.lanes === undefined ? {} : { lanes: ctx.lanes }),
   })
 }

@@ -1,0 +1,85 @@
+/**
+ * Submission lanes: several source accounts for one operator, so that independent transactions
+ * (opening a dozen auctions after a crash, atomic fills due in the same ledger) land in the same
+ * ledger instead of one per ledger. A network keeps at most one pending transaction per source
+ * account, so each lane carries one submission at a time.
+ *
+ * Lane 0 is the operator itself. The others are channel accounts derived from the operator's
+ * secret (nothing to store: the same secret always gives the same channels); they pay the fee and
+ * the sequence number, while the operator signs the Soroban authorization of whatever the
+ * transaction does in its name (address credentials).
+ */
+import { Keypair, Operation, hash } from '@stellar/stellar-sdk'
+import type { Chain } from './connection.js'
+import { submit, type SubmitOptions } from './submit.js'
+
+/** The `n` channel accounts of `operator`, derived from its secret seed. */
+export function channelKeypairs(operator: Keypair, n: number): Keypair[] {
+  const out: Keypair[] = []
+  for (let i = 1; i <= n; i++) {
+    out.push(Keypair.fromRawEd25519Seed(hash(Buffer.concat([operator.rawSecretKey(), Buffer.from(`channel/${i}`)]))))
+  }
+  return out
+}
+
+/**
+ * Creates the channel accounts that do not exist yet, funded by the operator with
+ * `startingBalance` XLM each, in one transaction. Returns the addresses it created.
+ */
+export async function ensureChannels(chain: Chain, operator: Keypair, channels: readonly Keypair[], startingBalance = '5'): Promise<string[]> {
+  const missing: string[] = []
+  for (const c of channels) {
+    try {
+      await chain.server.getAccount(c.publicKey())
+    } catch {
+      missing.push(c.publicKey())
+    }
+  }
+  if (missing.length === 0) return []
+  await submit(
+    chain,
+    operator,
+    missing.map((destination) => Operation.createAccount({ destination, startingBalance })),
+  )
+  return missing
+}
+
+/** A source account to send with, and the options that make the operator sign its auth. */
+export interface Lane {
+  source: Keypair
+  options: SubmitOptions
+}
+
+export class SubmissionLanes {
+  private readonly lanes: Lane[]
+  private readonly busy: boolean[]
+  private waiting: Array<() => void> = []
+
+  constructor(
+    readonly operator: Keypair,
+    channels: readonly Keypair[] = [],
+  ) {
+    this.lanes = [{ source: operator, options: {} }, ...channels.map((source) => ({ source, options: { authSigners: [operator] } }))]
+    this.busy = this.lanes.map(() => false)
+  }
+
+  get size(): number {
+    return this.lanes.length
+  }
+
+  /** Runs `f` on a free lane (waiting for one when all are busy) and frees it afterwards. */
+  async run<T>(f: (lane: Lane) => Promise<T>): Promise<T> {
+    let i = this.busy.indexOf(false)
+    while (i < 0) {
+      await new Promise<void>((r) => this.waiting.push(r))
+      i = this.busy.indexOf(false)
+    }
+    this.busy[i] = true
+    try {
+      return await f(this.lanes[i]!)
+    } finally {
+      this.busy[i] = false
+      this.waiting.shift()?.()
+    }
+  }
+}
