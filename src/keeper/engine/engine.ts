@@ -449,7 +449,8 @@ export class ExecutionEngine {
     if (fillLedger <= planned) return 0
     const [a, b] = await Promise.all([this.p.clock.closeTimeOf(planned), this.p.clock.closeTimeOf(fillLedger)])
     if (a !== undefined && b !== undefined) return Math.max(0, b - a)
-    return (fillLedger - planned) * 5_000
+    // Not seen (yet): the ledgers late at the interval observed so far (5 s, the network's target, before any).
+    return Math.round((fillLedger - planned) * (this.p.clock.intervalMs() ?? 5_000))
   }
 
   private finishWith(e: Entry, result: Result): void {

@@ -18,6 +18,8 @@ export interface LedgerClock {
   waitFor(sequence: number, signal?: AbortSignal): Promise<LedgerInfo>
   /** Close time of a ledger already closed (ms), when the clock knows it. */
   closeTimeOf(sequence: number): Promise<number | undefined>
+  /** The average ledger interval over the ledgers seen (ms), when at least two were seen. */
+  intervalMs(): number | undefined
 }
 
 /** The RPC calls the RPC clock makes (an `rpc.Server` has them). */
@@ -81,6 +83,17 @@ abstract class ClockBase implements LedgerClock {
 
   async closeTimeOf(sequence: number): Promise<number | undefined> {
     return this.closes.get(sequence)
+  }
+
+  intervalMs(): number | undefined {
+    let first: [number, number] | undefined
+    let last: [number, number] | undefined
+    for (const e of this.closes) {
+      if (first === undefined || e[0] < first[0]) first = e
+      if (last === undefined || e[0] > last[0]) last = e
+    }
+    if (first === undefined || last === undefined || last[0] === first[0]) return undefined
+    return (last[1] - first[1]) / (last[0] - first[0])
   }
 
   protected busy(): boolean {
