@@ -1,0 +1,788 @@
+//! The executor against the real vault, registry, DEX pair and router of this workspace, and a
+//! mock lending pool that moves tokens the way Blend v2's `submit_with_allowance` does
+//! (`transfer_from` of what the requests owe, `transfer` of what the pool pays out). The real
+//! Blend v2 pool is exercised in src/keeper/clients/executor.e2e.test.ts.
+//!
+//! Every call under test runs with only the owner's signature mocked (`as_owner`): the
+//! executor's own authorisation of the nested token pulls (registry stake, router input, vault
+//! return) is checked by the host for real. The happy paths also run on the built wasm
+//! (target/wasm/executor.wasm, `bash scripts/build-wasm.sh executor`).
+extern crate std;
+
+use dex_pair::DexPair;
+use dex_router::{DexRouter, DexRouterClient};
+use executor::{ExecutorClient, ExecutorError, Request, Swap};
+use registry::{RegistryClient, RegistryConfig};
+use soroban_sdk::testutils::{
+    Address as _, BytesN as _, EnvTestConfig, Ledger as _, MockAuth, MockAuthInvoke,
+};
+use soroban_sdk::token::{StellarAssetClient, TokenClient};
+use soroban_sdk::{
+    contract, contractimpl, symbol_short, vec, Address, BytesN, Env, IntoVal, String, Val, Vec,
+};
+use vault::{VaultClient, VaultConfig, VaultState};
+
+const U: i128 = 10_000_000;
+const MIN_STAKE: i128 = 1_000 * U;
+const NOW: u64 = 1_700_000_000;
+const SEQ: u32 = 5_000;
+const POOL_DEPOSIT: i128 = 1_000_000 * U;
+
+// Executor error codes (errors.rs), stable interface.
+const INVALID_AMOUNT: u32 = 450;
+const PROCEEDS_BELOW_DRAW: u32 = 451;
+const PROCEEDS_BELOW_MINIMUM: u32 = 452;
+const INVALID_SWAP: u32 = 453;
+// Other contracts' codes that pass through.
+const VAULT_NO_ACTIVE_DRAW: u32 = 115;
+const REG_NOT_REGISTERED: u32 = 202;
+const ROUTER_INSUFFICIENT_OUTPUT: u32 = 353;
+
+// Blend v2 request types used here.
+const FILL_USER_LIQUIDATION: u32 = 6;
+const REPAY: u32 = 5;
+const WITHDRAW_COLLATERAL: u32 = 3;
+
+/// Token movements of Blend v2's `submit_with_allowance(from, spender, to, requests)`: what the
+/// requests owe the pool is pulled from `spender` with `transfer_from` (the pool is the
+/// allowance's spender), what the pool owes goes to `to` with `transfer`. Repay pulls the
+/// request amount, WithdrawCollateral pays it out of the pool's own balance, a fill is counted.
+#[contract]
+pub struct MockPool;
+
+#[contractimpl]
+impl MockPool {
+    pub fn submit_with_allowance(
+        env: Env,
+        from: Address,
+        spender: Address,
+        to: Address,
+        requests: Vec<Request>,
+    ) -> Val {
+        spender.require_auth();
+        if from != spender {
+            from.require_auth();
+        }
+        let me = env.current_contract_address();
+        for r in requests.iter() {
+            match r.request_type {
+                REPAY => {
+                    TokenClient::new(&env, &r.address).transfer_from(&me, &spender, &me, &r.amount)
+                }
+                WITHDRAW_COLLATERAL => {
+                    TokenClient::new(&env, &r.address).transfer(&me, &to, &r.amount)
+                }
+                FILL_USER_LIQUIDATION => {
+                    let n: u32 = env
+                        .storage()
+                        .instance()
+                        .get(&symbol_short!("fills"))
+                        .unwrap_or(0);
+                    env.storage()
+                        .instance()
+                        .set(&symbol_short!("fills"), &(n + 1));
+                }
+                _ => panic!("mock pool: unsupported request type {}", r.request_type),
+            }
+        }
+        ().into_val(&env)
+    }
+
+    pub fn fills(env: Env) -> u32 {
+        env.storage()
+            .instance()
+            .get(&symbol_short!("fills"))
+            .unwrap_or(0)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mode {
+    Native,
+    Wasm,
+}
+
+fn executor_wasm() -> std::vec::Vec<u8> {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/wasm/executor.wasm");
+    std::fs::read(&path).unwrap_or_else(|e| {
+        panic!(
+            "{} is missing ({e}): build it first with `bash scripts/build-wasm.sh executor` \
+             (scripts/test.sh does this before cargo test)",
+            path.display()
+        )
+    })
+}
+
+struct Setup {
+    env: Env,
+    owner: Address,
+    usdc: Address,
+    weth: Address,
+    vault_id: Address,
+    registry_id: Address,
+    router_id: Address,
+    pool: Address,
+    exec_id: Address,
+    borrower: Address,
+}
+
+impl Setup {
+    /// Vault (1M USDC deposited) and registry wired together, a USDC/WETH pair at 2,000 on the
+    /// router (2M USDC / 1,000 WETH), a mock pool holding 100 WETH, and the executor of a fresh
+    /// owner who holds `MIN_STAKE` + 10,000 USDC. Nothing registered yet.
+    fn new(mode: Mode) -> Self {
+        let env = Env::new_with_config(EnvTestConfig {
+            capture_snapshot_at_drop: false,
+        });
+        env.mock_all_auths();
+        env.cost_estimate().budget().reset_unlimited();
+        env.ledger().with_mut(|l| {
+            l.timestamp = NOW;
+            l.sequence_number = SEQ;
+        });
+        let admin = Address::generate(&env);
+        let usdc = env
+            .register_stellar_asset_contract_v2(admin.clone())
+            .address();
+        let weth = env
+            .register_stellar_asset_contract_v2(admin.clone())
+            .address();
+        let vault_id = env.register(
+            vault::Vault,
+            (
+                admin.clone(),
+                usdc.clone(),
+                VaultConfig {
+                    deposit_cap: 100_000_000 * U,
+                    withdraw_cooldown: 0,
+                    max_draw_per_keeper: 500_000 * U,
+                },
+            ),
+        );
+        let registry_id = env.register(
+            registry::Registry,
+            (
+                admin.clone(),
+                RegistryConfig {
+                    min_stake: MIN_STAKE,
+                    slash_timeout: 3_600,
+                    slash_rate_bps: 1_000,
+                    usdc_token: usdc.clone(),
+                },
+            ),
+        );
+        VaultClient::new(&env, &vault_id).set_registry(&registry_id);
+        RegistryClient::new(&env, &registry_id).set_vault(&vault_id);
+        let depositor = Address::generate(&env);
+        StellarAssetClient::new(&env, &usdc).mint(&depositor, &POOL_DEPOSIT);
+        VaultClient::new(&env, &vault_id).deposit(&depositor, &POOL_DEPOSIT);
+
+        let router_id = env.register(DexRouter, (admin.clone(), BytesN::<32>::random(&env)));
+        let router = DexRouterClient::new(&env, &router_id);
+        let (t0, t1) = if usdc < weth {
+            (usdc.clone(), weth.clone())
+        } else {
+            (weth.clone(), usdc.clone())
+        };
+        let pair = env.register(DexPair, (router_id.clone(), t0, t1));
+        router.register_pair(&pair);
+        let lp = Address::generate(&env);
+        StellarAssetClient::new(&env, &usdc).mint(&lp, &(2_000_000 * U));
+        StellarAssetClient::new(&env, &weth).mint(&lp, &(1_000 * U));
+        router.add_liquidity(
+            &usdc,
+            &weth,
+            &(2_000_000 * U),
+            &(1_000 * U),
+            &0,
+            &0,
+            &lp,
+            &(NOW + 60),
+        );
+
+        let pool = env.register(MockPool, ());
+        StellarAssetClient::new(&env, &weth).mint(&pool, &(100 * U));
+
+        let owner = Address::generate(&env);
+        StellarAssetClient::new(&env, &usdc).mint(&owner, &(MIN_STAKE + 10_000 * U));
+        let args = (owner.clone(), vault_id.clone(), usdc.clone());
+        let exec_id = match mode {
+            Mode::Native => env.register(executor::Executor, args),
+            Mode::Wasm => env.register(executor_wasm().as_slice(), args),
+        };
+        let borrower = Address::generate(&env);
+        Setup {
+            env,
+            owner,
+            usdc,
+            weth,
+            vault_id,
+            registry_id,
+            router_id,
+            pool,
+            exec_id,
+            borrower,
+        }
+    }
+
+    /// `new` plus the executor registered in the registry.
+    fn registered(mode: Mode) -> Self {
+        let s = Self::new(mode);
+        s.register_as(&s.owner.clone(), "exec-1").unwrap();
+        s
+    }
+
+    fn exec(&self) -> ExecutorClient<'_> {
+        ExecutorClient::new(&self.env, &self.exec_id)
+    }
+
+    fn vault(&self) -> VaultClient<'_> {
+        VaultClient::new(&self.env, &self.vault_id)
+    }
+
+    fn registry(&self) -> RegistryClient<'_> {
+        RegistryClient::new(&self.env, &self.registry_id)
+    }
+
+    fn balance(&self, token: &Address, who: &Address) -> i128 {
+        TokenClient::new(&self.env, token).balance(who)
+    }
+
+    /// Only `who`'s authorisation of `exec.<fn_name>(args)` (with `sub` below it) is mocked.
+    fn auth(&self, who: &Address, fn_name: &str, args: Vec<Val>, sub: &[MockAuthInvoke]) {
+        self.env.set_auths(&[]);
+        let invoke = MockAuthInvoke {
+            contract: &self.exec_id,
+            fn_name,
+            args,
+            sub_invokes: sub,
+        };
+        self.env.mock_auths(&[MockAuth {
+            address: who,
+            invoke: &invoke,
+        }]);
+    }
+
+    fn register_as(&self, who: &Address, name: &str) -> Result<(), soroban_sdk::Error> {
+        let name = String::from_str(&self.env, name);
+        let transfer = MockAuthInvoke {
+            contract: &self.usdc,
+            fn_name: "transfer",
+            args: (who.clone(), self.exec_id.clone(), MIN_STAKE).into_val(&self.env),
+            sub_invokes: &[],
+        };
+        let sub = [transfer];
+        self.auth(
+            who,
+            "register",
+            (self.registry_id.clone(), name.clone()).into_val(&self.env),
+            &sub,
+        );
+        let r = self.exec().try_register(&self.registry_id, &name);
+        self.env.mock_all_auths();
+        flatten(r)
+    }
+
+    /// The request list of a full fill: fill, repay `repay` USDC, withdraw `weth` WETH.
+    fn requests(&self, repay: i128, weth: i128) -> Vec<Request> {
+        vec![
+            &self.env,
+            Request {
+                request_type: FILL_USER_LIQUIDATION,
+                address: self.borrower.clone(),
+                amount: 100,
+            },
+            Request {
+                request_type: REPAY,
+                address: self.usdc.clone(),
+                amount: repay,
+            },
+            Request {
+                request_type: WITHDRAW_COLLATERAL,
+                address: self.weth.clone(),
+                amount: weth,
+            },
+        ]
+    }
+
+    fn weth_swap(&self, min_out: i128) -> Vec<Swap> {
+        vec![
+            &self.env,
+            Swap {
+                router: self.router_id.clone(),
+                path: vec![&self.env, self.weth.clone(), self.usdc.clone()],
+                min_out,
+            },
+        ]
+    }
+
+    fn quote(&self, weth: i128) -> i128 {
+        let amounts = DexRouterClient::new(&self.env, &self.router_id).router_get_amounts_out(
+            &weth,
+            &vec![&self.env, self.weth.clone(), self.usdc.clone()],
+        );
+        amounts.last().unwrap()
+    }
+
+    fn liquidate_as(
+        &self,
+        who: &Address,
+        draw: i128,
+        requests: &Vec<Request>,
+        swaps: &Vec<Swap>,
+        min_proceeds: i128,
+    ) -> Result<i128, soroban_sdk::Error> {
+        let rt: u64 = 4_000;
+        let args = (
+            self.pool.clone(),
+            draw,
+            requests.clone(),
+            swaps.clone(),
+            min_proceeds,
+            rt,
+        )
+            .into_val(&self.env);
+        self.auth(who, "liquidate", args, &[]);
+        let r = self
+            .exec()
+            .try_liquidate(&self.pool, &draw, requests, swaps, &min_proceeds, &rt);
+        self.env.mock_all_auths();
+        flatten(r)
+    }
+}
+
+fn flatten<T, C>(
+    r: Result<Result<T, C>, Result<soroban_sdk::Error, soroban_sdk::InvokeError>>,
+) -> Result<T, soroban_sdk::Error> {
+    match r {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(_)) => panic!("return value conversion failed"),
+        Err(Ok(e)) => Err(e),
+        Err(Err(e)) => panic!("invoke error {e:?}"),
+    }
+}
+
+fn contract_code(r: Result<impl core::fmt::Debug, soroban_sdk::Error>) -> u32 {
+    let e = r.expect_err("the call should fail");
+    assert!(
+        e.is_type(soroban_sdk::xdr::ScErrorType::Contract),
+        "not a contract error: {e:?}"
+    );
+    e.get_code()
+}
+
+/// A failed `require_auth` is Error(Auth, InvalidAction) inside the host; a test call sees it
+/// as Error(Context, InvalidAction) once it has crossed the contract-call boundary.
+fn is_auth_error(r: Result<impl core::fmt::Debug, soroban_sdk::Error>) -> bool {
+    use soroban_sdk::xdr::{ScErrorCode, ScErrorType};
+    let e = r.expect_err("the call should fail");
+    (e.is_type(ScErrorType::Auth) || e.is_type(ScErrorType::Context))
+        && e.is_code(ScErrorCode::InvalidAction)
+}
+
+fn register(mode: Mode) {
+    let s = Setup::new(mode);
+    let owner_before = s.balance(&s.usdc, &s.owner);
+    s.register_as(&s.owner.clone(), "exec-1").unwrap();
+    let info = s.registry().get_keeper(&s.exec_id);
+    assert_eq!(info.operator, s.exec_id);
+    assert_eq!(info.stake, MIN_STAKE);
+    assert_eq!(info.name, String::from_str(&s.env, "exec-1"));
+    assert_eq!(s.balance(&s.usdc, &s.owner), owner_before - MIN_STAKE);
+    assert_eq!(s.balance(&s.usdc, &s.exec_id), 0);
+    assert_eq!(s.balance(&s.usdc, &s.registry_id), MIN_STAKE);
+    assert_eq!(
+        (s.exec().owner(), s.exec().vault(), s.exec().usdc()),
+        (s.owner.clone(), s.vault_id.clone(), s.usdc.clone())
+    );
+}
+
+#[test]
+fn register_native() {
+    register(Mode::Native);
+}
+
+#[test]
+fn register_wasm() {
+    register(Mode::Wasm);
+}
+
+#[test]
+fn register_needs_the_owner() {
+    let s = Setup::new(Mode::Native);
+    let stranger = Address::generate(&s.env);
+    StellarAssetClient::new(&s.env, &s.usdc).mint(&stranger, &MIN_STAKE);
+    assert!(is_auth_error(s.register_as(&stranger, "exec-1")));
+    assert_eq!(
+        contract_code(flatten(s.registry().try_get_keeper(&s.exec_id))),
+        REG_NOT_REGISTERED
+    );
+}
+
+/// Full fill: repay 140,000 USDC, seize 80 WETH (~147,700 USDC on the pair), swap, return.
+fn liquidate_happy_path(mode: Mode) {
+    let s = Setup::registered(mode);
+    let repay = 140_000 * U;
+    let seized = 80 * U;
+    let out = s.quote(seized);
+    assert!(out > repay, "the fixture must be profitable: {out}");
+    let before = s.vault().get_state();
+    let pool_usdc_before = s.balance(&s.usdc, &s.pool);
+    let requests = s.requests(repay, seized);
+    let swaps = s.weth_swap(out * 99 / 100);
+
+    let profit = s
+        .liquidate_as(&s.owner.clone(), repay, &requests, &swaps, repay)
+        .unwrap();
+    assert_eq!(
+        profit,
+        out - repay,
+        "proceeds = swap output; the draw paid the repay"
+    );
+    let after = s.vault().get_state();
+    assert_eq!(
+        after,
+        VaultState {
+            total_usdc: before.total_usdc + profit,
+            total_shares: before.total_shares,
+            total_profit: before.total_profit + profit,
+            active_liq: 0,
+        }
+    );
+    assert_eq!(s.vault().get_keeper_draw(&s.exec_id), 0);
+    assert_eq!(s.balance(&s.usdc, &s.vault_id), POOL_DEPOSIT + profit);
+    assert_eq!(s.balance(&s.usdc, &s.pool), pool_usdc_before + repay);
+    assert_eq!(MockPoolClient::new(&s.env, &s.pool).fills(), 1);
+    // nothing stays with the executor
+    assert_eq!(s.balance(&s.usdc, &s.exec_id), 0);
+    assert_eq!(s.balance(&s.weth, &s.exec_id), 0);
+    let info = s.registry().get_keeper(&s.exec_id);
+    assert_eq!(
+        (
+            info.total_executions,
+            info.successful_fills,
+            info.total_profit
+        ),
+        (1, 1, profit)
+    );
+    assert_eq!(info.avg_response_time_ms, 4_000);
+    assert!(!info.has_active_draw);
+}
+
+#[test]
+fn liquidate_happy_path_native() {
+    liquidate_happy_path(Mode::Native);
+}
+
+#[test]
+fn liquidate_happy_path_wasm() {
+    liquidate_happy_path(Mode::Wasm);
+}
+
+#[test]
+fn liquidate_keeps_usdc_the_executor_already_held() {
+    let s = Setup::registered(Mode::Native);
+    // e.g. a refunded stake: not part of the proceeds
+    StellarAssetClient::new(&s.env, &s.usdc).mint(&s.exec_id, &(500 * U));
+    let repay = 140_000 * U;
+    let out = s.quote(80 * U);
+    let profit = s
+        .liquidate_as(
+            &s.owner.clone(),
+            repay,
+            &s.requests(repay, 80 * U),
+            &s.weth_swap(0),
+            0,
+        )
+        .unwrap();
+    assert_eq!(profit, out - repay);
+    assert_eq!(s.balance(&s.usdc, &s.exec_id), 500 * U);
+}
+
+/// Every outcome that must revert: the vault's books, the registry's record, the pool's and
+/// the executor's balances are exactly as before.
+fn assert_reverts(
+    s: &Setup,
+    draw: i128,
+    requests: &Vec<Request>,
+    swaps: &Vec<Swap>,
+    min_proceeds: i128,
+    code: u32,
+) {
+    let state = s.vault().get_state();
+    let info = s.registry().get_keeper(&s.exec_id);
+    let balances = |s: &Setup| {
+        [&s.vault_id, &s.pool, &s.exec_id, &s.owner]
+            .map(|a| (s.balance(&s.usdc, a), s.balance(&s.weth, a)))
+    };
+    let held = balances(s);
+    assert_eq!(
+        contract_code(s.liquidate_as(&s.owner.clone(), draw, requests, swaps, min_proceeds)),
+        code
+    );
+    assert_eq!(s.vault().get_state(), state);
+    assert_eq!(s.vault().get_keeper_draw(&s.exec_id), 0);
+    assert_eq!(s.registry().get_keeper(&s.exec_id), info);
+    assert_eq!(balances(s), held);
+    assert_eq!(MockPoolClient::new(&s.env, &s.pool).fills(), 0);
+}
+
+#[test]
+fn liquidate_reverts_when_proceeds_do_not_cover_the_draw() {
+    let s = Setup::registered(Mode::Native);
+    let repay = 140_000 * U;
+    // 70 WETH sell for ~130,000 USDC: less than the draw
+    let seized = 70 * U;
+    assert!(s.quote(seized) < repay);
+    assert_reverts(
+        &s,
+        repay,
+        &s.requests(repay, seized),
+        &s.weth_swap(0),
+        0,
+        PROCEEDS_BELOW_DRAW,
+    );
+}
+
+#[test]
+fn liquidate_reverts_below_min_proceeds() {
+    let s = Setup::registered(Mode::Native);
+    let repay = 140_000 * U;
+    let out = s.quote(80 * U);
+    assert_reverts(
+        &s,
+        repay,
+        &s.requests(repay, 80 * U),
+        &s.weth_swap(0),
+        out + 1,
+        PROCEEDS_BELOW_MINIMUM,
+    );
+}
+
+#[test]
+fn liquidate_reverts_on_the_swap_floor() {
+    let s = Setup::registered(Mode::Native);
+    let repay = 140_000 * U;
+    let out = s.quote(80 * U);
+    assert_reverts(
+        &s,
+        repay,
+        &s.requests(repay, 80 * U),
+        &s.weth_swap(out + 1),
+        0,
+        ROUTER_INSUFFICIENT_OUTPUT,
+    );
+}
+
+#[test]
+fn liquidate_refuses_bad_arguments() {
+    let s = Setup::registered(Mode::Native);
+    let repay = 140_000 * U;
+    let r = s.requests(repay, 80 * U);
+    assert_reverts(&s, 0, &r, &s.weth_swap(0), 0, INVALID_AMOUNT);
+    assert_reverts(&s, repay, &r, &s.weth_swap(0), -1, INVALID_AMOUNT);
+    let short = vec![
+        &s.env,
+        Swap {
+            router: s.router_id.clone(),
+            path: vec![&s.env, s.weth.clone()],
+            min_out: 0,
+        },
+    ];
+    assert_reverts(&s, repay, &r, &short, 0, INVALID_SWAP);
+    let sells_usdc = vec![
+        &s.env,
+        Swap {
+            router: s.router_id.clone(),
+            path: vec![&s.env, s.usdc.clone(), s.weth.clone()],
+            min_out: 0,
+        },
+    ];
+    assert_reverts(&s, repay, &r, &sells_usdc, 0, INVALID_SWAP);
+}
+
+#[test]
+fn liquidate_by_an_unregistered_executor_fails_in_the_vault() {
+    let s = Setup::new(Mode::Native);
+    let repay = 140_000 * U;
+    let r = s.liquidate_as(
+        &s.owner.clone(),
+        repay,
+        &s.requests(repay, 80 * U),
+        &s.weth_swap(0),
+        0,
+    );
+    assert_eq!(contract_code(r), REG_NOT_REGISTERED);
+}
+
+#[test]
+fn only_the_owner_may_liquidate() {
+    let s = Setup::registered(Mode::Native);
+    let stranger = Address::generate(&s.env);
+    let repay = 140_000 * U;
+    let state = s.vault().get_state();
+    assert!(is_auth_error(s.liquidate_as(
+        &stranger,
+        repay,
+        &s.requests(repay, 80 * U),
+        &s.weth_swap(0),
+        0
+    )));
+    assert_eq!(s.vault().get_state(), state);
+}
+
+#[test]
+fn two_step_draw_and_return() {
+    let s = Setup::registered(Mode::Native);
+    let owner = s.owner.clone();
+    let owner_before = s.balance(&s.usdc, &owner);
+    let amount = 20_000 * U;
+
+    s.auth(&owner, "draw", (amount,).into_val(&s.env), &[]);
+    s.exec().draw(&amount);
+    assert_eq!(
+        s.balance(&s.usdc, &owner),
+        owner_before + amount,
+        "the draw goes on to the owner"
+    );
+    assert_eq!(s.balance(&s.usdc, &s.exec_id), 0);
+    assert_eq!(s.vault().get_keeper_draw(&s.exec_id), amount);
+    assert_eq!(s.vault().get_state().active_liq, amount);
+    assert!(s.registry().get_keeper(&s.exec_id).has_active_draw);
+
+    // the owner's return pulls the USDC from the owner: the owner authorises that transfer
+    let back = amount + 300 * U;
+    let rt: u64 = 9_000;
+    let pull = MockAuthInvoke {
+        contract: &s.usdc,
+        fn_name: "transfer",
+        args: (owner.clone(), s.exec_id.clone(), back).into_val(&s.env),
+        sub_invokes: &[],
+    };
+    let sub = [pull];
+    s.auth(&owner, "return_proceeds", (back, rt).into_val(&s.env), &sub);
+    let profit = s.exec().return_proceeds(&back, &rt);
+    s.env.mock_all_auths();
+    assert_eq!(profit, 300 * U);
+    assert_eq!(s.balance(&s.usdc, &owner), owner_before - 300 * U);
+    assert_eq!(s.vault().get_keeper_draw(&s.exec_id), 0);
+    let st = s.vault().get_state();
+    assert_eq!(
+        (st.active_liq, st.total_usdc, st.total_profit),
+        (0, POOL_DEPOSIT + 300 * U, 300 * U)
+    );
+    let info = s.registry().get_keeper(&s.exec_id);
+    assert_eq!(
+        (
+            info.total_executions,
+            info.successful_fills,
+            info.avg_response_time_ms
+        ),
+        (1, 1, rt)
+    );
+
+    // nothing outstanding any more
+    assert_eq!(
+        contract_code(flatten(s.exec().try_return_proceeds(&(100 * U), &0))),
+        VAULT_NO_ACTIVE_DRAW
+    );
+}
+
+#[test]
+fn two_step_refuses_strangers_and_bad_amounts() {
+    let s = Setup::registered(Mode::Native);
+    let stranger = Address::generate(&s.env);
+    s.auth(&stranger, "draw", (100 * U,).into_val(&s.env), &[]);
+    assert!(is_auth_error(flatten(s.exec().try_draw(&(100 * U)))));
+    s.auth(
+        &stranger,
+        "return_proceeds",
+        (100 * U, 0u64).into_val(&s.env),
+        &[],
+    );
+    assert!(is_auth_error(flatten(
+        s.exec().try_return_proceeds(&(100 * U), &0)
+    )));
+    s.env.mock_all_auths();
+    assert_eq!(s.vault().get_state().active_liq, 0);
+    assert_eq!(
+        contract_code(flatten(s.exec().try_draw(&0))),
+        INVALID_AMOUNT
+    );
+    assert_eq!(
+        contract_code(flatten(s.exec().try_return_proceeds(&-1, &0))),
+        INVALID_AMOUNT
+    );
+}
+
+#[test]
+fn deregister_then_sweep_the_stake() {
+    let s = Setup::registered(Mode::Native);
+    let owner = s.owner.clone();
+    let before = s.balance(&s.usdc, &owner);
+    let stranger = Address::generate(&s.env);
+    s.auth(
+        &stranger,
+        "deregister",
+        (s.registry_id.clone(),).into_val(&s.env),
+        &[],
+    );
+    assert!(is_auth_error(flatten(
+        s.exec().try_deregister(&s.registry_id)
+    )));
+
+    s.auth(
+        &owner,
+        "deregister",
+        (s.registry_id.clone(),).into_val(&s.env),
+        &[],
+    );
+    s.exec().deregister(&s.registry_id);
+    assert_eq!(
+        contract_code(flatten(s.registry().try_get_keeper(&s.exec_id))),
+        REG_NOT_REGISTERED
+    );
+    assert_eq!(
+        s.balance(&s.usdc, &s.exec_id),
+        MIN_STAKE,
+        "the stake comes back to the executor"
+    );
+
+    s.auth(
+        &stranger,
+        "sweep",
+        (s.usdc.clone(), stranger.clone(), MIN_STAKE).into_val(&s.env),
+        &[],
+    );
+    assert!(is_auth_error(flatten(
+        s.exec().try_sweep(&s.usdc, &stranger, &MIN_STAKE)
+    )));
+    s.auth(
+        &owner,
+        "sweep",
+        (s.usdc.clone(), owner.clone(), MIN_STAKE).into_val(&s.env),
+        &[],
+    );
+    s.exec().sweep(&s.usdc, &owner, &MIN_STAKE);
+    s.env.mock_all_auths();
+    assert_eq!(s.balance(&s.usdc, &s.exec_id), 0);
+    assert_eq!(s.balance(&s.usdc, &owner), before + MIN_STAKE);
+    assert_eq!(
+        contract_code(flatten(s.exec().try_sweep(&s.usdc, &owner, &0))),
+        INVALID_AMOUNT
+    );
+}
+
+#[test]
+fn error_codes_are_stable() {
+    assert_eq!(ExecutorError::InvalidAmount as u32, INVALID_AMOUNT);
+    assert_eq!(ExecutorError::ProceedsBelowDraw as u32, PROCEEDS_BELOW_DRAW);
+    assert_eq!(
+        ExecutorError::ProceedsBelowMinimum as u32,
+        PROCEEDS_BELOW_MINIMUM
+    );
+    assert_eq!(ExecutorError::InvalidSwap as u32, INVALID_SWAP);
+    assert_eq!(ExecutorError::Overflow as u32, 454);
+    assert_eq!(ExecutorError::BadRegistryConfig as u32, 455);
+}
