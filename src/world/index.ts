@@ -15,3 +15,4 @@ export { POOL_STATUS, REQUEST, defaultReserveConfig, type BlendProtocol, type Re
 export { NO_DEADLINE, quoteOut } from './dex.js'
 export { contractAddress, keypairFor, seedBytes } from './seed.js'
 export { blendRequest, sep40Asset } from './scval.js'
+export { deployExecutor, type DeployExecutorOptions } from './executor.js'

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
 /** The project's own contracts, built by scripts/build-wasm.sh to target/wasm/<name>.wasm. */
-export type OwnContract = 'dex_pair' | 'dex_router' | 'rebalance_vault' | 'vault' | 'registry'
+export type OwnContract = 'dex_pair' | 'dex_router' | 'rebalance_vault' | 'vault' | 'registry' | 'executor'
 
 /** Published Blend v2 and SEP-40 mock WASMs, copied by scripts/blend-wasms.sh. */
 export type BlendContract = 'pool' | 'backstop' | 'pool_factory' | 'emitter' | 'comet' | 'sep40_oracle_mock'
@@ -47,10 +47,10 @@ export function loadWasm(kind: 'own' | 'blend', name: string, build = true): Buf
   return readFileSync(path)
 }
 
-/** Hashes (hex) of every uploaded contract code the world deploys. */
-export type WasmHashes = Record<OwnContract | BlendContract, string>
+/** Hashes (hex) of every uploaded contract code the world deploys (executors are deployed per keeper, later). */
+export type WasmHashes = Record<Exclude<OwnContract, 'executor'> | BlendContract, string>
 
-const OWN: readonly OwnContract[] = ['dex_pair', 'dex_router', 'rebalance_vault', 'vault', 'registry']
+const OWN: readonly Exclude<OwnContract, 'executor'>[] = ['dex_pair', 'dex_router', 'rebalance_vault', 'vault', 'registry']
 const BLEND: readonly BlendContract[] = ['pool', 'backstop', 'pool_factory', 'emitter', 'comet', 'sep40_oracle_mock']
 
 /**
