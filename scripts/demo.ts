@@ -4,7 +4,10 @@
  * 1. builds the contracts and fetches the published Blend v2 WASMs, starts a sandbox node;
  * 2. deploys a seeded world (USDC and collateral assets, SEP-40 oracle, the real Blend v2 pool,
  *    DEX routers, the service vault and registry, depositors, borrowers near their limit);
- * 3. starts three competing keeper daemons (each with its HTTP API) sharing the vault;
+ * 3. starts three competing keeper daemons (each with its HTTP API) sharing the vault; each keeper
+ *    has its own executor contract (the registered keeper), so a liquidation's draw, fill, swap
+ *    and return happen in one transaction (`--path two-step`: the operator is the keeper and the
+ *    draw lands one ledger before the fill, swap and return follow);
  * 4. drops a collateral price so borrowers become liquidatable. Each keeper's poll loop scans and
  *    plans: it opens the auction and schedules the fill for the auction's first profitable
  *    ledger; while the auction ripens the demo prints a progress line (block offset on the Dutch
@@ -17,7 +20,8 @@
  *
  * Options: --seed N (default 1), --port N (RPC port, default 8000), --api-port N (first keeper's
  * API port, default 8080; the others follow), --keepers N (default 3), --ledger-interval S
- * (default 0.3: faster ledgers, so the auction's ~180 ledgers of ripening take about a minute), --drop PERCENT (default 20), --timeout SECONDS (default 300), --once.
+ * (default 0.3: faster ledgers, so the auction's ~180 ledgers of ripening take about a minute), --drop PERCENT (default 20), --timeout SECONDS (default 300), --path atomic|two-step (default atomic),
+ * --once.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
@@ -29,7 +33,7 @@ import { parseConfig } from '../src/keeper/config/index.js'
 import { startDaemon, type Daemon } from '../src/keeper/daemon.js'
 import { RegistryContract } from '../src/keeper/clients/registry.js'
 import { VaultContract, type VaultState } from '../src/keeper/clients/vault.js'
-import { deployWorld } from '../src/world/index.js'
+import { deployExecutor, deployWorld } from '../src/world/index.js'
 import { REPO_ROOT, startSandbox, type Sandbox } from '../sandbox/ts/launch.js'
 
 const UNIT = 10_000_000n
@@ -93,7 +97,8 @@ class RipeningProgress {
     for (const [key, { keeper, e }] of seen) {
       if (!this.announced.has(key)) {
         this.announced.add(key)
-        this.say(`${keeper} planned the fill of ${short(e.label)} at ledger ${e.targetLedger} (${e.path}; ${e.targetLedger - e.plannedAt} ledgers after planning), capital ${fmt7(e.capital, 2)} USDC, drawn only one ledger before`)
+        const when = e.path === 'atomic' ? 'drawn and returned in the fill transaction' : 'drawn one ledger before the fill'
+        this.say(`${keeper} planned the fill of ${short(e.label)} at ledger ${e.targetLedger} (${e.targetLedger - e.plannedAt} ledgers after planning), capital ${fmt7(e.capital, 2)} USDC, ${when}`)
       }
       const p = e.progress
       if (p === null || this.ticks % 3 !== 0) continue
@@ -124,6 +129,7 @@ async function main(): Promise<void> {
         drop: { type: 'string' },
         timeout: { type: 'string' },
         once: { type: 'boolean', default: false },
+        path: { type: 'string' },
       },
       strict: true,
     })
@@ -138,6 +144,8 @@ async function main(): Promise<void> {
   const ledgerInterval = numberOption('ledger-interval', o['ledger-interval'], 0.3, 0.05, 60)
   const dropPercent = numberOption('drop', o.drop, 20, 1, 90)
   const timeoutSeconds = intOption('timeout', o.timeout, 300, 10, 3600)
+  const path = o.path ?? 'atomic'
+  if (path !== 'atomic' && path !== 'two-step') usage(`--path must be atomic or two-step, got ${JSON.stringify(o.path)}`)
   const say = (line: string) => process.stdout.write(`[demo] ${line}\n`)
 
   say('building contracts (wasm) and fetching the published Blend v2 WASMs')
@@ -181,8 +189,10 @@ async function main(): Promise<void> {
     say(`vault: ${fmt7(before.totalUsdc, 2)} USDC, share price ${fmt7(price(before))}, total profit ${fmt7(before.totalProfit)}`)
 
     const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn', base: { service: 'keeper' } })
-    say(`starting ${keeperCount} keeper daemons; each registers with the registry (stake) and polls every 3 s`)
+    say(`starting ${keeperCount} keeper daemons (${path} path); each registers with the registry (stake) and polls every 3 s`)
     for (let i = 0; i < keeperCount; i++) {
+      // Atomic path: the keeper's executor contract is what registers and draws.
+      const executor = path === 'atomic' ? await deployExecutor(world, world.keepers[i]!, { register: false }) : undefined
       const env: Record<string, string> = {
         ...world.addresses.env,
         KEEPER_SECRET: world.keepers[i]!.secret(),
@@ -192,13 +202,14 @@ async function main(): Promise<void> {
         MIN_PROFIT: '1.02',
         SLIPPAGE_BPS: '300',
         LEDGER_POLL_MS: String(Math.max(50, Math.min(250, Math.round((ledgerInterval * 1000) / 3)))),
+        ...(executor === undefined ? {} : { EXECUTOR_CONTRACT: executor.contractId }),
       }
       const daemon = await startDaemon(parseConfig(env), {
         logger: logger.child({ keeper: env.KEEPER_NAME }),
         stopGraceMs: 5_000,
       })
       daemons.push(daemon)
-      say(`keeper ${env.KEEPER_NAME} (${world.keepers[i]!.publicKey()}) API http://127.0.0.1:${daemon.port}/api/state`)
+      say(`keeper ${env.KEEPER_NAME} (${world.keepers[i]!.publicKey()}${executor ? `, executor ${executor.contractId}` : ''}) API http://127.0.0.1:${daemon.port}/api/state`)
     }
 
     const collateral = world.collaterals[0]!

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
+import { ExecutorContract } from './clients/executor.js'
+import { executorCycleVault } from './loop/executorVault.js'
 import { ContractError, SubmissionLanes, channelKeypairs, createChain, ensureChannels, type Chain } from '../chain/index.js'
 import { buildAdapters, builtinAdapterFactories, type AdapterFactories } from './adapters/index.js'
 import { buildApp } from './app.js'
@@ -38,16 +40,23 @@ export interface Daemon {
 
 type RegisterOutcome = 'registered' | 'skipped' | 'failed'
 
-/** Startup step 3: register, never fatal. */
+/**
+ * Startup step 3: register, never fatal. With an executor contract, the executor is what gets
+ * registered (the operator's stake goes through it).
+ */
 export async function registerKeeper(
   registry: RegistryContract,
   config: KeeperConfig,
   logger: Logger,
   events: EventLog,
+  executor?: ExecutorContract,
 ): Promise<RegisterOutcome> {
   try {
-    const hash = await registry.register(config.keypair, config.keeperName)
-    logger.info({ operator: config.operator, name: config.keeperName, tx: hash }, 'registered with the keeper registry')
+    const hash =
+      executor === undefined
+        ? await registry.register(config.keypair, config.keeperName)
+        : await executor.register(config.keypair, registry.contractId, config.keeperName)
+    logger.info({ operator: config.operator, keeper: executor?.contractId ?? config.operator, name: config.keeperName, tx: hash }, 'registered with the keeper registry')
     events.push('register', `registered ${config.keeperName}`, { tx: hash })
     return 'registered'
   } catch (err) {
@@ -96,6 +105,10 @@ export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Pr
   const metrics = createMetrics()
   const vault = new VaultContract(chain, config.vaultContract)
   const registry = new RegistryContract(chain, config.registryContract)
+  // The registered keeper: the operator, or its executor contract (atomic path).
+  const executor = config.executorContract === undefined ? undefined : new ExecutorContract(chain, config.executorContract)
+  const keeperAddress = executor?.contractId ?? config.operator
+  const keeperVault = executor === undefined ? vault : executorCycleVault(vault, executor)
   state.operator = config.operator
   state.keeperName = config.keeperName
   state.mode = config.lendingPool ? 'liquidating' : 'monitor-only'
@@ -109,6 +122,7 @@ export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Pr
       vault: config.vaultContract,
       registry: config.registryContract,
       lendingPool: config.lendingPool ?? null,
+      executor: config.executorContract ?? null,
       pollIntervalSeconds: config.pollIntervalSeconds,
     },
     'keeper starting',
@@ -130,7 +144,7 @@ export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Pr
   }
 
   // 3. registration
-  await registerKeeper(registry, config, logger, events)
+  await registerKeeper(registry, config, logger, events, executor)
 
   // 4. adapters, with the channel accounts as extra submission lanes
   const lanes = await channelLanes(chain, config, logger)
@@ -142,6 +156,7 @@ export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Pr
     vaultContract: config.vaultContract,
     registryContract: config.registryContract,
     usdcContract: config.usdcContract,
+    executorContract: config.executorContract,
     lendingPool: config.lendingPool,
     minProfit: config.minProfit,
     slippageBps: config.slippageBps,
@@ -183,7 +198,7 @@ export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Pr
   const engine = new ExecutionEngine({
     chain,
     keypair: config.keypair,
-    vault: vault.bind(config.keypair),
+    vault: keeperVault.bind(config.keypair),
     limits: async () => {
       const [s, c] = await Promise.all([vault.getState(), vaultConfig ?? vault.getConfig()])
       vaultConfig = c
@@ -201,9 +216,10 @@ export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Pr
   engine.start()
   const deps: CycleDeps = {
     engine,
+    keeperAddress,
     chain,
     keypair: config.keypair,
-    vault,
+    vault: keeperVault,
     registry,
     usdcBalance: usdc ? (holder) => tokenBalance(chain, usdc, holder) : undefined,
     adapters,

@@ -19,6 +19,11 @@ export interface KeeperConfig {
   registryContract: string
   vaultContract: string
   keeperName: string
+  /**
+   * The keeper's executor contract (EXECUTOR_CONTRACT): when set it is the registered keeper and
+   * liquidations take the atomic path (draw, fill, swap and return in one transaction).
+   */
+  executorContract: string | undefined
   /** undefined = vault-monitor-only mode (API served, no liquidation cycle). */
   lendingPool: string | undefined
   /** undefined = stale-draw recovery disabled (USDC_CONTRACT set to empty). */
@@ -117,6 +122,7 @@ const schema = z.object({
     message: 'KEEPER_NAME must be at most 64 characters',
   }),
   LENDING_POOL: contractId('LENDING_POOL'),
+  EXECUTOR_CONTRACT: contractId('EXECUTOR_CONTRACT'),
   // USDC_CONTRACT: unset → testnet USDC; set but empty → none (stale-draw recovery disabled).
   USDC_CONTRACT: z
     .string()
@@ -191,6 +197,7 @@ export function parseConfig(env: Record<string, string | undefined>): KeeperConf
     vaultContract: c.VAULT_CONTRACT!,
     keeperName: c.KEEPER_NAME,
     lendingPool: c.LENDING_POOL,
+    executorContract: c.EXECUTOR_CONTRACT,
     usdcContract: c.USDC_CONTRACT,
     rpcUrl: c.CONTRACT_RPC,
     historyApiUrl: c.HISTORY_API_URL,

@@ -118,7 +118,8 @@ export async function refreshState(deps: CycleDeps, report: CycleReport): Promis
     }),
     step(deps, report, 'keepers', async () => {
       state.keepers = await deps.registry.getKeepers()
-      state.self = state.keepers.find((k) => k.operator === deps.keypair.publicKey()) ?? null
+      const me = deps.keeperAddress ?? deps.keypair.publicKey()
+      state.self = state.keepers.find((k) => k.operator === me) ?? null
     }),
     step(deps, report, 'depositors', async () => {
       state.depositors = await Promise.all(

@@ -109,6 +109,11 @@ export interface AdapterContext {
   registryContract: string
   /** USDC token contract (SAC); undefined when not configured. */
   usdcContract: string | undefined
+  /**
+   * The keeper's executor contract when it is the registered keeper (atomic path); undefined:
+   * the operator is the registered keeper and liquidations take the two-step path.
+   */
+  executorContract?: string | undefined
   /** Lending pool to liquidate on; undefined in vault-monitor-only mode. */
   lendingPool: string | undefined
   /** Minimum lot value / bid cost ratio to fill (e.g. 1.02). */

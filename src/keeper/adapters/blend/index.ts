@@ -16,7 +16,8 @@
  * engine.
  */
 import { xdr, type Keypair } from '@stellar/stellar-sdk'
-import { addr, ContractError, invoke, simulateRead, u32, type Chain, type SubmissionLanes } from '../../../chain/index.js'
+import { addr, ContractError, invoke, simulateRead, SubmissionLanes, u32, type Chain } from '../../../chain/index.js'
+import { ExecutorContract } from '../../clients/executor.js'
 import { mulDiv } from '../../../core/index.js'
 import { tokenBalance } from '../../clients/token.js'
 import { routerVenue } from '../../dex/routerVenue.js'
@@ -24,6 +25,7 @@ import type { Venue } from '../../dex/swapToUsdc.js'
 import { RpcLedgerClock, type LedgerSource } from '../../engine/ledgerClock.js'
 import type { AdapterContext, AdapterFactory, ExecutionPlan, FireContext, Position, Result, StagedAdapter, Task, VaultClient } from '../../sdk/index.js'
 import { isReplan, isSkip, makeResult, taskPriority } from '../../sdk/index.js'
+import { atomicExecutor } from './atomic.js'
 import { minProfitScaled } from './auctionPlan.js'
 import { backstopAuctions, type PreparedBackstop } from './backstop.js'
 import type { AtomicExecutor, BlendContext } from './context.js'
@@ -346,9 +348,27 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
   }
 }
 
-/** Factory the keeper calls when LENDING_POOL is set. */
+/**
+ * Factory the keeper calls when LENDING_POOL is set. With EXECUTOR_CONTRACT and a DEX router,
+ * user liquidations take the atomic path through the executor.
+ */
 export const createLendingPoolAdapter: AdapterFactory = (ctx) => {
   if (ctx.lendingPool === undefined) throw new Error('LENDING_POOL is not set')
+  const pool = ctx.lendingPool
+  let executor: AtomicExecutor | undefined
+  if (ctx.executorContract !== undefined) {
+    if (ctx.primaryDexRouter === undefined) throw new Error('EXECUTOR_CONTRACT needs PRIMARY_DEX_ROUTER: the atomic path sells the collateral in the same transaction')
+    let usdc = ctx.usdcContract
+    executor = atomicExecutor({
+      executor: new ExecutorContract(ctx.chain, ctx.executorContract),
+      lanes: ctx.lanes ?? new SubmissionLanes(ctx.keypair),
+      pool,
+      usdc: async (chain) => (usdc ??= scAddress(await simulateRead(chain, ctx.vaultContract, 'get_usdc'), 'get_usdc')),
+      router: ctx.primaryDexRouter,
+      slippageBps: ctx.slippageBps,
+      reader: readerOf(ctx.chain, undefined),
+    })
+  }
   return lendingPoolAdapter({
     pool: ctx.lendingPool,
     ...(ctx.usdcContract === undefined ? {} : { usdc: ctx.usdcContract }),
@@ -359,5 +379,6 @@ export const createLendingPoolAdapter: AdapterFactory = (ctx) => {
     ...(ctx.fallbackDexRouter === undefined ? {} : { fallbackDexRouter: ctx.fallbackDexRouter }),
     emit: ctx.emit,
     ...(ctx.lanes === undefined ? {} : { lanes: ctx.lanes }),
+    ...(executor === undefined ? {} : { executor }),
   })
 }

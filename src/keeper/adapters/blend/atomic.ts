@@ -1,0 +1,80 @@
+/**
+ * The atomic path of a user liquidation: the keeper's executor contract (the registered keeper)
+ * draws, fills + repays + withdraws the collateral, sells it on the DEX and returns the proceeds
+ * in ONE transaction. A lost race or a sale below the draw reverts the whole transaction, so no
+ * capital is ever outstanding across a ledger and a crash can never strand it.
+ */
+import { ContractError, type SubmissionLanes } from '../../../chain/index.js'
+import type { ExecutorContract, ExecutorSwap } from '../../clients/executor.js'
+import { mulDiv, SCALAR_12, slippageFloor } from '../../../core/index.js'
+import { makeResult, type Result } from '../../sdk/index.js'
+import type { AtomicExecutor, AtomicFill } from './context.js'
+import { ErrAlreadyFilled } from './errors.js'
+import { usdcValue } from './sellCollateral.js'
+import { AuctionType } from './storage.js'
+import { sameAuction } from './userLiquidation.js'
+import type { PoolReader } from './scan.js'
+import { loadAuction } from './loadPool.js'
+
+/** The executor's atomic `liquidate`, sent from a lane with the operator's authorization. */
+export type ExecutorLiquidator = Pick<ExecutorContract, 'contractId' | 'liquidate'>
+
+export interface AtomicExecutorParameters {
+  executor: ExecutorLiquidator
+  lanes: SubmissionLanes
+  pool: string
+  usdc: (chain: AtomicFill['chain']) => Promise<string>
+  /** Router the executor sells the seized collateral on. */
+  router: string
+  slippageBps: number
+  reader: PoolReader
+}
+
+/** The seized collateral the fill is planned to yield (bTokens at the current b_rate, floor). */
+function expectedUnderlying(bTokens: bigint, bRate: bigint): bigint {
+  return mulDiv(bTokens, bRate, SCALAR_12, 'floor')
+}
+
+export function atomicExecutor(p: AtomicExecutorParameters): AtomicExecutor {
+  return {
+    async liquidateAtomic(f: AtomicFill): Promise<Result> {
+      const { fill, order, reserves, prices, fc, plan } = f
+      const usdc = await p.usdc(f.chain)
+      const swaps: ExecutorSwap[] = order.lotAssets.map((asset) => {
+        const amount = expectedUnderlying(fill.lot[asset] ?? 0n, reserves.get(asset)?.data.b_rate ?? SCALAR_12)
+        return { router: p.router, path: [asset, usdc], minOut: slippageFloor(usdcValue(amount, asset, usdc, reserves, prices), p.slippageBps) }
+      })
+      await fc.waitUntilSendable(fill.block)
+      // Fixed when sent: the transaction is meant for the next ledger, the planned one.
+      const responseTimeMs = await fc.responseTimeMs(fill.block)
+      let sent: { hash: string; ledger: number; profit: bigint }
+      try {
+        sent = await p.lanes.run((lane) =>
+          p.executor.liquidate({ pool: p.pool, draw: order.drew, requests: order.requests, swaps, minProceeds: order.drew, responseTimeMs }, lane),
+        )
+      } catch (err) {
+        // Nothing was drawn: the transaction either landed whole or not at all.
+        const now = await loadAuction(p.reader, p.pool, AuctionType.UserLiquidation, plan.data.user).catch(() => plan.data.auction)
+        const lost = now === undefined || !sameAuction(now, plan.data.auction)
+        const why = err instanceof ContractError ? `contract error #${err.code}` : err instanceof Error ? err.message : String(err)
+        return makeResult({
+          drew: 0n,
+          proceeds: 0n,
+          responseTimeMs: 0,
+          success: false,
+          note: lost ? new ErrAlreadyFilled(plan.data.user).message : `atomic fill failed (nothing drawn): ${why}`,
+          ...(lost ? { lost } : {}),
+        })
+      }
+      for (const step of ['drawn', 'filled', 'swapped', 'returned'] as const) await fc.step(step, { ledger: sent.ledger, txHash: sent.hash })
+      return makeResult({
+        drew: order.drew,
+        proceeds: order.drew + sent.profit,
+        responseTimeMs,
+        success: true,
+        txHash: sent.hash,
+        note: `filled atomically at ledger ${sent.ledger} (planned ${plan.targetLedger})`,
+      })
+    },
+  }
+}
