@@ -178,6 +178,11 @@ impl Node {
         sha256(&[self.base_seed.as_slice(), &seq.to_be_bytes(), &index.to_be_bytes()].concat())
     }
 
+    /// PRNG seed of one simulation: the node's seed, the ledger and the transaction's hash.
+    pub fn simulation_seed(&self, seq: u32, tx_hash: &[u8; 32]) -> [u8; 32] {
+        sha256(&[self.base_seed.as_slice(), &seq.to_be_bytes(), b"simulate".as_slice(), tx_hash.as_slice()].concat())
+    }
+
     /// Re-reads the network settings (after a cheat wrote a ConfigSetting entry).
     pub fn reload_settings(&mut self) -> Result<(), String> {
         self.settings = Arc::new(Settings::load(&self.chain.store)?);

@@ -80,7 +80,11 @@ fn simulate_parsed(node: &Node, ptx: tx::ParsedTx, p: SimulateParams) -> Result<
                 (Some("record"), _) | (None, true) => RecordingInvocationAuthMode::recording(true, p.use_upgraded_auth),
                 (Some(other), _) => return Err(format!("unknown authMode {other:?}: use enforce, record or record_allow_nonroot")),
             };
-            let seed = node.prng_seed(li.sequence_number, u32::MAX);
+            // The host draws recorded auth nonces from this seed. stellar-rpc seeds every
+            // simulation at random; here it derives from the transaction (deterministic for a
+            // seeded node), so two different transactions simulated in the same ledger for the
+            // same signer never get the same nonce.
+            let seed = node.simulation_seed(li.sequence_number, &ptx.inner_hash);
             let run = |snapshot: Rc<dyn SnapshotSource>, auth_mode| {
                 simulate_invoke_host_function_op(snapshot, cfg, &adj, &li, inv.host_function.clone(), auth_mode, &source, seed, true)
                     .map_err(|e| format!("simulation failed: {e}"))

@@ -434,6 +434,50 @@ fn auth_recording_uses_address_v2_credentials_only_when_asked() {
     assert!(matches!(credentials(true), SorobanCredentials::AddressV2(_)));
 }
 
+/// Two different transactions simulated in the same ledger that need the same signer's
+/// authorization get different nonces (stellar-rpc seeds each simulation at random), so both can
+/// land in one ledger; the same transaction simulated again gets the same nonce (a seeded node
+/// stays deterministic).
+#[test]
+fn recorded_auth_nonces_differ_between_transactions_in_one_ledger() {
+    let mut n = node();
+    let (a, b, c) = (key(61), key(62), key(63));
+    for k in [&a, &b, &c] {
+        n.friendbot(account_id(k)).unwrap();
+    }
+    let deploy = HostFunction::CreateContract(CreateContractArgs {
+        contract_id_preimage: ContractIdPreimage::Asset(Asset::Native),
+        executable: ContractExecutable::StellarAsset,
+    });
+    assert!(sim_apply(&mut n, &a, deploy).1.success);
+    let transfer = |amount: u64| {
+        HostFunction::InvokeContract(InvokeContractArgs {
+            contract_address: native_sac(&n),
+            function_name: ScSymbol("transfer".try_into().unwrap()),
+            args: vec![
+                ScVal::Address(ScAddress::Account(account_id(&a))),
+                ScVal::Address(ScAddress::Account(account_id(&b))),
+                ScVal::I128(Int128Parts { hi: 0, lo: amount }),
+            ]
+            .try_into()
+            .unwrap(),
+        })
+    };
+    // b and c each send a transfer out of a's balance: a authorizes both.
+    let nonce = |sender: &SigningKey, amount: u64| {
+        let env = envelope(n.network_id, sender, seq_of(&n, sender) + 1, 100, vec![invoke_op(transfer(amount))], TransactionExt::V0, &[]);
+        let v = simulate(&n, SimulateParams { transaction: env, auth_mode: None, instruction_leeway: None, use_upgraded_auth: false }).unwrap();
+        let auth = v["results"][0]["auth"][0].as_str().expect("one auth entry").to_string();
+        match SorobanAuthorizationEntry::from_xdr_base64(auth, Limits::none()).unwrap().credentials {
+            SorobanCredentials::Address(c) => c.nonce,
+            other => panic!("address credentials expected, got {other:?}"),
+        }
+    };
+    assert_ne!(nonce(&b, 5), nonce(&c, 5));
+    assert_ne!(nonce(&b, 5), nonce(&b, 6));
+    assert_eq!(nonce(&b, 5), nonce(&b, 5));
+}
+
 /// One JSON-RPC request on an open keep-alive connection; reads exactly one response.
 fn rpc_on(s: &mut std::net::TcpStream, body: &str) -> std::io::Result<serde_json::Value> {
     use std::io::{BufRead, Read, Write};

@@ -91,6 +91,30 @@ export function contractErrorCodeInEvents(events: readonly xdr.DiagnosticEvent[]
   return undefined
 }
 
+/**
+ * The host errors a failed transaction's diagnostic events name, as `Error(Type, Code)` plus the
+ * event's message when it has one (e.g. `Error(Budget, ExceededLimit): ...`), first one first.
+ */
+export function hostErrorsInEvents(events: readonly xdr.DiagnosticEvent[] | undefined): string[] {
+  const out: string[] = []
+  for (const ev of events ?? []) {
+    try {
+      const body = ev.event().body().v0()
+      const err = body.topics().find((t) => t.switch() === xdr.ScValType.scvError())
+      if (err === undefined) continue
+      const e = err.error()
+      const code = e.switch() === xdr.ScErrorType.sceContract() ? `#${e.contractCode()}` : e.code().name.replace(/^scec/, '')
+      const data = body.data()
+      const first = data.switch() === xdr.ScValType.scvVec() ? data.vec()?.[0] : data
+      const msg = first?.switch() === xdr.ScValType.scvString() ? `: ${first.str().toString()}` : ''
+      out.push(`Error(${e.switch().name.replace(/^sce/, '')}, ${code})${msg}`)
+    } catch {
+      // A malformed event carries nothing we can use.
+    }
+  }
+  return out
+}
+
 function contractCodeOfScVal(v: xdr.ScVal): number | undefined {
   if (v.switch() === xdr.ScValType.scvError()) {
     const err = v.error()

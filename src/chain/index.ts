@@ -24,6 +24,7 @@ export {
   TransactionRejectedError,
   contractErrorCode,
   contractErrorCodeInEvents,
+  hostErrorsInEvents,
   simulationFailure,
 } from './errors.js'
 export { addr, bool, i128, str, struct, sym, u32, u64 } from './scval.js'

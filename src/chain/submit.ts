@@ -17,6 +17,7 @@ import {
   TransactionFailedError,
   TransactionRejectedError,
   contractErrorCodeInEvents,
+  hostErrorsInEvents,
   simulationFailure,
 } from './errors.js'
 
@@ -272,7 +273,8 @@ function settle(hash: string, res: rpc.Api.GetTransactionResponse): Outcome {
     const code = contractErrorCodeInEvents(failedEvents(res))
     const result = failureName(res.resultXdr)
     if (code !== undefined) throw new ContractError(code, { details: `failed ${hash}` })
-    throw new TransactionFailedError(hash, result)
+    const host = hostErrorsInEvents(failedEvents(res))
+    throw new TransactionFailedError(hash, result, host.length > 0 ? { details: host.join('; ') } : {})
   }
   throw new ChainError('unexpected getTransaction status', { details: String(res.status) })
 }
