@@ -1,0 +1,132 @@
+/**
+ * The execution engine end to end: one keeper daemon with its executor contract (atomic path) and
+ * channel accounts, on a sandbox world with the real Blend v2 pool, after a price drop that puts
+ * several borrowers under water at once. Every auction is opened within a few ledgers of the drop,
+ * planned together, and filled in its first profitable ledger with draw and return in the same
+ * transaction, while the poll loop keeps scanning.
+ */
+import pino from 'pino'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startSandbox, type Sandbox } from '../../../sandbox/ts/launch.js'
+import { deployExecutor, deployWorld, type World } from '../../world/index.js'
+import { RegistryContract } from '../clients/registry.js'
+import { VaultContract } from '../clients/vault.js'
+import { parseConfig } from '../config/index.js'
+import { startDaemon, type Daemon } from '../daemon.js'
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+async function until<T>(what: string, f: () => Promise<T | undefined> | T | undefined, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const v = await f()
+    if (v !== undefined) return v
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await sleep(250)
+  }
+}
+
+describe('execution engine end to end (atomic path, several auctions at once)', () => {
+  let sandbox: Sandbox
+  let world: World
+  let daemon: Daemon | undefined
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, ledgerIntervalSeconds: 0.5 })
+    world = await deployWorld(sandbox, { seed: 31, borrowers: 6, keepers: 1, registerKeepers: false })
+  }, 240_000)
+
+  afterAll(async () => {
+    await daemon?.stop()
+    await sandbox?.stop()
+  })
+
+  it('opens, plans and fills every auction on time, drawing and returning in one transaction', async () => {
+    const keeper = world.keepers[0]!
+    const executor = await deployExecutor(world, keeper, { register: false })
+    const vault = new VaultContract(world.chain, world.service!.vault)
+    const registry = new RegistryContract(world.chain, world.service!.registry)
+    daemon = await startDaemon(
+      parseConfig({
+        ...world.addresses.env,
+        KEEPER_SECRET: keeper.secret(),
+        KEEPER_NAME: 'engine-e2e',
+        API_PORT: '0',
+        API_HOST: '127.0.0.1',
+        POLL_INTERVAL: '3',
+        MIN_PROFIT: '1.02',
+        SLIPPAGE_BPS: '300',
+        LEDGER_POLL_MS: '100',
+        EXECUTOR_CONTRACT: executor.contractId,
+        // The world's rebalance vault belongs to another test: leave it out.
+        REBALANCE_VAULT: '',
+      }),
+      { logger: pino({ level: 'silent' }), stopGraceMs: 5_000 },
+    )
+    const d = daemon
+    expect((await registry.getKeeper(executor.contractId)).name).toBe('engine-e2e')
+    const before = await vault.getState()
+
+    // Both collateral prices down 20 %: every borrower (opened at HF 1.04-1.10) goes under water.
+    const dropLedger = (await sandbox.server.getLatestLedger()).sequence
+    for (const c of world.collaterals) await world.setPrice(c.code, (world.price(c.code) * 80n) / 100n)
+    const planned = await until(
+      'every auction planned',
+      () => {
+        const p = d.state.executions.filter((e) => e.stage === 'planned')
+        return p.length === world.borrowers.length ? p : undefined
+      },
+      60_000,
+    )
+    const cyclesAtPlan = d.state.cycles.count
+    // Every auction opened (and planned) within a few ledgers of the drop: channel accounts carry
+    // the auction openings in parallel.
+    for (const e of planned) expect(e.plannedAt - dropLedger).toBeLessThanOrEqual(10)
+    expect(planned.every((e) => e.path === 'atomic')).toBe(true)
+
+    // Skip most of the ~180 ledgers of ripening; the last ledgers run at the sandbox's own pace.
+    const firstTarget = Math.min(...planned.map((e) => e.targetLedger))
+    const latest = (await sandbox.server.getLatestLedger()).sequence
+    if (firstTarget - 5 > latest) await sandbox.closeLedgers(firstTarget - 5 - latest)
+
+    const done = await until(
+      'every execution finished',
+      () => {
+        const all = d.state.executions
+        return all.length >= planned.length && all.every((e) => ['returned', 'lost', 'abandoned'].includes(e.stage)) ? all : undefined
+      },
+      120_000,
+    ).catch(async (err) => {
+      const latestNow = (await sandbox.server.getLatestLedger()).sequence
+      console.log(`latest ${latestNow}`, JSON.stringify(d.state.executions.map((e) => ({ l: e.label.slice(0, 6), s: e.stage, t: e.targetLedger, h: e.history, n: e.note })), null, 0))
+      console.log(d.state.cycles, d.state.recovery)
+      throw err
+    })
+    for (const e of done) {
+      expect(e.stage, `${e.label}: ${e.note}`).toBe('returned')
+      const at = (s: string) => e.history.find((h) => h.stage === s)?.ledger
+      // draw, fill, swap and return in one ledger (one transaction): nothing outstanding across ledgers
+      expect(at('drawn')).toBeDefined()
+      expect(new Set(['drawn', 'filled', 'swapped', 'returned'].map(at)).size).toBe(1)
+      // in the first profitable ledger, or the one after
+      expect(at('filled')! - e.targetLedger).toBeLessThanOrEqual(1)
+    }
+    const onTime = done.filter((e) => e.history.find((h) => h.stage === 'filled')!.ledger === e.targetLedger).length
+    console.log(`[engine e2e] ${done.length} auctions, ${onTime} filled in the planned ledger, planned ${planned.map((e) => e.plannedAt - dropLedger).join('/')} ledgers after the drop`)
+
+    // The poll loop kept scanning while the auctions ripened, and never overran.
+    expect(d.state.cycles.count).toBeGreaterThan(cyclesAtPlan)
+    expect(d.state.cycles.overruns).toBe(0)
+
+    // The books: profit booked, nothing outstanding, the executor's record.
+    const after = await vault.getState()
+    const profit = done.reduce((s, e) => s + (e.result ? BigInt(e.result.profit) : 0n), 0n)
+    expect(profit).toBeGreaterThan(0n)
+    expect(after.totalProfit - before.totalProfit).toBe(profit)
+    expect(after.activeLiq).toBe(0n)
+    expect(await vault.getKeeperDraw(executor.contractId)).toBe(0n)
+    const record = await registry.getKeeper(executor.contractId)
+    expect(record.successfulFills).toBe(done.length)
+    expect(record.hasActiveDraw).toBe(false)
+  }, 300_000)
+})
