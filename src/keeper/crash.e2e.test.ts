@@ -16,6 +16,7 @@ import { ContractError, addr, invoke } from '../chain/index.js'
 import { deployWorld, type Borrower, type World } from '../world/index.js'
 import { RegistryContract, VaultContract, tokenBalance, type KeeperInfo, type VaultState } from './clients/index.js'
 import { spawnKeeper, type KeeperProcess, type LogLine } from './testing/keeperProcess.js'
+import { worldKeeperEnv } from './testing/worldKeeperEnv.js'
 
 const UNIT = 10_000_000n
 /** Health factor (7 decimals) the case's borrower is pushed to: under 1, others on its asset stay above. */
@@ -56,18 +57,7 @@ function withTimeout<T>(what: string, p: Promise<T>, ms: number): Promise<T> {
 }
 
 function start(extra: Record<string, string> = {}): KeeperProcess {
-  const k = spawnKeeper({
-    ...world.addresses.env,
-    KEEPER_SECRET: keeper().secret(),
-    KEEPER_NAME: 'crash-keeper',
-    API_PORT: '0',
-    API_HOST: '127.0.0.1',
-    POLL_INTERVAL: '3',
-    MIN_PROFIT: '1.02',
-    SLIPPAGE_BPS: '300',
-    LEDGER_POLL_MS: '100',
-    ...extra,
-  })
+  const k = spawnKeeper(worldKeeperEnv(world, keeper(), 'crash-keeper', extra))
   running.push(k)
   return k
 }

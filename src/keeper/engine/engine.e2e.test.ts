@@ -13,6 +13,7 @@ import { RegistryContract } from '../clients/registry.js'
 import { VaultContract } from '../clients/vault.js'
 import { parseConfig } from '../config/index.js'
 import { startDaemon, type Daemon } from '../daemon.js'
+import { worldKeeperEnv } from '../testing/worldKeeperEnv.js'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -47,20 +48,13 @@ describe('execution engine end to end (atomic path, several auctions at once)', 
     const vault = new VaultContract(world.chain, world.service!.vault)
     const registry = new RegistryContract(world.chain, world.service!.registry)
     daemon = await startDaemon(
-      parseConfig({
-        ...world.addresses.env,
-        KEEPER_SECRET: keeper.secret(),
-        KEEPER_NAME: 'engine-e2e',
-        API_PORT: '0',
-        API_HOST: '127.0.0.1',
-        POLL_INTERVAL: '3',
-        MIN_PROFIT: '1.02',
-        SLIPPAGE_BPS: '300',
-        LEDGER_POLL_MS: '100',
-        EXECUTOR_CONTRACT: executor.contractId,
-        // The world's rebalance vault belongs to another test: leave it out.
-        REBALANCE_VAULT: '',
-      }),
+      parseConfig(
+        worldKeeperEnv(world, keeper, 'engine-e2e', {
+          EXECUTOR_CONTRACT: executor.contractId,
+          // The world's rebalance vault belongs to another test: leave it out.
+          REBALANCE_VAULT: '',
+        }),
+      ),
       { logger: pino({ level: 'silent' }), stopGraceMs: 5_000 },
     )
     const d = daemon

@@ -11,7 +11,7 @@ import type { Reserve } from './loadPool.js'
 import type { OraclePrices, PriceData } from './oracle.js'
 import type { PoolReader, ScanResult } from './scan.js'
 import type { AuctionData, AuctionType } from './storage.js'
-import type { FillOrder, UserPlanData } from './userLiquidation.js'
+import type { FillOrder, UserPlanData } from './plans.js'
 
 /** A fill for the atomic path: one transaction through the keeper's executor contract. */
 export interface AtomicFill {

@@ -21,30 +21,13 @@ import type { BlendContext } from './context.js'
 import { ErrAlreadyFilled, ErrBadTask } from './errors.js'
 import { chooseLiquidationPercent } from './liquidationPercent.js'
 import type { Reserve } from './loadPool.js'
-import type { PriceData } from './oracle.js'
-import { fillRequests, encodeRequests, repayAmount, type Request } from './requests.js'
+import { fillRequests, encodeRequests, repayAmount } from './requests.js'
+import type { FillOrder, UserPlanData } from './plans.js'
 import { sellCollateral } from './sellCollateral.js'
 import { AuctionType, type AuctionData } from './storage.js'
+
+export type { FillOrder, UserPlanData } from './plans.js'
 import type { BlendTaskData } from './taskData.js'
-
-/** What a user-liquidation plan carries from plan to fire. */
-export interface UserPlanData {
-  kind: 'user_liquidation'
-  user: string
-  auction: AuctionData
-  /** Valuation the plan was made with (progress lines re-use it). */
-  reserves: Map<string, Reserve>
-  prices: Map<string, PriceData>
-  fill: FillPlan
-}
-
-/** Bid side of a fill in USDC: the repay amounts (with their buffer), and the request list. */
-export interface FillOrder {
-  drew: bigint
-  requests: Request[]
-  /** Seized collateral assets other than USDC. */
-  lotAssets: string[]
-}
 
 export function fillOrder(user: string, fill: FillPlan, reserves: ReadonlyMap<string, Reserve>, usdc: string): FillOrder | { refuse: string } {
   const bidAssets = Object.keys(fill.bid)
