@@ -14,7 +14,7 @@ interface Job {
   capital: bigint
   path?: 'atomic' | 'two-step'
   /** fire answers: lost, replan to a ledger, or throw */
-  outcome?: 'lost' | { replan: number } | 'throw'
+  outcome?: 'lost' | 'lost-after-draw' | { replan: number } | 'throw'
   /** ledgers the fill lands after its target */
   late?: number
   expires?: number
@@ -60,6 +60,14 @@ function world(opts: { limits?: CapitalLimits; crashAt?: StepBoundary } = {}) {
         return { replan: to }
       }
       if (job.outcome === 'lost') return makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: 0, success: false, lost: true, note: 'lost' })
+      if (job.outcome === 'lost-after-draw') {
+        // drew, the fill was refused (another keeper filled first), the draw went back unchanged
+        await ctx.vault.draw(plan.capital)
+        await ctx.step('drawn')
+        await ctx.vault.returnProceeds(plan.capital, 0)
+        await ctx.step('returned')
+        return makeResult({ drew: plan.capital, proceeds: plan.capital, responseTimeMs: 0, success: false, lost: true, note: 'lost' })
+      }
       if (plan.path === 'two-step') {
         await ctx.vault.draw(plan.capital)
         await ctx.step('drawn')
@@ -200,6 +208,7 @@ describe('ExecutionEngine', () => {
       w.task({ id: 'exp', target: 200, capital: 1n, expires: 103 }),
       w.task({ id: 'moved', target: 103, capital: 1n, outcome: { replan: 110 } }),
       w.task({ id: 'lost', target: 102, capital: 1n, outcome: 'lost' }),
+      w.task({ id: 'lostDrawn', target: 102, capital: 1n, outcome: 'lost-after-draw' }),
       w.task({ id: 'boom', target: 102, capital: 1n, outcome: 'throw' }),
       w.task({ id: 'never', target: 0, capital: 0n, skip: 'auction never clears MIN_PROFIT' }),
     ])
@@ -207,6 +216,14 @@ describe('ExecutionEngine', () => {
     await w.close(4) // 104
     expect(w.stageOf('exp')).toBe('abandoned')
     expect(w.stageOf('lost')).toBe('lost')
+    // a race lost after drawing: the draw went back, the execution ends lost and leaves the book
+    const lostDrawn = w.engine.executions().find((e) => e.key === 'fake:lostDrawn')!
+    expect(lostDrawn.stage).toBe('lost')
+    expect(lostDrawn.history.map((h) => h.stage)).toEqual(['planned', 'due', 'drawn', 'returned', 'lost'])
+    expect(w.engine.executions().filter((e) => e.key === 'fake:lostDrawn')).toHaveLength(1)
+    w.engine.offer(w.adapter, [w.task({ id: 'lostDrawn', target: 200, capital: 1n })])
+    await w.engine.settled()
+    expect(w.plans.filter((id) => id === 'lostDrawn')).toHaveLength(2)
     expect(w.stageOf('boom')).toBe('abandoned')
     expect(w.stageOf('never')).toBeUndefined()
     expect(w.log.filter((l) => l.includes('never clears'))).toHaveLength(1)

@@ -98,9 +98,9 @@ interface Entry {
   note: string | null
   result: Result | null
   firing: boolean
+  /** Set once the entry reached its final stage (the adapter's `returned` step is not final). */
+  done: boolean
 }
-
-const TERMINAL: ReadonlySet<Stage> = new Set(['returned', 'lost', 'abandoned'])
 
 const errMessage = (err: unknown) => (err instanceof Error ? err.message : String(err))
 
@@ -248,8 +248,19 @@ export class ExecutionEngine {
     void pr.finally(() => this.inflight.delete(pr))
   }
 
-  private add(e: Omit<Entry, 'seq' | 'stage' | 'plannedAt' | 'history' | 'progress' | 'note' | 'result' | 'firing'>): Entry {
-    const entry: Entry = { ...e, seq: this.seq++, stage: 'planned', plannedAt: this.latest, history: [{ stage: 'planned', ledger: this.latest }], progress: null, note: null, result: null, firing: false }
+  private add(e: Omit<Entry, 'seq' | 'stage' | 'plannedAt' | 'history' | 'progress' | 'note' | 'result' | 'firing' | 'done'>): Entry {
+    const entry: Entry = {
+      ...e,
+      seq: this.seq++,
+      stage: 'planned',
+      plannedAt: this.latest,
+      history: [{ stage: 'planned', ledger: this.latest }],
+      progress: null,
+      note: null,
+      result: null,
+      firing: false,
+      done: false,
+    }
     this.active.set(e.plan.key, entry)
     if (this.latest >= entry.plan.targetLedger - leadLedgers(entry.plan.path)) this.move(entry, 'due')
     return entry
@@ -461,7 +472,8 @@ export class ExecutionEngine {
   }
 
   private finish(e: Entry, stage: Stage, note: string | null): void {
-    if (TERMINAL.has(e.stage)) return
+    if (e.done) return
+    e.done = true
     // An adapter that reported the `returned` step already has it in the history.
     if (e.stage !== stage) this.move(e, stage)
     e.note = note
