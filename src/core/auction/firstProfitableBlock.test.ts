@@ -35,6 +35,10 @@ describe('firstProfitableBlock: worked examples', () => {
     expect(firstProfitableBlock({ auction: { ...auction, lot: {} }, percent: 100, lotQuotes: q, bidQuotes: { USDC: usdc }, minProfit: 1n })).toBeNull()
     expect(firstProfitableBlock({ auction, percent: 100, lotQuotes: q, bidQuotes: { USDC: usdc }, minProfit: 1n, fromBlock: 9000 })?.block).toBe(9000)
   })
+  it('with no minimum every block qualifies, even for an empty lot (as the predicate says)', () => {
+    const q = { XLM: { price: 1_1000000n, decimals: 7 } }
+    expect(firstProfitableBlock({ auction: { ...auction, lot: { XLM: 0n } }, percent: 1, lotQuotes: q, bidQuotes: { USDC: usdc }, minProfit: 0n })?.block).toBe(5000)
+  })
 })
 
 describe('firstProfitableBlock: closed form equals a brute-force scan', () => {

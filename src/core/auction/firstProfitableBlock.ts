@@ -32,7 +32,7 @@ const END = 2 * AUCTION_RAMP_BLOCKS
 
 /**
  * The first ledger at or after `fromBlock` at which filling `percent` of the auction reaches
- * `minProfit`, or `null` if it never does (the lot is worth nothing).
+ * `minProfit`, or `null` if it never does (the lot is worth nothing and `minProfit` > 0).
  *
  * Closed form on the curve: with `L` the full lot value and `B` the full bid cost, the lot phase
  * gives `d = ceil(200 * m * B / (L * 1e7))` and the bid phase `d = 400 - floor(200 * L * 1e7 / (m * B))`.
@@ -72,7 +72,8 @@ export function firstProfitableBlock(parameters: FirstProfitableBlockParameters)
   const full = at(AUCTION_RAMP_BLOCKS)
   const L = full.lotValue
   const B = full.bidCost
-  if (L === 0n) return null // nothing to win at any block
+  // Nothing to win at any block, unless no profit is asked for (then every block qualifies).
+  if (L === 0n && minProfit > 0n) return null
 
   let candidate: number
   if (minProfit === 0n || B === 0n) candidate = 0
