@@ -33,11 +33,28 @@ pub fn dispatch(node: &mut Node, method: &str, p: &Value) -> Result<Value, RpcEr
             if n > 100_000 {
                 return Err(invalid("count: at most 100000 ledgers per call"));
             }
+            if let Some(order) = p.get("order").filter(|v| !v.is_null()) {
+                if n != 1 {
+                    return Err(invalid("order: only with count 1 (it names what the next ledger applies)"));
+                }
+                let hashes = hashes_arg(order)?;
+                let held = node.select_pending(&hashes).map_err(invalid)?;
+                node.close_ledger();
+                node.pending.extend(held);
+                return Ok(json!({ "latestLedger": node.latest().seq, "held": node.pending.len() }));
+            }
             for _ in 0..n {
                 node.close_ledger();
             }
             Ok(json!({ "latestLedger": node.latest().seq }))
         }
+        "sandbox_setInstant" => match arg(p, "enabled") {
+            Some(Value::Bool(b)) => {
+                node.cfg.instant = *b;
+                Ok(json!({ "instant": *b }))
+            }
+            _ => Err(invalid("enabled (true or false) is required")),
+        },
         "sandbox_advanceTime" => {
             let s = u64_arg(p, "seconds")?.ok_or_else(|| invalid("seconds is required"))?;
             node.chain.clock.advance(s);
@@ -78,6 +95,18 @@ pub fn dispatch(node: &mut Node, method: &str, p: &Value) -> Result<Value, RpcEr
         "sandbox_setLedgerEntry" => set_entry(node, p),
         m => Err(RpcError::MethodNotFound(m.to_string())),
     }
+}
+
+/// `order`: transaction hashes (hex), the ones the next ledger applies in that order.
+fn hashes_arg(v: &Value) -> Result<Vec<[u8; 32]>, RpcError> {
+    let list = v.as_array().ok_or_else(|| invalid("order must be an array of transaction hashes (hex)"))?;
+    list.iter()
+        .map(|h| {
+            let s = h.as_str().ok_or_else(|| invalid("order: each hash must be a hex string"))?;
+            let bytes = hex::decode(s).map_err(|_| invalid(format!("order: {s} is not hex")))?;
+            bytes.try_into().map_err(|_| invalid(format!("order: {s} is not a 32-byte hash")))
+        })
+        .collect()
 }
 
 /// Writes (or with `{"key", "delete": true}` removes) one ledger entry directly.

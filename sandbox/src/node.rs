@@ -284,6 +284,27 @@ impl Node {
         Ok(())
     }
 
+    /// Keeps only the pending transactions named in `order`, in that order, for the next close,
+    /// and hands back the others (still pending afterwards, in arrival order). A transaction
+    /// held back while a later one from the same account goes ahead fails with txBAD_SEQ, as
+    /// it would on a network that received them in that order.
+    pub fn select_pending(&mut self, order: &[[u8; 32]]) -> Result<Vec<ParsedTx>, String> {
+        let mut rest = std::mem::take(&mut self.pending);
+        let mut chosen = Vec::with_capacity(order.len());
+        for h in order {
+            match rest.iter().position(|p| &p.hash == h) {
+                Some(i) => chosen.push(rest.remove(i)),
+                None => {
+                    rest.extend(chosen);
+                    self.pending = rest;
+                    return Err(format!("order: {} is not pending", hex::encode(h)));
+                }
+            }
+        }
+        self.pending = chosen;
+        Ok(rest)
+    }
+
     /// Closes one ledger with every pending transaction, in arrival order.
     pub fn close_ledger(&mut self) -> u32 {
         let last = self.latest().clone();

@@ -1,0 +1,160 @@
+/**
+ * report.json: what one run produced. Data first; report.html and timeseries.csv are drawn from
+ * this alone. Deterministic: no wall-clock times, host names or paths that differ between
+ * machines, so one scenario and seed give byte-identical files anywhere.
+ *
+ * USD / USDC figures are numbers rounded to 7 decimals (the chain's precision); ledgers are
+ * sequence numbers of the run's sandbox.
+ */
+export const REPORT_SCHEMA_VERSION = 1
+
+export interface Report {
+  schemaVersion: typeof REPORT_SCHEMA_VERSION
+  scenario: {
+    name: string
+    description: string
+    /** SHA-256 of the resolved scenario (defaults applied), hex. */
+    hash: string
+    /** The resolved scenario as the run used it. */
+    resolved: unknown
+  }
+  seed: number
+  versions: {
+    /** package.json version of this repository. */
+    harness: string
+    stellarSdk: string
+    /** The Soroban host the sandbox applies transactions with. */
+    sorobanHost: string
+    blend: string
+    protocol: number
+  }
+  run: {
+    ledgerSeconds: number
+    /** Ledgers simulated (after the world was set up). */
+    ledgers: number
+    startLedger: number
+    endLedger: number
+    /** Ledgers closed without any keeper acting, because nothing could change a decision. */
+    fastForwardedLedgers: number
+  }
+  summary: Summary
+  keepers: KeeperResult[]
+  auctions: AuctionResult[]
+  replay: ReplayResult
+  /** The invariant audit of the final chain state (src/audit). */
+  audit: AuditResult
+  series: Series
+  /** Scenario events as they happened: flows, crashes, restarts, outages, slashes. */
+  events: RunEvent[]
+}
+
+export interface Summary {
+  /** Share price at the end / at the start − 1. */
+  lpReturn: number
+  /** The core's APY rule (apyDisplay) on the share-price series; text as the dashboard shows it. */
+  lpApy: { kind: string; value: number | null; text: string }
+  sharePriceStart: number
+  sharePriceEnd: number
+  /** Vault profit booked during the run (USDC). */
+  vaultProfit: number
+  auctions: { created: number; filled: number; expired: number; open: number }
+  /** Borrowers that were liquidatable at some ledger and never got an auction. */
+  missed: number
+  /** Fill ledger − first profitable ledger (at the population's lowest MIN_PROFIT). */
+  fillDelay: { median: number | null; p95: number | null; max: number | null }
+  /** Bad debt at the end: liabilities the backstop holds (USD at oracle prices). */
+  badDebt: number
+  slashes: number
+  /** Σ over keepers. */
+  keeperProfit: number
+  /** Highest active_liq / total_usdc seen. */
+  peakUtilisation: number
+  replayMismatches: number
+  auditHolds: boolean
+}
+
+export interface KeeperResult {
+  index: number
+  name: string
+  /** The registered keeper address (its executor contract on the atomic path). */
+  address: string
+  operator: string
+  path: 'atomic' | 'two-step'
+  minProfit: number
+  pollIntervalLedgers: number
+  /** Auctions this keeper filled. */
+  wins: number
+  /** Fills it fired that another keeper landed first. */
+  losses: number
+  /** Executions given up (capital, expiry, errors). */
+  abandoned: number
+  /** USDC the operator (and its executor) gained over the run, stake changes included. */
+  profit: number
+  /** Profit it returned to the vault. */
+  vaultProfit: number
+  /** Share of all fills. */
+  winRate: number
+  crashed: boolean
+  slashed: number
+}
+
+export interface AuctionResult {
+  /** user:kind:startLedger */
+  id: string
+  user: string
+  kind: 'liquidation' | 'bad-debt' | 'interest'
+  createdLedger: number
+  /** First ledger profitable at the population's lowest MIN_PROFIT (core firstProfitableBlock). */
+  firstProfitableLedger: number | null
+  filledLedger: number | null
+  filledBy: string | null
+  fillDelay: number | null
+  /** Lot and bid of the fill at oracle prices (USD). */
+  lotValue: number | null
+  bidValue: number | null
+  outcome: 'filled' | 'expired' | 'open'
+}
+
+export interface ReplayCheck {
+  kind: 'fill-ledger' | 'fill-amounts' | 'share-math' | 'health-factor'
+  checked: number
+  mismatches: number
+}
+
+export interface ReplayResult {
+  checks: ReplayCheck[]
+  /** The first 50 mismatches with what was predicted and what the chain did. */
+  mismatches: { kind: ReplayCheck['kind']; ledger: number; detail: string }[]
+}
+
+export interface AuditResult {
+  holds: boolean
+  invariants: { id: number; name: string; holds: boolean; warning: boolean; detail: string }[]
+}
+
+/**
+ * Column-oriented per-ledger series (one point every `recordEvery` ledgers, plus every ledger
+ * with a liquidation). `market.<CODE>`, `oracle.<CODE>` and `dex.<CODE>` per collateral asset.
+ */
+export interface Series {
+  assets: string[]
+  ledger: number[]
+  /** Seconds since the run started. */
+  time: number[]
+  sharePrice: number[]
+  totalUsdc: number[]
+  activeLiq: number[]
+  totalProfit: number[]
+  badDebt: number[]
+  openAuctions: number[]
+  /** Per asset code. */
+  market: Record<string, number[]>
+  oracle: Record<string, number[]>
+  dex: Record<string, (number | null)[]>
+}
+
+export interface RunEvent {
+  ledger: number
+  kind: 'deposit' | 'withdraw' | 'crash' | 'restart' | 'outage' | 'recovery' | 'slash' | 'auction' | 'fill' | 'oracle'
+  text: string
+}

@@ -1,0 +1,144 @@
+/**
+ * Reading a scenario: YAML → plain object → `--set` overrides → zod. A bad file gets one error
+ * per problem naming the file, the line and column, the field path and what was expected.
+ */
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { basename, dirname, extname, resolve } from 'node:path'
+import { LineCounter, parseDocument, isNode, type Document } from 'yaml'
+import { scenarioSchema, type Scenario } from './schema.js'
+
+export class ScenarioError extends Error {
+  override name = 'ScenarioError'
+  constructor(
+    readonly file: string,
+    readonly problems: string[],
+  ) {
+    super(`${file}: invalid scenario\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+  }
+}
+
+/** A scenario with where it came from (CSV paths resolve against `dir`). */
+export interface LoadedScenario {
+  scenario: Scenario
+  /** The parsed YAML before defaults, with overrides applied. */
+  input: Record<string, unknown>
+  file: string
+  dir: string
+  /** SHA-256 of the resolved scenario, hex. */
+  hash: string
+}
+
+/** One `--set path=value` (a single value; sweeps expand comma lists before calling this). */
+export interface Override {
+  path: string
+  value: unknown
+}
+
+/** `"1.02"` → 1.02, `"true"` → true, `"null"` → null, otherwise the string (YAML scalar rules). */
+export function parseValue(raw: string): unknown {
+  const doc = parseDocument(raw)
+  return doc.errors.length > 0 ? raw : doc.toJS()
+}
+
+/** Sets `a.b.0.c` in a plain object, creating objects on the way (numeric parts index arrays). */
+export function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.')
+  if (parts.some((p) => p === '')) throw new Error(`--set ${path}: empty path segment`)
+  let node: Record<string, unknown> | unknown[] = target
+  for (const [i, part] of parts.entries()) {
+    const last = i === parts.length - 1
+    const key: string | number = Array.isArray(node) ? Number(part) : part
+    if (Array.isArray(node) && !Number.isInteger(key)) throw new Error(`--set ${path}: ${part} is not an index into a list`)
+    const holder = node as Record<string | number, unknown>
+    if (last) {
+      holder[key] = value
+      return
+    }
+    const next = holder[key]
+    if (next === undefined || next === null) holder[key] = /^\d+$/.test(parts[i + 1]!) ? [] : {}
+    else if (typeof next !== 'object') throw new Error(`--set ${path}: ${parts.slice(0, i + 1).join('.')} is a value, not a section`)
+    node = holder[key] as Record<string, unknown>
+  }
+}
+
+function location(doc: Document, lines: LineCounter, path: (string | number | symbol)[]): string {
+  // The deepest node that exists on the path (a missing field points at its parent).
+  for (let n = path.length; n >= 0; n--) {
+    const node = doc.getIn(path.slice(0, n) as (string | number)[], true)
+    if (isNode(node) && node.range) {
+      const { line, col } = lines.linePos(node.range[0])
+      return `line ${line}, column ${col}`
+    }
+  }
+  return 'line 1'
+}
+
+/** Validates an already parsed object (from YAML, JSON or a sweep's grid point). */
+export function validateScenario(input: unknown, file: string, doc?: { doc: Document; lines: LineCounter }): Scenario {
+  const parsed = scenarioSchema.safeParse(input)
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const path = issue.path.length === 0 ? '(top level)' : issue.path.map(String).join('.')
+      const where = doc ? `${location(doc.doc, doc.lines, issue.path)}: ` : ''
+      return `${where}${path}: ${issue.message}`
+    })
+    throw new ScenarioError(file, problems)
+  }
+  const name = parsed.data.name ?? basename(file, extname(file))
+  const assets = new Set(parsed.data.world.assets.map((a) => a.code))
+  const problems: string[] = []
+  for (const code of Object.keys(parsed.data.market.prices)) {
+    if (!assets.has(code)) problems.push(`market.prices.${code}: no world asset with that code (assets: ${[...assets].join(', ')})`)
+  }
+  for (const code of Object.keys(parsed.data.world.borrowers.collateralMix ?? {})) {
+    if (!assets.has(code)) problems.push(`world.borrowers.collateralMix.${code}: no world asset with that code`)
+  }
+  const k = parsed.data.keepers
+  for (const o of k.individual) if (o.index >= k.count) problems.push(`keepers.individual: index ${o.index} but keepers.count is ${k.count}`)
+  for (const c of k.crashes) if (c.keeper >= k.count) problems.push(`keepers.crashes: keeper ${c.keeper} but keepers.count is ${k.count}`)
+  for (const f of parsed.data.world.depositors.flows) {
+    if (f.depositor >= parsed.data.world.depositors.count) problems.push(`world.depositors.flows: depositor ${f.depositor} but depositors.count is ${parsed.data.world.depositors.count}`)
+  }
+  if (problems.length > 0) throw new ScenarioError(file, problems)
+  return { ...parsed.data, name }
+}
+
+export function scenarioHash(s: Scenario): string {
+  return createHash('sha256').update(JSON.stringify(s)).digest('hex')
+}
+
+/** Parses YAML text; syntax errors carry their line. */
+export function parseScenarioText(text: string, file: string, overrides: readonly Override[] = []): LoadedScenario {
+  const lines = new LineCounter()
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true })
+  if (doc.errors.length > 0) {
+    throw new ScenarioError(
+      file,
+      doc.errors.map((e) => `line ${e.linePos?.[0].line ?? '?'}, column ${e.linePos?.[0].col ?? '?'}: YAML syntax: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`),
+    )
+  }
+  const raw = doc.toJS() ?? {}
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ScenarioError(file, ['line 1: the scenario must be a mapping of sections (run, world, market, dex, keepers)'])
+  const input = raw as Record<string, unknown>
+  for (const o of overrides) {
+    try {
+      setPath(input, o.path, o.value)
+    } catch (err) {
+      throw new ScenarioError(file, [(err as Error).message])
+    }
+  }
+  // Line numbers only point into the file when nothing was overridden there.
+  const scenario = validateScenario(input, file, overrides.length === 0 ? { doc, lines } : undefined)
+  return { scenario, input, file, dir: dirname(resolve(file)), hash: scenarioHash(scenario) }
+}
+
+export function loadScenario(file: string, overrides: readonly Override[] = []): LoadedScenario {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (err) {
+    throw new ScenarioError(file, [`cannot read the file: ${(err as Error).message}`])
+  }
+  return parseScenarioText(text, file, overrides)
+}

@@ -1,0 +1,301 @@
+/**
+ * The scenario file format (YAML), validated with zod. Every field is documented in
+ * sim/README.md; defaults are applied here so the rest of the harness sees complete values.
+ *
+ * Durations are seconds (a number) or a string with a unit: "90s", "15m", "6h", "2d".
+ * Amounts and prices are plain decimal numbers in USD / token units (converted to 7-decimal
+ * integers where they reach the chain).
+ */
+import { z } from 'zod'
+
+const DURATION_RE = /^(\d+(?:\.\d+)?)\s*(s|m|h|d)$/
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 }
+
+/** Seconds, from a number or "15m" / "6h" / "2d". */
+export const duration = z.union([
+  z.number().nonnegative(),
+  z
+    .string()
+    .regex(DURATION_RE, 'a duration like "90s", "15m", "6h" or "2d"')
+    .transform((s) => {
+      const m = DURATION_RE.exec(s)!
+      return Number(m[1]) * UNIT_SECONDS[m[2]!]!
+    }),
+])
+
+const fraction = z.number().min(0).max(1)
+const positive = z.number().positive()
+
+/** A price path for one asset. Volatility and drift are annualised (GBM convention). */
+export const priceModel = z.discriminatedUnion('model', [
+  z.object({ model: z.literal('constant') }).strict(),
+  z
+    .object({
+      model: z.literal('gbm'),
+      /** Annual drift μ (0.1 = +10 % a year, before the volatility correction). */
+      drift: z.number().default(0),
+      /** Annual volatility σ (0.8 = 80 %). */
+      volatility: z.number().nonnegative(),
+    })
+    .strict(),
+  z
+    .object({
+      model: z.literal('jumps'),
+      drift: z.number().default(0),
+      volatility: z.number().nonnegative(),
+      /** Expected jumps per day (Poisson). */
+      jumpsPerDay: z.number().nonnegative(),
+      /** Mean and standard deviation of a jump's log-return (−0.1 ≈ a 10 % drop). */
+      jumpMean: z.number(),
+      jumpStd: z.number().nonnegative().default(0),
+    })
+    .strict(),
+  z
+    .object({
+      model: z.literal('scripted'),
+      /** Moves applied in order; each multiplies the price by (1 + change) linearly over `over`. */
+      moves: z
+        .array(
+          z
+            .object({
+              at: duration,
+              /** −0.3 = −30 %. */
+              change: z.number().gt(-1),
+              over: duration.default(0),
+            })
+            .strict(),
+        )
+        .min(1),
+      /** Optional GBM noise on top of the script. */
+      volatility: z.number().nonnegative().default(0),
+    })
+    .strict(),
+  z
+    .object({
+      model: z.literal('csv'),
+      /** Path to the CSV file, relative to the scenario file. */
+      file: z.string().min(1),
+      /** Column with the price (default close). */
+      column: z.string().default('close'),
+      /** Column with the timestamp (default timestamp); rows must be evenly spaced. */
+      timeColumn: z.string().default('timestamp'),
+      /** Start the series at the world asset's price (multiply by start / first row). */
+      rebase: z.boolean().default(true),
+      /** Scale log-returns by this factor (1 = as recorded). */
+      volatilityScale: positive.default(1),
+      /** Skip this many rows first. */
+      startRow: z.number().int().nonnegative().default(0),
+    })
+    .strict(),
+])
+export type PriceModel = z.infer<typeof priceModel>
+
+const latency = z.discriminatedUnion('model', [
+  z.object({ model: z.literal('constant'), ms: z.number().nonnegative() }).strict(),
+  z.object({ model: z.literal('uniform'), minMs: z.number().nonnegative(), maxMs: z.number().nonnegative() }).strict(),
+  z.object({ model: z.literal('lognormal'), medianMs: positive, sigma: z.number().nonnegative() }).strict(),
+])
+export type LatencyModel = z.infer<typeof latency>
+
+const crashPoint = z.enum(['drawn', 'filled', 'swapped'])
+
+const keeperSettings = {
+  /** MIN_PROFIT: lot value / bid cost the keeper waits for (1.02 = 2 %). */
+  minProfit: z.number().min(1).max(10),
+  /** POLL_INTERVAL in seconds (rounded up to whole ledgers). */
+  pollInterval: duration,
+  slippageBps: z.number().int().min(0).max(10_000),
+}
+
+const keeperOverride = z
+  .object({
+    /** Which keeper (0-based). */
+    index: z.number().int().nonnegative(),
+    minProfit: keeperSettings.minProfit.optional(),
+    pollInterval: keeperSettings.pollInterval.optional(),
+    slippageBps: keeperSettings.slippageBps.optional(),
+    latency: latency.optional(),
+    rpcFaultRate: fraction.optional(),
+    path: z.enum(['atomic', 'two-step']).optional(),
+  })
+  .strict()
+
+const crash = z
+  .object({
+    /** Which keeper (0-based). */
+    keeper: z.number().int().nonnegative(),
+    /** The step after which it dies: drawn, filled or swapped. */
+    at: crashPoint,
+    /** Only executions starting at or after this time (default: the first one). */
+    after: duration.default(0),
+    /** Restart (a fresh process: stale-draw recovery) this long after the crash; null = never. */
+    restartAfter: duration.nullable().default(null),
+  })
+  .strict()
+
+const flow = z
+  .object({
+    at: duration,
+    /** Depositor index (0-based). */
+    depositor: z.number().int().nonnegative(),
+    action: z.enum(['deposit', 'withdraw']),
+    /** USDC for a deposit; for a withdrawal, give `amount` (USDC) or `fraction` of the shares. */
+    amount: positive.optional(),
+    fraction: z.number().gt(0).max(1).optional(),
+  })
+  .strict()
+  .refine((f) => (f.action === 'deposit' ? f.amount !== undefined && f.fraction === undefined : (f.amount === undefined) !== (f.fraction === undefined)), {
+    message: 'a deposit needs amount; a withdrawal needs exactly one of amount or fraction',
+  })
+
+const asset = z
+  .object({
+    /** Classic asset code (1-12 letters or digits). */
+    code: z.string().regex(/^[A-Za-z0-9]{1,12}$/, 'an asset code of 1-12 letters or digits'),
+    /** Initial price in USD. */
+    price: positive,
+    /** Blend collateral factor (0.75 = 75 %). */
+    cFactor: z.number().gt(0).max(1).default(0.75),
+    /** USD value on each side of the primary DEX pool (the fallback router gets half). */
+    dexDepthUsd: positive.default(1_000_000),
+  })
+  .strict()
+
+export const scenarioSchema = z
+  .object({
+    /** Short name (the file name by default). */
+    name: z.string().min(1).optional(),
+    description: z.string().default(''),
+    run: z
+      .object({
+        /** Ledgers to simulate; or give `duration`. */
+        ledgers: z.number().int().positive().optional(),
+        duration: duration.optional(),
+        /** Seconds per ledger (5 on the public networks). */
+        ledgerSeconds: z.number().int().min(1).max(60).default(5),
+        /** Default seed (the command line's --seed wins). */
+        seed: z.number().int().nonnegative().default(1),
+        /** One series point every this many ledgers (default: at most 2,000 points). */
+        recordEvery: z.number().int().positive().optional(),
+        /** Skip ledgers in which nothing can change any decision (same report, faster). */
+        fastForward: z.boolean().default(true),
+      })
+      .strict()
+      .refine((r) => (r.ledgers === undefined) !== (r.duration === undefined), { message: 'give exactly one of run.ledgers or run.duration' }),
+    world: z
+      .object({
+        /** Collateral assets (at least two; USDC is always the borrowed asset). */
+        assets: z.array(asset).min(2).default([
+          { code: 'WETH', price: 2000, cFactor: 0.75, dexDepthUsd: 1_000_000 },
+          { code: 'WBTC', price: 60_000, cFactor: 0.75, dexDepthUsd: 1_000_000 },
+        ]),
+        borrowers: z
+          .object({
+            count: z.number().int().min(1).max(500).default(8),
+            /** Opening health factors, drawn uniformly from [min, max]. */
+            healthFactor: z
+              .object({ min: z.number().gt(1), max: z.number().gt(1) })
+              .strict()
+              .refine((h) => h.min <= h.max, { message: 'min must not exceed max' })
+              .default({ min: 1.04, max: 1.1 }),
+            /** Share of borrowers per collateral asset code (default: equal). */
+            collateralMix: z.record(z.string(), z.number().nonnegative()).optional(),
+          })
+          .strict()
+          .prefault({}),
+        depositors: z
+          .object({
+            count: z.number().int().min(1).max(1000).default(3),
+            /** USDC each deposits at the start. */
+            amount: positive.default(100_000),
+            /** Scripted deposits and withdrawals. */
+            flows: z.array(flow).default([]),
+          })
+          .strict()
+          .prefault({}),
+        vault: z
+          .object({
+            depositCap: positive.default(100_000_000),
+            withdrawCooldown: duration.default(0),
+            maxDrawPerKeeper: positive.default(1_000_000),
+          })
+          .strict()
+          .prefault({}),
+        registry: z
+          .object({
+            minStake: positive.default(1_000),
+            slashTimeout: duration.default(3_600),
+            slashRateBps: z.number().int().min(0).max(10_000).default(1_000),
+          })
+          .strict()
+          .prefault({}),
+        /** USDC the lender supplies to the Blend pool. */
+        lenderSupply: positive.default(2_000_000),
+      })
+      .strict()
+      .prefault({}),
+    market: z
+      .object({
+        /** One price model per world asset code (missing: constant). */
+        prices: z.record(z.string(), priceModel).default({}),
+        oracle: z
+          .object({
+            /** The oracle posts at least this often. */
+            heartbeat: duration.default(3_600),
+            /** ...and whenever the market moved this much since the last post (basis points). */
+            deviationBps: z.number().int().min(0).max(10_000).default(50),
+            /** Posts carry the market price from this long ago. */
+            delay: duration.default(0),
+          })
+          .strict()
+          .prefault({}),
+      })
+      .strict()
+      .prefault({}),
+    dex: z
+      .object({
+        /** Chance per ledger that the primary router goes down... */
+        primaryFailureRate: fraction.default(0),
+        /** ...for this long. */
+        outage: duration.default(60),
+        arbitrage: z
+          .object({
+            enabled: z.boolean().default(true),
+            /** The arbitrageur trades toward the market price of this long ago. */
+            lag: duration.default(60),
+            /** Largest trade per pool per ledger, USD. */
+            maxTradeUsd: positive.default(100_000),
+            /** Leaves pools alone within this distance of the target (basis points). */
+            toleranceBps: z.number().int().min(0).max(10_000).default(30),
+          })
+          .strict()
+          .prefault({}),
+      })
+      .strict()
+      .prefault({}),
+    keepers: z
+      .object({
+        count: z.number().int().min(1).max(16).default(3),
+        minProfit: keeperSettings.minProfit.default(1.02),
+        pollInterval: keeperSettings.pollInterval.default(10),
+        slippageBps: keeperSettings.slippageBps.default(300),
+        /** Atomic (executor contract) or two-step (draw, fill, swap, return). */
+        path: z.enum(['atomic', 'two-step']).default('atomic'),
+        /** Time from a keeper's decision to its transaction reaching the network. */
+        latency: latency.default({ model: 'lognormal', medianMs: 400, sigma: 0.6 }),
+        /** Chance that any one RPC call fails (reads error out; a send's answer is lost). */
+        rpcFaultRate: fraction.default(0),
+        /** Per-keeper settings that differ from the above. */
+        individual: z.array(keeperOverride).default([]),
+        crashes: z.array(crash).default([]),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict()
+
+export type ScenarioInput = z.input<typeof scenarioSchema>
+export type Scenario = z.infer<typeof scenarioSchema> & { name: string }
+export type KeeperOverride = z.infer<typeof keeperOverride>
+export type CrashSpec = z.infer<typeof crash>
+export type FlowSpec = z.infer<typeof flow>
