@@ -1,21 +1,16 @@
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
-import { ExecutorContract } from './clients/executor.js'
-import { executorCycleVault } from './loop/executorVault.js'
-import { ContractError, SubmissionLanes, channelKeypairs, createChain, ensureChannels, type Chain } from '../chain/index.js'
-import { buildAdapters, builtinAdapterFactories, type AdapterFactories } from './adapters/index.js'
+import type { Chain } from '../chain/index.js'
+import type { AdapterFactories } from './adapters/index.js'
 import { buildApp } from './app.js'
-import { RegistryContract, RegistryErrorCode, VaultContract, tokenBalance, type VaultConfig } from './clients/index.js'
 import type { KeeperConfig } from './config/index.js'
-import { ExecutionEngine, RpcLedgerClock, type LedgerSource } from './engine/index.js'
-import { PollLoop, recordResult, runCycle, type CycleDeps } from './loop/index.js'
-import { createMetrics, type KeeperMetrics } from './metrics.js'
-import type { AdapterContext, ProtocolAdapter } from './sdk/index.js'
-import { DashboardState } from './state/dashboard.js'
-import { EventLog } from './state/events.js'
+import { PollLoop } from './loop/index.js'
+import type { KeeperMetrics } from './metrics.js'
+import { startKeeperRuntime } from './runtime.js'
+import type { ProtocolAdapter } from './sdk/index.js'
+import type { DashboardState } from './state/dashboard.js'
 
-/** Exact warning logged when register() reports AlreadyRegistered. */
-export const REGISTRATION_SKIPPED = 'registration skipped (may already be registered)'
+export { REGISTRATION_SKIPPED, registerKeeper } from './runtime.js'
 
 export interface DaemonOptions {
   logger: Logger
@@ -38,141 +33,18 @@ export interface Daemon {
   stop(): Promise<void>
 }
 
-type RegisterOutcome = 'registered' | 'skipped' | 'failed'
-
-/**
- * Startup step 3: register, never fatal. With an executor contract, the executor is what gets
- * registered (the operator's stake goes through it).
- */
-export async function registerKeeper(
-  registry: RegistryContract,
-  config: KeeperConfig,
-  logger: Logger,
-  events: EventLog,
-  executor?: ExecutorContract,
-): Promise<RegisterOutcome> {
-  try {
-    const hash =
-      executor === undefined
-        ? await registry.register(config.keypair, config.keeperName)
-        : await executor.register(config.keypair, registry.contractId, config.keeperName)
-    logger.info({ operator: config.operator, keeper: executor?.contractId ?? config.operator, name: config.keeperName, tx: hash }, 'registered with the keeper registry')
-    events.push('register', `registered ${config.keeperName}`, { tx: hash })
-    return 'registered'
-  } catch (err) {
-    if (err instanceof ContractError && err.code === RegistryErrorCode.AlreadyRegistered) {
-      logger.warn({ operator: config.operator, code: err.code }, REGISTRATION_SKIPPED)
-      events.push('register', REGISTRATION_SKIPPED)
-      return 'skipped'
-    }
-    const info = err instanceof ContractError ? { code: err.code, err: err.message } : { err: String((err as Error)?.message ?? err) }
-    logger.warn({ operator: config.operator, ...info }, 'registration failed (continuing unregistered)')
-    events.push('register', `registration failed: ${info.err}`)
-    return 'failed'
-  }
-}
-
-/**
- * The operator's channel accounts (CHANNEL_ACCOUNTS), created from the operator's XLM when
- * missing. Never fatal: without them every transaction goes from the operator, one per ledger.
- */
-async function channelLanes(chain: Chain, config: KeeperConfig, logger: Logger): Promise<SubmissionLanes> {
-  const channels = channelKeypairs(config.keypair, config.channelAccounts)
-  if (channels.length === 0) return new SubmissionLanes(config.keypair)
-  try {
-    const created = await ensureChannels(chain, config.keypair, channels)
-    logger.info({ channels: channels.length, created: created.length }, 'channel accounts ready')
-    return new SubmissionLanes(config.keypair, channels)
-  } catch (err) {
-    logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'channel accounts unavailable: sending everything from the operator')
-    return new SubmissionLanes(config.keypair)
-  }
-}
-
 /**
  * Startup steps 3–6 (the caller did 1–2: environment and validation): register, build the
  * adapters, start the HTTP API on API_PORT, start the poll loop every POLL_INTERVAL seconds.
  */
 export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Promise<Daemon> {
   const { logger } = opts
-  const chain = createChain({
-    rpcUrl: config.rpcUrl,
-    networkPassphrase: config.networkPassphrase,
-    instructionLeeway: config.instructionLeeway,
+  const runtime = await startKeeperRuntime(config, {
+    logger,
+    ...(opts.factories === undefined ? {} : { factories: opts.factories }),
+    ...(opts.extraAdapters === undefined ? {} : { extraAdapters: opts.extraAdapters }),
   })
-  const state = new DashboardState()
-  const events = new EventLog()
-  const metrics = createMetrics()
-  const vault = new VaultContract(chain, config.vaultContract)
-  const registry = new RegistryContract(chain, config.registryContract)
-  // The registered keeper: the operator, or its executor contract (atomic path).
-  const executor = config.executorContract === undefined ? undefined : new ExecutorContract(chain, config.executorContract)
-  const keeperAddress = executor?.contractId ?? config.operator
-  const keeperVault = executor === undefined ? vault : executorCycleVault(vault, executor)
-  state.operator = config.operator
-  state.keeperName = config.keeperName
-  state.mode = config.lendingPool ? 'liquidating' : 'monitor-only'
-
-  logger.info(
-    {
-      operator: config.operator,
-      name: config.keeperName,
-      mode: state.mode,
-      rpc: config.rpcUrl,
-      vault: config.vaultContract,
-      registry: config.registryContract,
-      lendingPool: config.lendingPool ?? null,
-      executor: config.executorContract ?? null,
-      pollIntervalSeconds: config.pollIntervalSeconds,
-    },
-    'keeper starting',
-  )
-  events.push('lifecycle', `keeper ${config.keeperName} starting (${state.mode})`)
-
-  // A wrong passphrase makes every signature invalid: say so before the first transaction.
-  try {
-    const network = await chain.server.getNetwork()
-    if (network.passphrase !== config.networkPassphrase) {
-      logger.error(
-        { expected: config.networkPassphrase, rpc: network.passphrase },
-        'NETWORK_PASSPHRASE does not match the RPC network: transactions will be rejected',
-      )
-      events.push('error', 'NETWORK_PASSPHRASE does not match the RPC network')
-    }
-  } catch (err) {
-    logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'RPC getNetwork failed')
-  }
-
-  // 3. registration
-  await registerKeeper(registry, config, logger, events, executor)
-
-  // 4. adapters, with the channel accounts as extra submission lanes
-  const lanes = await channelLanes(chain, config, logger)
-  const ctx: AdapterContext = {
-    chain,
-    keypair: config.keypair,
-    lanes,
-    logger: logger.child({ component: 'adapter' }),
-    vaultContract: config.vaultContract,
-    registryContract: config.registryContract,
-    usdcContract: config.usdcContract,
-    executorContract: config.executorContract,
-    lendingPool: config.lendingPool,
-    minProfit: config.minProfit,
-    slippageBps: config.slippageBps,
-    primaryDexRouter: config.primaryDexRouter,
-    fallbackDexRouter: config.fallbackDexRouter,
-    rebalanceVault: config.rebalanceVault,
-    rebalanceDriftBps: config.rebalanceDriftBps,
-    historyApiUrl: config.historyApiUrl,
-    emit: (kind, message, data) => {
-      events.push(kind, message, data)
-    },
-  }
-  const adapters = [
-    ...(await buildAdapters(ctx, opts.factories ?? builtinAdapterFactories)),
-    ...(opts.extraAdapters ?? []),
-  ]
+  const { chain, state, events, metrics, engine, adapters } = runtime
 
   // 5. HTTP API
   const app = await buildApp({
@@ -187,56 +59,12 @@ export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Pr
   const port = typeof address === 'object' && address ? address.port : config.apiPort
   logger.info({ port, host: config.apiHost }, 'api listening')
 
-  // 6. the execution engine (driven by ledger closes) and the poll loop (scans and plans)
-  const usdc = config.usdcContract
-  const clock = new RpcLedgerClock(chain.server as unknown as LedgerSource, config.ledgerPollMs, (err) => {
-    metrics.rpcErrors.inc({ stage: 'ledger_clock' })
-    logger.debug({ err: err instanceof Error ? err.message : String(err) }, 'ledger poll failed')
-  })
-  const engineLogger = logger.child({ component: 'engine' })
-  let vaultConfig: VaultConfig | undefined
-  const engine = new ExecutionEngine({
-    chain,
-    keypair: config.keypair,
-    vault: keeperVault.bind(config.keypair),
-    limits: async () => {
-      const [s, c] = await Promise.all([vault.getState(), vaultConfig ?? vault.getConfig()])
-      vaultConfig = c
-      return { idle: s.totalUsdc - s.activeLiq, maxDraw: c.maxDrawPerKeeper }
-    },
-    clock,
-    logger: engineLogger,
-    emit: (kind, message, data) => {
-      events.push(kind, message, data)
-    },
-    onResult: (execution, result) => recordResult({ state, metrics, logger: engineLogger, events }, execution.adapter, execution.label, result),
-    onError: (adapter, stage) => metrics.adapterErrors.inc({ adapter, stage }),
-    crashAt: config.crashAt,
-  })
-  engine.start()
-  const deps: CycleDeps = {
-    engine,
-    keeperAddress,
-    chain,
-    keypair: config.keypair,
-    vault: keeperVault,
-    registry,
-    usdcBalance: usdc ? (holder) => tokenBalance(chain, usdc, holder) : undefined,
-    adapters,
-    knownDepositors: config.knownDepositors,
-    state,
-    events,
-    metrics,
-    logger: logger.child({ component: 'cycle' }),
-  }
+  // 6. the poll loop (scans and plans; the engine follows ledger closes on its own)
   const intervalMs = config.pollIntervalSeconds * 1000
   const loop = new PollLoop({
     intervalMs,
     logger,
-    runCycle: (signal) => {
-      state.cycles.lastStartedAt = new Date().toISOString()
-      return runCycle(deps, signal)
-    },
+    runCycle: (signal) => runtime.cycle(signal),
     onCycle: (report, overran) => {
       state.cycles.count++
       state.cycles.lastDurationMs = report.durationMs
@@ -266,7 +94,7 @@ export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Pr
   const stop = () =>
     (stopping ??= (async () => {
       const grace = opts.stopGraceMs ?? 30_000
-      const [finished, fired] = await Promise.all([loop.stop(grace), engine.stop(grace)])
+      const [finished, fired] = await Promise.all([loop.stop(grace), runtime.stop(grace)])
       if (!finished) logger.warn('abandoned a cycle still running at shutdown')
       if (!fired) logger.warn('abandoned an execution still running at shutdown (stale-draw recovery settles it on restart)')
       await app.close()

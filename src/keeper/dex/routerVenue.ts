@@ -23,6 +23,8 @@ export interface RouterVenueParameters {
   name?: string
   /** Seconds the swap stays valid (deadline = now + this). */
   deadlineSeconds?: number
+  /** Clock for the deadline (ms; default Date.now). */
+  now?: () => number
 }
 
 export function routerVenue(p: RouterVenueParameters): Venue {
@@ -40,7 +42,7 @@ export function routerVenue(p: RouterVenueParameters): Venue {
       return i128Of(last)
     },
     async swap(amountIn, amountOutMin, path) {
-      const deadline = BigInt(Math.floor(Date.now() / 1000) + (p.deadlineSeconds ?? 300))
+      const deadline = BigInt(Math.floor((p.now ?? Date.now)() / 1000) + (p.deadlineSeconds ?? 300))
       try {
         const res = await invoke(p.chain, p.keypair, p.router, 'swap_exact_tokens_for_tokens', [
           i128(amountIn),

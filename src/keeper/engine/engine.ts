@@ -55,8 +55,11 @@ export interface EngineParameters {
   onError?: (adapter: string, stage: 'plan' | 'fire', err: unknown) => void
   /** Fault injection (tests, simulations): end the process right after this step. */
   crashAt?: StepBoundary | undefined
-  /** How to end the process at the crash point (default: SIGKILL to itself, like kill -9). */
-  crash?: (boundary: StepBoundary) => void
+  /**
+   * How to end the process at the crash point (default: SIGKILL to itself, like kill -9). A
+   * simulated crash returns a promise that never settles, so the execution stops right there.
+   */
+  crash?: (boundary: StepBoundary) => void | Promise<void>
   /** A progress event per planned execution every this many ledgers (default 20; 0 = never). */
   progressEvery?: number
   /** Finished executions kept for the API (default 100). */
@@ -438,7 +441,7 @@ export class ExecutionEngine {
         this.p.logger.info({ adapter: e.adapterName, key: e.plan.key, step: boundary, ledger: info?.ledger, tx: info?.txHash }, `execution ${boundary}`)
         if (this.p.crashAt === boundary) {
           this.p.logger.warn({ step: boundary }, 'fault injection: crashing at this step')
-          ;(this.p.crash ?? (() => process.kill(process.pid, 'SIGKILL')))(boundary)
+          await (this.p.crash ?? (() => process.kill(process.pid, 'SIGKILL')))(boundary)
         }
       },
       waitUntilSendable: async (ledger) => {

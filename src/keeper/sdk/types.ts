@@ -127,6 +127,11 @@ export interface AdapterContext {
   historyApiUrl?: string
   /** Tells the event stream about something worth showing (scans, fills...). */
   emit(kind: string, message: string, data?: Record<string, unknown>): void
+  /**
+   * The clock valuations and swap deadlines use (ms since the epoch; default `Date.now`). A
+   * simulation on a virtual ledger clock passes that clock.
+   */
+  now?: () => number
 }
 
 /**

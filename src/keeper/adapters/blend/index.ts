@@ -82,6 +82,8 @@ export interface LendingPoolAdapterParameters {
   lanes?: SubmissionLanes
   /** Called with the planned and the confirmed ledger of each fill (benchmarks, logs). */
   onFill?: (info: { user: string; plannedLedger: number; fillLedger: number; drew: bigint; proceeds: bigint }) => void
+  /** Clock for valuations and swap deadlines (ms; default Date.now). */
+  now?: () => number
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
@@ -111,7 +113,8 @@ export interface LendingPoolAdapter extends StagedAdapter<BlendTaskData, BlendPl
 }
 
 export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPoolAdapter {
-  const scanner = new PoolScanner(p.pool, p.eventsPageLimit === undefined ? {} : { eventsPageLimit: p.eventsPageLimit })
+  const now = p.now ?? Date.now
+  const scanner = new PoolScanner(p.pool, { ...(p.eventsPageLimit === undefined ? {} : { eventsPageLimit: p.eventsPageLimit }), now })
   const minProfit = minProfitScaled(p.minProfit)
   let last: ScanResult | undefined
   let usdc = p.usdc
@@ -125,8 +128,8 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
 
   function venues(chain: Chain, keypair: Keypair): Venue[] {
     const out: Venue[] = []
-    if (p.primaryDexRouter) out.push(routerVenue({ chain, keypair, router: p.primaryDexRouter, name: 'primary' }))
-    if (p.fallbackDexRouter) out.push(routerVenue({ chain, keypair, router: p.fallbackDexRouter, name: 'fallback' }))
+    if (p.primaryDexRouter) out.push(routerVenue({ chain, keypair, router: p.primaryDexRouter, name: 'primary', now }))
+    if (p.fallbackDexRouter) out.push(routerVenue({ chain, keypair, router: p.fallbackDexRouter, name: 'fallback', now }))
     return out
   }
   /** Opens a user-liquidation auction; 'open' when one is open afterwards (ours or another keeper's). */
@@ -200,8 +203,8 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
         reader.getLatestLedger(),
       ])
       // The pool accrues to the ledger's close time; a network that travelled in time is ahead.
-      const now = BigInt(Math.max(Math.floor(Date.now() / 1000), Number(latest.closeTime ?? 0)))
-      const reserves = valuationReserves(fresh.reserves, fresh.config.bstop_rate, now)
+      const at = BigInt(Math.max(Math.floor(now() / 1000), Number(latest.closeTime ?? 0)))
+      const reserves = valuationReserves(fresh.reserves, fresh.config.bstop_rate, at)
       return { reserves, prices, latest }
     },
   }
@@ -378,6 +381,7 @@ export const createLendingPoolAdapter: AdapterFactory = (ctx) => {
     ...(ctx.primaryDexRouter === undefined ? {} : { primaryDexRouter: ctx.primaryDexRouter }),
     ...(ctx.fallbackDexRouter === undefined ? {} : { fallbackDexRouter: ctx.fallbackDexRouter }),
     emit: ctx.emit,
+    ...(ctx.now === undefined ? {} : { now: ctx.now }),
     ...(ctx.lanes === undefined ? {} : { lanes: ctx.lanes }),
     ...(executor === undefined ? {} : { executor }),
   })

@@ -82,8 +82,11 @@ export class PoolScanner {
   /** Users liquidatable at the last scan: their auction entries ride along in the first wave. */
   private watch: string[] = []
 
-  constructor(pool: string, opts: { eventsPageLimit?: number } = {}) {
+  private readonly now: () => number
+
+  constructor(pool: string, opts: { eventsPageLimit?: number; now?: () => number } = {}) {
     this.pool = pool
+    this.now = opts.now ?? Date.now
     this.discovery = new BorrowerDiscovery(pool, opts.eventsPageLimit === undefined ? {} : { pageLimit: opts.eventsPageLimit })
   }
 
@@ -142,7 +145,7 @@ export class PoolScanner {
       reserveList: snapshot.reserveList,
       // The pool accrues to the ledger's time: use the node's latest close time when it is ahead
       // of the local clock (a network that travelled in time), else the local clock.
-      reserves: valuationReserves(snapshot.reserves, snapshot.config.bstop_rate, maxBig(BigInt(Math.floor(Date.now() / 1000)), poll.latestLedgerCloseTime ?? 0n)),
+      reserves: valuationReserves(snapshot.reserves, snapshot.config.bstop_rate, maxBig(BigInt(Math.floor(this.now() / 1000)), poll.latestLedgerCloseTime ?? 0n)),
       prices: prices.prices,
       oracleDecimals: prices.decimals,
     }
