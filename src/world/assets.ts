@@ -14,8 +14,9 @@ export interface WorldAsset {
 const OPS_PER_TX = 100
 
 /** Creates (funds) accounts through friendbot, in parallel. */
-export async function fundAccounts(chain: Chain, accounts: readonly Keypair[]): Promise<void> {
-  await Promise.all(accounts.map((k) => fundAccount(chain, k.publicKey())))
+export async function fundAccounts(chain: Chain, accounts: readonly Keypair[], serial = false): Promise<void> {
+  if (serial) for (const k of accounts) await fundAccount(chain, k.publicKey())
+  else await Promise.all(accounts.map((k) => fundAccount(chain, k.publicKey())))
 }
 
 /** Issues `code` from `issuer` and deploys its Stellar Asset Contract. */
@@ -30,16 +31,15 @@ export function classicAsset(a: WorldAsset): Asset {
 }
 
 /** Trustlines from each holder to every asset (one transaction per holder, holders in parallel). */
-export async function addTrustlines(chain: Chain, holders: readonly Keypair[], assets: readonly WorldAsset[]): Promise<void> {
-  await Promise.all(
-    holders.map((h) =>
-      submit(
-        chain,
-        h,
-        assets.map((a) => Operation.changeTrust({ asset: classicAsset(a) })),
-      ),
-    ),
-  )
+export async function addTrustlines(chain: Chain, holders: readonly Keypair[], assets: readonly WorldAsset[], serial = false): Promise<void> {
+  const trust = (h: Keypair) =>
+    submit(
+      chain,
+      h,
+      assets.map((a) => Operation.changeTrust({ asset: classicAsset(a) })),
+    )
+  if (serial) for (const h of holders) await trust(h)
+  else await Promise.all(holders.map(trust))
 }
 
 /** A credit of `amount` (7 decimals) of an asset to an account (G...) or a contract (C...). */

@@ -94,7 +94,8 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
   const borrowerKeys = Array.from({ length: nBorrowers }, (_, i) => kp(`borrower/${i}`))
 
   log('accounts')
-  await fundAccounts(chain, [admin, issuer, lender, ...keepers, ...depositors, ...borrowerKeys])
+  const serial = opts.serial ?? false
+  await fundAccounts(chain, [admin, issuer, lender, ...keepers, ...depositors, ...borrowerKeys], serial)
 
   log('assets and contract code')
   // The issuer's and the admin's transactions do not share a sequence number: run both at once.
@@ -103,11 +104,13 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
     for (const code of ['USDC', 'BLND', ...collateralSpecs.map((c) => c.code)]) list.push(await createAsset(chain, issuer, code))
     return list
   }
-  const [[usdc, blnd, ...collaterals], wasm] = await Promise.all([createAssets(), uploadWasms(chain, admin, service)])
+  const [[usdc, blnd, ...collaterals], wasm] = serial
+    ? [await createAssets(), await uploadWasms(chain, admin, service)]
+    : await Promise.all([createAssets(), uploadWasms(chain, admin, service)])
   if (!usdc || !blnd) throw new Error('asset creation returned too few assets')
-  await addTrustlines(chain, [admin], [usdc, blnd, ...collaterals])
-  await addTrustlines(chain, [lender, ...depositors], [usdc])
-  await addTrustlines(chain, [...keepers, ...borrowerKeys], [usdc, ...collaterals])
+  await addTrustlines(chain, [admin], [usdc, blnd, ...collaterals], serial)
+  await addTrustlines(chain, [lender, ...depositors], [usdc], serial)
+  await addTrustlines(chain, [...keepers, ...borrowerKeys], [usdc, ...collaterals], serial)
 
   const reserveConfigs: ReserveConfig[] = [
     USDC_RESERVE,
@@ -119,6 +122,7 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
     collaterals: collateralSpecs.map((c, i) => ({ price: c.price, cFactor: reserveConfigs[i + 1]!.c_factor })),
     usdcLFactor: USDC_RESERVE.l_factor,
     healthFactor: hfRange,
+    ...(opts.collateralWeights === undefined ? {} : { weights: opts.collateralWeights }),
   }).map((plan, i) => {
     const keypair = borrowerKeys[i]!
     const { collateral, borrowed, targetHealthFactor } = plan
@@ -242,15 +246,17 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
       chain,
       admin,
       usdc.contract,
-      { depositCap: 100_000_000n * UNIT, withdrawCooldown: 0n, maxDrawPerKeeper: 1_000_000n * UNIT },
-      { minStake: 1_000n * UNIT, slashTimeout: 3_600n, slashRateBps: 1_000 },
+      { depositCap: 100_000_000n * UNIT, withdrawCooldown: 0n, maxDrawPerKeeper: 1_000_000n * UNIT, ...opts.vaultConfig },
+      { minStake: 1_000n * UNIT, slashTimeout: 3_600n, slashRateBps: 1_000, ...opts.registryConfig },
       wasm,
       { vault: salt('vault'), registry: salt('registry') },
     )
     const { vault, registry } = serviceAddrs
-    await Promise.all(depositors.map((d) => depositToVault(chain, d, vault, depositAmount)))
+    if (serial) for (const d of depositors) await depositToVault(chain, d, vault, depositAmount)
+    else await Promise.all(depositors.map((d) => depositToVault(chain, d, vault, depositAmount)))
     if (opts.registerKeepers ?? true) {
-      await Promise.all(keepers.map((k, i) => registerKeeper(chain, k, registry, `keeper-${i}`)))
+      if (serial) for (const [i, k] of keepers.entries()) await registerKeeper(chain, k, registry, `keeper-${i}`)
+      else await Promise.all(keepers.map((k, i) => registerKeeper(chain, k, registry, `keeper-${i}`)))
     }
   }
 

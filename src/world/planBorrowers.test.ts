@@ -53,4 +53,14 @@ describe('planBorrowers', () => {
   it('refuses an empty collateral list', () => {
     expect(() => planBorrowers({ ...params, collaterals: [] })).toThrow(/no collateral/)
   })
+
+  it('splits borrowers over the collaterals by weight (equal weights alternate)', () => {
+    const two = [{ price: 2_000n * UNIT, cFactor: 7_500_000 }, { price: 60_000n * UNIT, cFactor: 7_500_000 }]
+    const equal = planBorrowers({ ...params, collaterals: two, count: 6 }).map((b) => b.collateralIndex)
+    expect(equal).toEqual([0, 1, 0, 1, 0, 1])
+    const mix = planBorrowers({ ...params, collaterals: two, count: 8, weights: [3, 1] }).map((b) => b.collateralIndex)
+    expect(mix.filter((i) => i === 0)).toHaveLength(6)
+    expect(planBorrowers({ ...params, collaterals: two, count: 4, weights: [0, 1] }).every((b) => b.collateralIndex === 1)).toBe(true)
+    expect(() => planBorrowers({ ...params, collaterals: two, weights: [0, 0] })).toThrow(/weights/)
+  })
 })

@@ -2,6 +2,7 @@ import type { Keypair } from '@stellar/stellar-sdk'
 import type { Chain } from '../chain/index.js'
 import type { WorldAsset } from './assets.js'
 import type { BlendProtocol, ReserveConfig } from './blend.js'
+import type { RegistryConfig, VaultConfig } from './service.js'
 
 /** The network a world is deployed on (a started sandbox satisfies it). */
 export interface WorldNetwork {
@@ -43,6 +44,17 @@ export interface DeployWorldOptions {
   keeperUsdc?: bigint
   /** USDC the lender supplies to the Blend pool (default 2M). */
   lenderSupply?: bigint
+  /** Share of borrowers per collateral asset, in `collaterals` order (default: equal). */
+  collateralWeights?: readonly number[]
+  /** The service vault's configuration (default: cap 100M USDC, no cooldown, max draw 1M). */
+  vaultConfig?: Partial<VaultConfig>
+  /** The registry's configuration (default: stake 1,000 USDC, slash after 3,600 s, 10 %). */
+  registryConfig?: Partial<RegistryConfig>
+  /**
+   * One transaction at a time (default false: independent set-up steps run in parallel). On a
+   * seeded node that closes a ledger per transaction, the same seed then gives the same ledgers.
+   */
+  serial?: boolean
   /** Write the addresses file here (JSON) when set. */
   addressesFile?: string
   /** Progress lines (default: silent). */
