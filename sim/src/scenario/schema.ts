@@ -102,8 +102,8 @@ const crashPoint = z.enum(['drawn', 'filled', 'swapped'])
 const keeperSettings = {
   /** MIN_PROFIT: lot value / bid cost the keeper waits for (1.02 = 2 %). */
   minProfit: z.number().min(1).max(10),
-  /** POLL_INTERVAL in seconds (rounded up to whole ledgers). */
-  pollInterval: duration,
+  /** POLL_INTERVAL in seconds (rounded up to whole ledgers); the keeper accepts 3 to 300. */
+  pollInterval: duration.refine((v) => v >= 3 && v <= 300, { message: 'between 3 and 300 seconds (the keeper\'s POLL_INTERVAL range)' }),
   slippageBps: z.number().int().min(0).max(10_000),
 }
 

@@ -1,0 +1,160 @@
+/**
+ * Everything in a scenario that is not a keeper: the oracle's posts, the primary DEX router's
+ * outages, the arbitrageurs, the depositors' flows and a watchdog that slashes a dead keeper's
+ * stale draw. Each ledger, `act` starts what the scenario schedules for it; the transactions go
+ * through the environment's SimRpc (class 0: applied before the keepers' in the same ledger).
+ */
+import type { Keypair } from '@stellar/stellar-sdk'
+import { addr, i128, invoke, read, type Chain } from '../../../src/chain/index.js'
+import { mulDiv } from '../../../src/core/index.js'
+import type { World } from '../../../src/world/index.js'
+import { i128s } from '../../../src/world/scval.js'
+import type { RunEvent } from '../report/types.js'
+import type { Scenario } from '../scenario/schema.js'
+import { keyedUniform } from '../lockstep/keyed.js'
+import { arbitrage, type ArbPool } from './arbitrage.js'
+
+const UNIT = 10_000_000n
+
+/** Prices per simulated step (index 0 = the world's opening state). */
+export interface PricePlan {
+  /** Collateral codes in world order. */
+  assets: string[]
+  market: Record<string, Float64Array>
+  /** The oracle's price in force at each step. */
+  oracle: Record<string, Float64Array>
+  /** 1 where the oracle posts. */
+  posts: Uint8Array
+}
+
+export interface EnvironmentParameters {
+  world: World
+  chain: Chain
+  scenario: Scenario
+  seed: number
+  prices: PricePlan
+  arbPools: ArbPool[]
+  watchdog: Keypair
+  /** Oracle price of each asset as 7-decimal integers, per step. */
+  toPrice7: (x: number) => bigint
+  /** Keepers (registered addresses) that died and may hold a stale draw. */
+  deadKeepers: () => string[]
+  /** Close time of the latest ledger (s), for swap deadlines. */
+  nowSeconds: () => bigint
+  record: (e: RunEvent) => void
+}
+
+export class Environment {
+  private readonly started: Promise<unknown>[] = []
+  private outageUntil = -1
+  private readonly outageSteps: number
+  private readonly lagSteps: number
+  private readonly flowsAt = new Map<number, Scenario['world']['depositors']['flows']>()
+  private readonly watchEvery: number
+
+  constructor(private readonly p: EnvironmentParameters) {
+    const s = p.scenario
+    this.outageSteps = Math.max(1, Math.ceil(s.dex.outage / s.run.ledgerSeconds))
+    this.lagSteps = Math.round(s.dex.arbitrage.lag / s.run.ledgerSeconds)
+    for (const f of s.world.depositors.flows) {
+      const step = Math.max(1, Math.round(f.at / s.run.ledgerSeconds))
+      this.flowsAt.set(step, [...(this.flowsAt.get(step) ?? []), f])
+    }
+    this.watchEvery = Math.max(1, Math.ceil(60 / s.run.ledgerSeconds))
+  }
+
+  /** Whether the scenario schedules something at `step` that can change a keeper's decision. */
+  decisive(step: number): boolean {
+    return this.p.prices.posts[step] === 1 || this.flowsAt.has(step) || this.outageToggles(step) || this.watching(step)
+  }
+
+  private outageToggles(step: number): boolean {
+    if (this.p.scenario.dex.primaryFailureRate <= 0) return false
+    return step === this.outageUntil || (step > this.outageUntil && keyedUniform(this.p.seed, 'outage', step) < this.p.scenario.dex.primaryFailureRate)
+  }
+
+  private watching(step: number): boolean {
+    return step % this.watchEvery === 0 && this.p.deadKeepers().length > 0
+  }
+
+  /** Starts this step's actions (`full`: also the arbitrageurs, which fast-forwarding skips). */
+  act(step: number, ledger: number, full: boolean): void {
+    const { world, chain } = this.p
+    if (this.p.prices.posts[step] === 1) {
+      const prices = [UNIT, ...this.p.prices.assets.map((c) => this.p.toPrice7(this.p.prices.oracle[c]![step]!))]
+      this.track('oracle', ledger, invoke(chain, world.admin, world.oracle, 'set_price_stable', [i128s(prices)]))
+    }
+    if (this.p.scenario.dex.primaryFailureRate > 0) {
+      if (step === this.outageUntil) {
+        this.outageUntil = -1
+        this.track('outage', ledger, invoke(chain, world.admin, world.dex.primaryRouter, 'set_paused', [boolVal(false)]), 'primary router back')
+      } else if (this.outageUntil < 0 && keyedUniform(this.p.seed, 'outage', step) < this.p.scenario.dex.primaryFailureRate) {
+        this.outageUntil = step + this.outageSteps
+        this.track('outage', ledger, invoke(chain, world.admin, world.dex.primaryRouter, 'set_paused', [boolVal(true)]), `primary router down for ${this.outageSteps} ledgers`)
+      }
+    }
+    for (const f of this.flowsAt.get(step) ?? []) this.track(f.action, ledger, this.flow(f), undefined)
+    if (full && this.p.scenario.dex.arbitrage.enabled) {
+      const a = this.p.scenario.dex.arbitrage
+      const lagged = Math.max(0, step - this.lagSteps)
+      for (const pool of this.p.arbPools) {
+        const code = world.asset(pool.asset).code
+        const target = this.p.prices.market[code]![lagged]!
+        this.track('arbitrage', ledger, arbitrage(chain, pool, target, a.maxTradeUsd, a.toleranceBps, this.p.nowSeconds() + 3_600n), null)
+      }
+    }
+    if (this.watching(step)) {
+      for (const k of this.p.deadKeepers()) {
+        this.track('slash', ledger, invoke<bigint>(chain, this.p.watchdog, world.service!.registry, 'slash', [addr(k)]).then((r) => `slashed ${k.slice(0, 6)}…: ${Number(r.value) / 1e7} USDC`), null)
+      }
+    }
+  }
+
+  private async flow(f: Scenario['world']['depositors']['flows'][number]): Promise<string> {
+    const { world, chain } = this.p
+    const d = world.depositors[f.depositor]!
+    const vault = world.service!.vault
+    const who = `depositor ${f.depositor}`
+    if (f.action === 'deposit') {
+      const amount = BigInt(Math.round(f.amount! * 1e7))
+      await invoke(chain, d, vault, 'deposit', [addr(d.publicKey()), i128(amount)])
+      return `${who} deposited ${f.amount} USDC`
+    }
+    const info = await read<{ shares: bigint }>(chain, vault, 'get_depositor', [addr(d.publicKey())])
+    let shares: bigint
+    if (f.fraction !== undefined) shares = (info.shares * BigInt(Math.round(f.fraction * 1e6))) / 1_000_000n
+    else {
+      const st = await read<{ total_usdc: bigint; total_shares: bigint }>(chain, vault, 'get_state')
+      shares = mulDiv(BigInt(Math.round(f.amount! * 1e7)), st.total_shares, st.total_usdc, 'ceil')
+      if (shares > info.shares) shares = info.shares
+    }
+    if (shares <= 0n) return `${who}: nothing to withdraw`
+    const { value } = await invoke<bigint>(chain, d, vault, 'withdraw', [addr(d.publicKey()), i128(shares)])
+    return `${who} withdrew ${Number(value) / 1e7} USDC`
+  }
+
+  /** `text`: the event line on success (undefined = the action's own result; null = no event). */
+  private track(kind: RunEvent['kind'] | 'arbitrage', ledger: number, pr: Promise<unknown>, text?: string | null): void {
+    const done = pr.then(
+      (v) => {
+        if (text === null && typeof v !== 'string') return
+        if (kind === 'arbitrage' || kind === 'oracle') return
+        this.p.record({ ledger, kind, text: text ?? String(v) })
+      },
+      (err: unknown) => {
+        if (kind === 'arbitrage') return
+        this.p.record({ ledger, kind: kind as RunEvent['kind'], text: `failed: ${err instanceof Error ? err.message : String(err)}` })
+      },
+    )
+    this.started.push(done)
+  }
+
+  /** Everything started so far has settled (after the closes it needed). */
+  async settled(): Promise<void> {
+    const list = this.started.splice(0)
+    await Promise.all(list)
+  }
+}
+
+import { xdr } from '@stellar/stellar-sdk'
+const boolVal = (b: boolean) => xdr.ScVal.scvBool(b)

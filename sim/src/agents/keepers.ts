@@ -1,0 +1,216 @@
+/**
+ * The keeper population: each keeper is the production keeper (`startKeeperRuntime`, the same
+ * adapters, engine and poll cycle the daemon runs) on its own SimRpc and manual ledger clock.
+ * The lockstep loop starts its poll cycles on its POLL_INTERVAL (in whole ledgers, at a seeded
+ * phase) and moves its clock after every close. Crash points end a keeper's "process" right
+ * after a step of an execution; a restart is a fresh runtime (stale-draw recovery on its first
+ * cycle), exactly what a supervisor restarting the daemon would get.
+ */
+import { createWriteStream } from 'node:fs'
+import pino, { type Logger } from 'pino'
+import type { rpc } from '@stellar/stellar-sdk'
+import { createChain, type RpcLike } from '../../../src/chain/index.js'
+import { parseConfig } from '../../../src/keeper/config/index.js'
+import { ManualLedgerClock, type LedgerInfo } from '../../../src/keeper/engine/index.js'
+import { startKeeperRuntime, type KeeperRuntime } from '../../../src/keeper/runtime.js'
+import type { World } from '../../../src/world/index.js'
+import type { Activity } from '../lockstep/activity.js'
+import { keyedNormal, keyedUniform } from '../lockstep/keyed.js'
+import type { Mempool } from '../lockstep/mempool.js'
+import { SimRpc } from '../lockstep/simRpc.js'
+import type { CrashSpec, LatencyModel, Scenario } from '../scenario/schema.js'
+
+export interface KeeperSpec {
+  index: number
+  name: string
+  minProfit: number
+  pollIntervalSeconds: number
+  pollLedgers: number
+  phase: number
+  slippageBps: number
+  latency: LatencyModel
+  rpcFaultRate: number
+  path: 'atomic' | 'two-step'
+  crash: CrashSpec | undefined
+}
+
+/** Each keeper's settings: the population's defaults with its individual overrides. */
+export function keeperSpecs(s: Scenario, seed: number): KeeperSpec[] {
+  const k = s.keepers
+  return Array.from({ length: k.count }, (_, index) => {
+    const o = k.individual.find((x) => x.index === index)
+    const pollIntervalSeconds = o?.pollInterval ?? k.pollInterval
+    const pollLedgers = Math.max(1, Math.ceil(pollIntervalSeconds / s.run.ledgerSeconds))
+    return {
+      index,
+      name: `keeper-${index + 1}`,
+      minProfit: o?.minProfit ?? k.minProfit,
+      pollIntervalSeconds,
+      pollLedgers,
+      phase: Math.floor(keyedUniform(seed, 'poll-phase', index) * pollLedgers),
+      slippageBps: o?.slippageBps ?? k.slippageBps,
+      latency: o?.latency ?? k.latency,
+      rpcFaultRate: o?.rpcFaultRate ?? k.rpcFaultRate,
+      path: o?.path ?? k.path,
+      crash: k.crashes.find((c) => c.keeper === index),
+    }
+  })
+}
+
+/** One latency draw (ms) for a transaction of this keeper, keyed by its content. */
+export function latencyMs(model: LatencyModel, seed: number, agent: string, ledger: number, key: string): number {
+  switch (model.model) {
+    case 'constant':
+      return model.ms
+    case 'uniform':
+      return model.minMs + keyedUniform(seed, 'latency', agent, ledger, key) * (model.maxMs - model.minMs)
+    case 'lognormal':
+      return model.medianMs * Math.exp(model.sigma * keyedNormal(seed, 'latency', agent, ledger, key))
+  }
+}
+
+export interface KeeperHooks {
+  world: World
+  server: rpc.Server
+  mempool: Mempool
+  activity: Activity
+  seed: number
+  /** The ledger being built. */
+  building: () => number
+  /** Close time of the latest ledger (ms): the keepers' clock. */
+  nowMs: () => number
+  logFile: string
+  /** A keeper died at a crash point (after `boundary`). */
+  onCrash: (keeper: SimKeeper, boundary: string) => void
+  onFault: (keeper: SimKeeper, method: string) => void
+}
+
+export class SimKeeper {
+  runtime: KeeperRuntime | undefined
+  rpc: SimRpc | undefined
+  clock: ManualLedgerClock | undefined
+  alive = false
+  crashed = false
+  crashedAtLedger: number | null = null
+  faults = 0
+  /** USDC of the operator and its executor plus its stake when the run started (7 decimals). */
+  startBalance = 0n
+  /** Crash points only count from this (virtual) time on (ms). */
+  crashFromMs = 0
+  private cycle: Promise<unknown> | undefined
+
+  constructor(
+    readonly spec: KeeperSpec,
+    readonly operator: string,
+    /** The registered keeper: its executor contract on the atomic path, else the operator. */
+    readonly address: string,
+    private readonly env: Record<string, string>,
+    private readonly hooks: KeeperHooks,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Starts (or restarts) the keeper process at the latest ledger `at`. */
+  async start(at: LedgerInfo): Promise<void> {
+    const h = this.hooks
+    const agent = this.spec.name
+    const simRpc = new SimRpc({
+      server: h.server,
+      agent,
+      klass: 1,
+      mempool: h.mempool,
+      activity: h.activity,
+      seed: h.seed,
+      ledger: h.building,
+      latencyMs: (key) => latencyMs(this.spec.latency, h.seed, agent, h.building(), key),
+      faultRate: this.spec.rpcFaultRate,
+      onFault: (method) => {
+        this.faults++
+        h.onFault(this, method)
+      },
+    })
+    const config = parseConfig(this.env)
+    const chain = createChain({
+      rpcUrl: config.rpcUrl,
+      networkPassphrase: config.networkPassphrase,
+      server: simRpc as unknown as RpcLike,
+      retry: { pollIntervalMs: 20, backoffMs: 20 },
+    })
+    const clock = new ManualLedgerClock(at)
+    const crash = this.spec.crash
+    this.runtime = await startKeeperRuntime(config, {
+      logger: this.logger.child({ keeper: agent }),
+      chain,
+      clock,
+      now: h.nowMs,
+      crash: (boundary) => {
+        if (crash === undefined || this.crashed || h.nowMs() < this.crashFromMs) return
+        this.die(boundary)
+        return new Promise<void>(() => {})
+      },
+    })
+    this.rpc = simRpc
+    this.clock = clock
+    this.alive = true
+  }
+
+  private die(boundary: string): void {
+    this.alive = false
+    this.crashed = true
+    this.crashedAtLedger = this.hooks.building()
+    if (this.rpc) this.rpc.dead = true
+    void this.runtime?.engine.stop(0)
+    this.hooks.onCrash(this, boundary)
+  }
+
+  /** Whether its poll cycle runs in `ledger` (the one being built). */
+  pollsAt(ledger: number): boolean {
+    return this.alive && (ledger + this.spec.phase) % this.spec.pollLedgers === 0
+  }
+
+  /** Starts a poll cycle unless one is still running. */
+  poll(): void {
+    if (!this.alive || this.runtime === undefined || this.cycle !== undefined) return
+    this.cycle = this.runtime.cycle().finally(() => (this.cycle = undefined))
+  }
+
+  get cycling(): boolean {
+    return this.cycle !== undefined
+  }
+
+  /** A ledger closed. */
+  observe(l: LedgerInfo): void {
+    if (this.alive) this.clock?.set(l)
+  }
+
+  /** Whether the engine holds any execution (planned, due or in flight). */
+  busy(): boolean {
+    if (!this.alive || this.runtime === undefined) return false
+    return this.runtime.engine.executions().some((e) => !['returned', 'lost', 'abandoned'].includes(e.stage))
+  }
+
+  async stop(): Promise<void> {
+    if (this.runtime && this.alive) await this.runtime.stop(1_000)
+    this.alive = false
+  }
+}
+
+/** The keepers' process logs (JSON lines), one file per run. */
+export function keeperLogger(file: string): Logger {
+  return pino({ level: 'info', base: { service: 'keeper' }, timestamp: false }, createWriteStream(file, { flags: 'w' }))
+}
+
+/** Each keeper's configuration variables: the world's, the scenario's settings, no rebalancing. */
+export function keeperEnv(world: World, spec: KeeperSpec, executor: string | undefined): Record<string, string> {
+  const { REBALANCE_VAULT: _off, ...env } = world.addresses.env
+  return {
+    ...env,
+    ...(executor === undefined ? {} : { EXECUTOR_CONTRACT: executor }),
+    KEEPER_SECRET: world.keepers[spec.index]!.secret(),
+    KEEPER_NAME: spec.name,
+    API_PORT: '0',
+    POLL_INTERVAL: String(spec.pollIntervalSeconds),
+    MIN_PROFIT: String(spec.minProfit),
+    SLIPPAGE_BPS: String(spec.slippageBps),
+    ...(spec.crash === undefined ? {} : { FAULT_CRASH_AT: spec.crash.at }),
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The lockstep: one iteration per ledger. The environment acts (oracle, flows, outages,
+ * arbitrage), keepers whose poll is due start a cycle, and engines fire what the last close made
+ * due; once nothing can move before the next close (Activity.quiet), the mempool's seeded order
+ * is handed to the node (`sandbox_closeLedgers {order}`), the ledger closes, every keeper's clock
+ * moves, and transactions waiting for that ledger get their results.
+ *
+ * Fast-forward: when no keeper holds work, nothing waits in the mempool, no keeper is due to
+ * restart and the pool has nobody to liquidate and no auction open (a scan by the production
+ * PoolScanner, repeated at every oracle post and every minute), ledgers up to the next decisive
+ * scenario event are closed in one call without anyone acting: no decision could change there.
+ */
+import type { LedgerInfo } from '../../../src/keeper/engine/index.js'
+import type { Environment } from '../agents/environment.js'
+import type { SimKeeper } from '../agents/keepers.js'
+import type { Activity } from './activity.js'
+import type { Mempool } from './mempool.js'
+
+export interface LoopParameters {
+  steps: number
+  ledgerSeconds: number
+  startLedger: number
+  fastForward: boolean
+  env: Environment
+  keepers: SimKeeper[]
+  mempool: Mempool
+  activity: Activity
+  /** Closes one ledger applying `order`, or `count` ledgers with nothing pending. */
+  close: (p: { order?: string[]; count?: number }) => Promise<LedgerInfo>
+  /** Whether the pool has anything a keeper could act on (liquidatable users, open auctions). */
+  poolActive: (step: number) => Promise<boolean>
+  /** Ledgers after a crash before a restart (per keeper), null = never. */
+  restartSteps: (k: SimKeeper) => number | null
+  /** After each close (series, replay). `stepsDone` counts simulated ledgers. */
+  onClose: (info: LedgerInfo, stepsDone: number, skipped: number) => Promise<void>
+}
+
+export interface LoopResult {
+  fastForwarded: number
+  end: LedgerInfo | undefined
+}
+
+export async function runLockstep(p: LoopParameters): Promise<LoopResult> {
+  let step = 1
+  let fastForwarded = 0
+  let end: LedgerInfo | undefined
+  const crashStep = new Map<SimKeeper, number>()
+  while (step <= p.steps) {
+    const ledger = p.startLedger + step
+    for (const k of p.keepers) if (k.crashed && !k.alive && !crashStep.has(k)) crashStep.set(k, step)
+    const restartDue = p.keepers.filter((k) => {
+      const at = crashStep.get(k)
+      const wait = p.restartSteps(k)
+      return at !== undefined && !k.alive && wait !== null && step >= at + wait
+    })
+
+    if (p.fastForward && restartDue.length === 0 && !p.env.decisive(step) && (await quiet(p, step))) {
+      // Up to (not including) the next step where something decisive is scheduled.
+      let next = step + 1
+      while (next <= p.steps && !p.env.decisive(next) && next - step < 720) next++
+      const count = next - step
+      end = await p.close({ count })
+      for (const k of p.keepers) k.observe(end)
+      fastForwarded += count
+      step += count
+      await p.onClose(end, step - 1, count)
+      continue
+    }
+
+    p.env.act(step, ledger, true)
+    for (const k of restartDue) {
+      crashStep.delete(k)
+      const latest = end ?? { sequence: ledger - 1, closeTimeMs: 0 }
+      await k.start(latest)
+    }
+    for (const k of p.keepers) if (k.pollsAt(ledger)) k.poll()
+    await p.activity.quiet()
+    const plan = p.mempool.plan(p.ledgerSeconds * 1000)
+    end = await p.close({ order: plan.order })
+    p.mempool.closed(plan.order)
+    for (const k of p.keepers) k.observe(end)
+    await p.onClose(end, step, 0)
+    step++
+  }
+  // Let what the last close released finish its reads (results, recovery of the last fills).
+  await p.activity.quiet()
+  return { fastForwarded, end }
+}
+
+async function quiet(p: LoopParameters, step: number): Promise<boolean> {
+  if (p.mempool.size > 0) return false
+  if (p.keepers.some((k) => k.busy() || k.cycling)) return false
+  return !(await p.poolActive(step))
+}

@@ -1,0 +1,90 @@
+/**
+ * The transactions sent during the ledger being built, and the order the next close applies
+ * them in: the environment's first (oracle posts, flows, trades: class 0), then every keeper's
+ * by arrival time (its seeded latency), ties by agent and content. A transaction whose arrival
+ * is past the ledger's length waits for the next ledger, as do the later ones from its account
+ * (a source account's transactions apply in sequence-number order, as on a real network).
+ */
+export interface Submission {
+  hash: string
+  agent: string
+  /** 0 = environment (applied first), 1 = keepers. */
+  klass: 0 | 1
+  /** Milliseconds after the ledger opened that it reaches the network. */
+  arrivalMs: number
+  /** A tie-breaker independent of event-loop timing (the operations' content and occurrence). */
+  key: string
+  source: string
+  seq: bigint
+}
+
+export interface ClosePlan {
+  order: string[]
+  held: number
+}
+
+export class Mempool {
+  private pending: Submission[] = []
+  private readonly waiters = new Map<string, (() => void)[]>()
+
+  /** While set up runs on a node that closes a ledger per transaction, nothing waits here. */
+  bypass = false
+
+  add(s: Submission): void {
+    if (!this.bypass) this.pending.push(s)
+  }
+
+  isPending(hash: string): boolean {
+    return this.pending.some((s) => s.hash === hash)
+  }
+
+  get size(): number {
+    return this.pending.length
+  }
+
+  /** Resolves after the close that applied `hash` (at once when it is not pending). */
+  applied(hash: string): Promise<void> {
+    if (!this.isPending(hash)) return Promise.resolve()
+    return new Promise((resolve) => {
+      const list = this.waiters.get(hash) ?? []
+      list.push(resolve)
+      this.waiters.set(hash, list)
+    })
+  }
+
+  /** What the next ledger applies, in order; the rest stays pending with its arrival moved on. */
+  plan(ledgerMs: number): ClosePlan {
+    const bySource = new Map<string, Submission[]>()
+    for (const s of this.pending) {
+      const list = bySource.get(s.source) ?? []
+      list.push(s)
+      bySource.set(s.source, list)
+    }
+    const go: { s: Submission; at: number }[] = []
+    for (const list of bySource.values()) {
+      list.sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0))
+      let at = 0
+      for (const s of list) {
+        at = Math.max(at, s.klass === 0 ? 0 : s.arrivalMs)
+        if (at >= ledgerMs) break
+        go.push({ s, at })
+      }
+    }
+    go.sort((a, b) => a.s.klass - b.s.klass || a.at - b.at || cmp(a.s.agent, b.s.agent) || cmp(a.s.key, b.s.key))
+    const chosen = new Set(go.map((g) => g.s.hash))
+    for (const s of this.pending) if (!chosen.has(s.hash)) s.arrivalMs = Math.max(0, s.arrivalMs - ledgerMs)
+    return { order: go.map((g) => g.s.hash), held: this.pending.length - go.length }
+  }
+
+  /** After the close: drop what was applied and wake whoever waits for it. */
+  closed(order: readonly string[]): void {
+    const done = new Set(order)
+    this.pending = this.pending.filter((s) => !done.has(s.hash))
+    for (const h of order) {
+      for (const w of this.waiters.get(h) ?? []) w()
+      this.waiters.delete(h)
+    }
+  }
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)

@@ -1,0 +1,148 @@
+/**
+ * The RPC client one simulated agent sees: the sandbox's own rpc.Server behind a layer that
+ * (1) counts running calls for the lockstep's quiescence test, (2) enters every accepted
+ * transaction into the mempool with the agent's seeded latency, (3) answers getTransaction for
+ * a transaction still waiting for its ledger only after that ledger closed (no polling in wall
+ * time), (4) injects seeded faults: a read fails, or a send reaches the network but its answer
+ * is lost, and (5) refuses everything once the agent's process is dead.
+ */
+import { createHash } from 'node:crypto'
+import type { rpc, Transaction, FeeBumpTransaction } from '@stellar/stellar-sdk'
+import type { Activity } from './activity.js'
+import { keyedUniform, Occurrences } from './keyed.js'
+import type { Mempool } from './mempool.js'
+
+export interface SimRpcParameters {
+  server: rpc.Server
+  agent: string
+  klass: 0 | 1
+  mempool: Mempool
+  activity: Activity
+  seed: number
+  /** The ledger being built (latest closed + 1). */
+  ledger: () => number
+  /** Milliseconds from decision to network for a transaction with this key. */
+  latencyMs: (key: string) => number
+  /** Chance that one call fails. */
+  faultRate: number
+  /** Called once per injected fault (reports). */
+  onFault?: (method: string) => void
+}
+
+export class SimulatedFault extends Error {
+  override name = 'SimulatedFault'
+}
+
+export class AgentDead extends Error {
+  override name = 'AgentDead'
+}
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 32)
+
+/**
+ * What a transaction does, without who sends it, its sequence number or its auth nonces (which
+ * depend on which channel account took it): the key for its seeded latency and faults.
+ */
+function opsKey(tx: Transaction | FeeBumpTransaction): string {
+  const inner = 'innerTransaction' in tx ? tx.innerTransaction : tx
+  const parts = inner.toEnvelope().v1().tx().operations().map((op) => {
+    const body = op.body()
+    return body.switch().name === 'invokeHostFunction' ? body.invokeHostFunctionOp().hostFunction().toXDR('base64') : op.toXDR('base64')
+  })
+  return sha(parts.join('|'))
+}
+
+export class SimRpc {
+  dead = false
+  private readonly occ = new Occurrences()
+
+  constructor(private readonly p: SimRpcParameters) {}
+
+  private fault(method: string, key: string): boolean {
+    if (this.p.faultRate <= 0) return false
+    const ledger = this.p.ledger()
+    const n = this.occ.next(ledger, `${method}:${key}`)
+    const hit = keyedUniform(this.p.seed, 'fault', this.p.agent, ledger, method, key, n) < this.p.faultRate
+    if (hit) this.p.onFault?.(method)
+    return hit
+  }
+
+  private async call<T>(method: string, key: string, f: () => Promise<T>): Promise<T> {
+    if (this.dead) throw new AgentDead(`${this.p.agent} is not running`)
+    this.p.activity.begin()
+    try {
+      if (this.fault(method, key)) throw new SimulatedFault(`simulated RPC fault on ${method}`)
+      return await f()
+    } finally {
+      this.p.activity.end()
+    }
+  }
+
+  getAccount(address: string) {
+    return this.call('getAccount', address, () => this.p.server.getAccount(address))
+  }
+  getNetwork() {
+    return this.call('getNetwork', '', () => this.p.server.getNetwork())
+  }
+  getHealth() {
+    return this.call('getHealth', '', () => this.p.server.getHealth())
+  }
+  getLatestLedger() {
+    return this.call('getLatestLedger', '', () => this.p.server.getLatestLedger())
+  }
+  getLedgers(req: Parameters<rpc.Server['getLedgers']>[0]) {
+    return this.call('getLedgers', JSON.stringify(req), () => this.p.server.getLedgers(req))
+  }
+  getLedgerEntries(...keys: Parameters<rpc.Server['getLedgerEntries']>) {
+    return this.call('getLedgerEntries', sha(keys.map((k) => k.toXDR('base64')).join(',')), () => this.p.server.getLedgerEntries(...keys))
+  }
+  getEvents(req: Parameters<rpc.Server['getEvents']>[0]) {
+    return this.call('getEvents', sha(JSON.stringify(req, (_k, v) => (typeof v === 'object' && v !== null && 'toXDR' in v ? String(v.toXDR('base64')) : v))), () =>
+      this.p.server.getEvents(req),
+    )
+  }
+  simulateTransaction(tx: Parameters<rpc.Server['simulateTransaction']>[0], addlResources?: Parameters<rpc.Server['simulateTransaction']>[1]) {
+    return this.call('simulateTransaction', opsKey(tx as Transaction), () => this.p.server.simulateTransaction(tx, addlResources))
+  }
+
+  async sendTransaction(tx: Transaction | FeeBumpTransaction): Promise<rpc.Api.SendTransactionResponse> {
+    if (this.dead) throw new AgentDead(`${this.p.agent} is not running`)
+    const key = opsKey(tx)
+    this.p.activity.begin()
+    try {
+      const res = await this.p.server.sendTransaction(tx)
+      if (res.status === 'PENDING') {
+        const inner = 'innerTransaction' in tx ? tx.innerTransaction : tx
+        const ledger = this.p.ledger()
+        const n = this.occ.next(ledger, `send:${key}`)
+        this.p.mempool.add({
+          hash: res.hash,
+          agent: this.p.agent,
+          klass: this.p.klass,
+          arrivalMs: this.p.klass === 0 ? 0 : this.p.latencyMs(`${key}:${n}`),
+          key: `${key}:${n}`,
+          source: inner.source,
+          seq: BigInt(inner.sequence),
+        })
+        // The request reached the network; only the answer is lost.
+        if (this.fault('sendTransaction', key)) throw new SimulatedFault('simulated RPC fault: no answer to sendTransaction')
+      }
+      return res
+    } finally {
+      this.p.activity.end()
+    }
+  }
+
+  async getTransaction(hash: string): Promise<rpc.Api.GetTransactionResponse> {
+    if (this.dead) throw new AgentDead(`${this.p.agent} is not running`)
+    // Waiting for the ledger is not activity: only a close can end it.
+    if (this.p.mempool.isPending(hash)) await this.p.mempool.applied(hash)
+    if (this.dead) throw new AgentDead(`${this.p.agent} is not running`)
+    this.p.activity.begin()
+    try {
+      return await this.p.server.getTransaction(hash)
+    } finally {
+      this.p.activity.end()
+    }
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * What a run left on chain, read back with getEvents: the Blend pool's auctions (`new_auction`)
+ * and fills (`fill_auction`), the service vault's deposits, withdrawals, draws, returns and
+ * write-offs, the registry's slashes. Reports and the core replay are built from these, not
+ * from what the keepers say about themselves.
+ *
+ * Blend v2 pool events: topics `[name, auction_type: u32, user: Address]`; `new_auction` data
+ * `[percent: u32, AuctionData]`, `fill_auction` data `[filler: Address, fill_percent: i128,
+ * AuctionData (the filled part)]`. Vault events (contracts/vault/src/events.rs): topics
+ * `[name, address]`, data a map (`draw {amount}`, `return {amount, profit, remaining,
+ * response_time_ms}`, `deposit`/`withdraw` {amount, shares}).
+ */
+import { Address, scValToNative, xdr, type rpc } from '@stellar/stellar-sdk'
+import { decodeAuctionData, type AuctionData } from '../../../src/keeper/adapters/blend/storage.js'
+
+export interface AuctionCreated {
+  type: number
+  user: string
+  ledger: number
+  /** Close time of the creation ledger (unix seconds): the pool accrued its reserves to it. */
+  closeTime: bigint
+  percent: number
+  auction: AuctionData
+}
+
+export interface AuctionFilled {
+  type: number
+  user: string
+  ledger: number
+  filler: string
+  percent: bigint
+  /** The filled part as the pool scaled it (bid and lot at the fill's block). */
+  filled: AuctionData
+  txHash: string
+}
+
+export interface VaultFlow {
+  kind: 'deposit' | 'withdraw' | 'draw' | 'return' | 'write_off'
+  /** The depositor or the keeper. */
+  address: string
+  ledger: number
+  data: Record<string, bigint>
+}
+
+export interface Slash {
+  keeper: string
+  ledger: number
+  data: Record<string, bigint>
+}
+
+export interface RunEvents {
+  auctions: AuctionCreated[]
+  fills: AuctionFilled[]
+  vault: VaultFlow[]
+  slashes: Slash[]
+}
+
+type EventsReader = Pick<rpc.Server, 'getEvents'>
+
+const sym = (v: xdr.ScVal | undefined) => (v?.switch() === xdr.ScValType.scvSymbol() ? v.sym().toString() : undefined)
+const address = (v: xdr.ScVal | undefined) => (v === undefined ? '' : Address.fromScAddress(v.address()).toString())
+const VAULT_KINDS = new Set(['deposit', 'withdraw', 'draw', 'return', 'write_off'])
+
+function bigints(v: xdr.ScVal): Record<string, bigint> {
+  const raw = scValToNative(v) as unknown
+  const out: Record<string, bigint> = {}
+  if (raw !== null && typeof raw === 'object') {
+    for (const [k, x] of Object.entries(raw as Record<string, unknown>)) {
+      if (typeof x === 'bigint') out[k] = x
+      else if (typeof x === 'number') out[k] = BigInt(x)
+    }
+  }
+  return out
+}
+
+/** Follows the pool's, the vault's and the registry's events from `startLedger` on (cursor kept). */
+export class RunEventLog {
+  readonly events: RunEvents = { auctions: [], fills: [], vault: [], slashes: [] }
+  private cursor: string | undefined
+
+  constructor(
+    private readonly server: EventsReader,
+    private readonly contracts: { pool: string; vault: string; registry: string },
+    private readonly startLedger: number,
+  ) {}
+
+  async poll(): Promise<RunEvents> {
+    const { pool, vault, registry } = this.contracts
+    const filters: rpc.Api.EventFilter[] = [{ type: 'contract', contractIds: [pool, vault, registry] }]
+    const limit = 1000
+    for (;;) {
+      const res = await this.server.getEvents(
+        this.cursor === undefined ? { filters, startLedger: this.startLedger, limit } : { filters, cursor: this.cursor, limit },
+      )
+      for (const e of res.events) this.fold(e)
+      const last = res.events[res.events.length - 1]
+      const next = res.cursor !== undefined && res.cursor !== '' ? res.cursor : last?.id
+      if (next !== undefined) this.cursor = next
+      if (res.events.length < limit) return this.events
+    }
+  }
+
+  private fold(e: rpc.Api.EventResponse): void {
+    if (!e.inSuccessfulContractCall) return
+    const contract = e.contractId?.contractId()
+    const name = sym(e.topic[0])
+    if (name === undefined) return
+    if (contract === this.contracts.pool && (name === 'new_auction' || name === 'fill_auction')) {
+      const type = e.topic[1] === undefined ? -1 : Number(scValToNative(e.topic[1]))
+      const user = address(e.topic[2])
+      const data = e.value.vec() ?? []
+      if (name === 'new_auction') {
+        this.events.auctions.push({
+          type,
+          user,
+          ledger: e.ledger,
+          closeTime: BigInt(Math.floor(Date.parse(e.ledgerClosedAt) / 1000)),
+          percent: Number(scValToNative(data[0]!)),
+          auction: decodeAuctionData(data[1]!),
+        })
+      } else {
+        this.events.fills.push({
+          type,
+          user,
+          ledger: e.ledger,
+          filler: address(data[0]),
+          percent: BigInt(scValToNative(data[1]!) as bigint),
+          filled: decodeAuctionData(data[2]!),
+          txHash: e.txHash,
+        })
+      }
+      return
+    }
+    if (contract === this.contracts.vault && VAULT_KINDS.has(name)) {
+      this.events.vault.push({ kind: name as VaultFlow['kind'], address: address(e.topic[1]), ledger: e.ledger, data: bigints(e.value) })
+      return
+    }
+    if (contract === this.contracts.registry && name === 'slash') {
+      this.events.slashes.push({ keeper: address(e.topic[1]), ledger: e.ledger, data: bigints(e.value) })
+    }
+  }
+}

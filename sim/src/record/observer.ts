@@ -1,0 +1,101 @@
+/**
+ * The harness's own view of the chain after each close: a PoolScanner scan (the production
+ * scanner, on the harness's own RPC client, not counted as agent activity), the vault's state,
+ * the primary DEX's prices, and the new chain events. It feeds the series, the fast-forward
+ * test and the core replay.
+ */
+import type { rpc } from '@stellar/stellar-sdk'
+import { createChain, read, addr, type Chain } from '../../../src/chain/index.js'
+import { toAssetFromDToken } from '../../../src/core/index.js'
+import { PoolScanner, type ScanResult } from '../../../src/keeper/adapters/blend/scan.js'
+import type { World } from '../../../src/world/index.js'
+import { RunEventLog } from './chainEvents.js'
+
+export interface VaultSnapshot {
+  totalUsdc: bigint
+  totalShares: bigint
+  activeLiq: bigint
+  totalProfit: bigint
+}
+
+const num = (x: bigint) => Number(x) / 1e7
+
+export class Observer {
+  readonly chain: Chain
+  readonly scanner: PoolScanner
+  readonly events: RunEventLog
+  scan: ScanResult | undefined
+  previous: ScanResult | undefined
+
+  constructor(
+    private readonly server: rpc.Server,
+    private readonly world: World,
+    startLedger: number,
+    nowMs: () => number,
+  ) {
+    this.chain = createChain({ rpcUrl: world.network.rpcUrl, networkPassphrase: world.network.networkPassphrase, server })
+    this.scanner = new PoolScanner(world.blend.pool, { now: nowMs })
+    this.scanner.addBorrowers(world.borrowers.map((b) => b.address))
+    this.events = new RunEventLog(server, { pool: world.blend.pool, vault: world.service!.vault, registry: world.service!.registry }, startLedger)
+  }
+
+  async rescan(): Promise<ScanResult> {
+    this.previous = this.scan
+    this.scan = await this.scanner.scan(this.server, this.chain)
+    return this.scan
+  }
+
+  /** Anyone to liquidate (or nearly), an auction open, or bad debt waiting in the backstop. */
+  poolActive(margin = 1.0005): boolean {
+    const s = this.scan
+    if (s === undefined) return true
+    if (s.backstopAuctions.length > 0) return true
+    if (s.backstopPositions.liabilities.size > 0) return true
+    return s.borrowers.some((b) => b.auction !== undefined || b.healthFactor < margin)
+  }
+
+  openAuctions(): number {
+    const s = this.scan
+    if (s === undefined) return 0
+    return s.borrowers.filter((b) => b.auction !== undefined).length + s.backstopAuctions.length
+  }
+
+  /** Liabilities the backstop holds (bad debt), USD at oracle prices. */
+  badDebt(): number {
+    const s = this.scan
+    if (s === undefined) return 0
+    let total = 0
+    for (const [index, dTokens] of s.backstopPositions.liabilities) {
+      const asset = s.snapshot.reserveList[index]!
+      const reserve = s.valuation.reserves.get(asset) ?? s.snapshot.reserves.get(asset)!
+      const amount = toAssetFromDToken(reserve.data, dTokens)
+      const price = s.prices.prices.get(asset)?.price ?? 0n
+      total += (Number(amount) / 1e7) * (Number(price) / 10 ** s.prices.decimals)
+    }
+    return total
+  }
+
+  async vault(): Promise<VaultSnapshot> {
+    const st = await read<Record<string, bigint>>(this.chain, this.world.service!.vault, 'get_state')
+    return {
+      totalUsdc: BigInt(st.total_usdc ?? 0n),
+      totalShares: BigInt(st.total_shares ?? 0n),
+      activeLiq: BigInt(st.active_liq ?? 0n),
+      totalProfit: BigInt(st.total_profit ?? 0n),
+    }
+  }
+
+  /** Primary router price (USDC per unit) per collateral; null while the router is down. */
+  async dexPrices(): Promise<Record<string, number | null>> {
+    const out: Record<string, number | null> = {}
+    for (const c of this.world.collaterals) {
+      try {
+        const [a, u] = await read<bigint[]>(this.chain, this.world.dex.primaryRouter, 'get_reserves', [addr(c.contract), addr(this.world.usdc.contract)])
+        out[c.code] = num(u!) / num(a!)
+      } catch {
+        out[c.code] = null
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * Turns a finished run into its report: per-auction outcomes from the chain's events (with the
+ * core's first profitable ledger), per-keeper results, the headline figures.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { addr, read } from '../../../src/chain/index.js'
+import { apyDisplay, sharePrice } from '../../../src/core/index.js'
+import { minProfitScaled, planFill } from '../../../src/keeper/adapters/blend/auctionPlan.js'
+import { AuctionType } from '../../../src/keeper/adapters/blend/storage.js'
+import type { World } from '../../../src/world/index.js'
+import { REPO_ROOT } from '../../../sandbox/ts/launch.js'
+import type { SimKeeper } from '../agents/keepers.js'
+import type { AuctionResult, AuditResult, KeeperResult, Report, ReplayResult, RunEvent, Series } from '../report/types.js'
+import { REPORT_SCHEMA_VERSION } from '../report/types.js'
+import type { LoadedScenario } from '../scenario/load.js'
+import type { RunEvents } from './chainEvents.js'
+import type { Observer, VaultSnapshot } from './observer.js'
+
+const r7 = (x: number) => Math.round(x * 1e7) / 1e7
+const usd = (x: bigint) => r7(Number(x) / 1e7)
+/** Blocks after which an unfilled auction's bid has scaled to nothing (Blend v2: 400). */
+const EXPIRY_BLOCKS = 400
+
+export interface ReportInput {
+  loaded: LoadedScenario
+  seed: number
+  steps: number
+  startLedger: number
+  endLedger: number
+  fastForwarded: number
+  keepers: SimKeeper[]
+  world: World
+  observer: Observer
+  chainEvents: RunEvents
+  series: Series
+  replay: ReplayResult
+  audit: AuditResult
+  events: RunEvent[]
+  startVault: VaultSnapshot
+  endVault: VaultSnapshot
+}
+
+function percentile(sorted: number[], q: number): number | null {
+  if (sorted.length === 0) return null
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
+}
+
+const KIND: Record<number, AuctionResult['kind']> = { [AuctionType.UserLiquidation]: 'liquidation', [AuctionType.BadDebt]: 'bad-debt', [AuctionType.Interest]: 'interest' }
+
+function auctions(p: ReportInput): AuctionResult[] {
+  const nameOf = new Map<string, string>(p.keepers.flatMap((k) => [[k.address, k.spec.name], [k.operator, k.spec.name]] as [string, string][]))
+  const minProfit = Math.min(...p.keepers.map((k) => k.spec.minProfit))
+  const scan = p.observer.scan
+  return p.chainEvents.auctions.map((a) => {
+    const fill = p.chainEvents.fills.find((f) => f.type === a.type && f.user === a.user && f.ledger >= a.ledger)
+    let first: number | null = null
+    let lotValue: number | null = null
+    let bidValue: number | null = null
+    if (scan !== undefined) {
+      const plan = planFill({ auction: a.auction, reserves: scan.valuation.reserves, prices: scan.prices.prices, minProfit: minProfitScaled(minProfit), fromBlock: a.auction.block, type: a.type as AuctionType })
+      first = plan?.block ?? null
+      if (fill !== undefined) {
+        const atFill = planFill({ auction: a.auction, reserves: scan.valuation.reserves, prices: scan.prices.prices, minProfit: 0n, fromBlock: fill.ledger, type: a.type as AuctionType })
+        if (atFill !== null && atFill.block === fill.ledger) {
+          lotValue = usd(atFill.lotValue)
+          bidValue = usd(atFill.bidCost)
+        }
+      }
+    }
+    const outcome: AuctionResult['outcome'] = fill !== undefined ? 'filled' : p.endLedger - a.auction.block >= EXPIRY_BLOCKS ? 'expired' : 'open'
+    return {
+      id: `${a.user}:${KIND[a.type] ?? a.type}:${a.ledger}`,
+      user: a.user,
+      kind: KIND[a.type] ?? 'liquidation',
+      createdLedger: a.ledger,
+      firstProfitableLedger: first,
+      filledLedger: fill?.ledger ?? null,
+      filledBy: fill === undefined ? null : (nameOf.get(fill.filler) ?? fill.filler),
+      fillDelay: fill !== undefined && first !== null ? Math.max(0, fill.ledger - first) : null,
+      lotValue,
+      bidValue,
+      outcome,
+    }
+  })
+}
+
+/** USDC of a keeper's operator and executor plus its stake in the registry (7 decimals). */
+export async function holdings(world: World, observer: Observer, k: SimKeeper): Promise<bigint> {
+  let total = await world.balance('USDC', k.operator)
+  if (k.address !== k.operator) total += await world.balance('USDC', k.address)
+  const info = await read<Record<string, bigint>>(observer.chain, world.service!.registry, 'get_keeper', [addr(k.address)]).catch(() => ({}) as Record<string, bigint>)
+  return total + BigInt(info.stake ?? 0n)
+}
+
+async function keepers(p: ReportInput, list: AuctionResult[]): Promise<KeeperResult[]> {
+  const fills = list.filter((a) => a.outcome === 'filled').length
+  const out: KeeperResult[] = []
+  for (const k of p.keepers) {
+    const wins = list.filter((a) => a.filledBy === k.spec.name).length
+    const returns = p.chainEvents.vault.filter((v) => v.kind === 'return' && v.address === k.address)
+    const slashes = p.chainEvents.slashes.filter((s) => s.keeper === k.address)
+    const execs = k.runtime?.engine.executions() ?? []
+    const end = await holdings(p.world, p.observer, k)
+    out.push({
+      index: k.spec.index,
+      name: k.spec.name,
+      address: k.address,
+      operator: k.operator,
+      path: k.spec.path,
+      minProfit: k.spec.minProfit,
+      pollIntervalLedgers: k.spec.pollLedgers,
+      wins,
+      losses: execs.filter((e) => e.stage === 'lost').length,
+      abandoned: execs.filter((e) => e.stage === 'abandoned').length,
+      profit: usd(end - k.startBalance),
+      vaultProfit: usd(returns.reduce((t, r) => t + (r.data.profit ?? 0n), 0n)),
+      winRate: fills === 0 ? 0 : r7(wins / fills),
+      crashed: k.crashed,
+      slashed: usd(slashes.reduce((t, s) => t + (s.data.slashed ?? 0n), 0n)),
+    })
+  }
+  return out
+}
+
+function versions(): Report['versions'] {
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> }
+  return { harness: pkg.version, stellarSdk: pkg.dependencies['@stellar/stellar-sdk'] ?? '', sorobanHost: '28.0.2', blend: '2.25.0', protocol: 28 }
+}
+
+export async function buildReport(p: ReportInput): Promise<Report> {
+  const list = auctions(p)
+  const ks = await keepers(p, list)
+  const delays = list.flatMap((a) => (a.fillDelay === null ? [] : [a.fillDelay])).sort((a, b) => a - b)
+  const spStart = Number(sharePrice({ totalUsdc: p.startVault.totalUsdc, totalShares: p.startVault.totalShares })) / 1e7
+  const spEnd = Number(sharePrice({ totalUsdc: p.endVault.totalUsdc, totalShares: p.endVault.totalShares })) / 1e7
+  const apy = apyDisplay(p.series.ledger.map((_, i) => ({ timestamp: p.series.time[i]!, price: BigInt(Math.round(p.series.sharePrice[i]! * 1e7)) })))
+  const liquidated = new Set(p.chainEvents.auctions.map((a) => a.user))
+  const missed = p.observer.scan?.borrowers.filter((b) => b.liquidatable && !liquidated.has(b.user)).length ?? 0
+  const s = p.loaded.scenario
+  const util = p.series.totalUsdc.map((u, i) => (u > 0 ? p.series.activeLiq[i]! / u : 0))
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    scenario: { name: s.name, description: s.description, hash: p.loaded.hash, resolved: s },
+    seed: p.seed,
+    versions: versions(),
+    run: { ledgerSeconds: s.run.ledgerSeconds, ledgers: p.steps, startLedger: p.startLedger, endLedger: p.endLedger, fastForwardedLedgers: p.fastForwarded },
+    summary: {
+      lpReturn: r7(spEnd / spStart - 1),
+      lpApy: { kind: apy.kind, value: apy.value === null ? null : r7(apy.value), text: apy.text },
+      sharePriceStart: r7(spStart),
+      sharePriceEnd: r7(spEnd),
+      vaultProfit: usd(p.endVault.totalProfit - p.startVault.totalProfit),
+      auctions: {
+        created: list.length,
+        filled: list.filter((a) => a.outcome === 'filled').length,
+        expired: list.filter((a) => a.outcome === 'expired').length,
+        open: list.filter((a) => a.outcome === 'open').length,
+      },
+      missed,
+      fillDelay: { median: percentile(delays, 0.5), p95: percentile(delays, 0.95), max: delays.length === 0 ? null : delays[delays.length - 1]! },
+      badDebt: r7(p.observer.badDebt()),
+      slashes: p.chainEvents.slashes.length,
+      keeperProfit: r7(ks.reduce((t, k) => t + k.profit, 0)),
+      peakUtilisation: r7(Math.max(0, ...util)),
+      replayMismatches: p.replay.mismatches.length === 0 ? p.replay.checks.reduce((n, c) => n + c.mismatches, 0) : p.replay.checks.reduce((n, c) => n + c.mismatches, 0),
+      auditHolds: p.audit.holds,
+    },
+    keepers: ks,
+    auctions: list,
+    replay: p.replay,
+    audit: p.audit,
+    series: p.series,
+    events: [...p.events].sort((a, b) => a.ledger - b.ledger || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0)),
+  }
+}

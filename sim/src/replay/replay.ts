@@ -1,0 +1,128 @@
+/**
+ * Core replay: the deterministic core's predictions checked against what the chain did.
+ * - fill-ledger: no fill lands before the first ledger the core finds profitable at the filling
+ *   keeper's MIN_PROFIT, valued on the state the keeper saw (the ledger before the fill);
+ * - fill-amounts: the pool's `fill_auction` lot and bid = core `scaleAuction` of the auction at
+ *   the fill's block;
+ * - share-math: every deposit's shares and withdrawal's USDC = core `sharesForDeposit` /
+ *   `usdcForShares` on the totals before it, and the totals folded from the vault's events =
+ *   `get_state` after every ledger;
+ * - health-factor: every user liquidation the pool accepted was on a user the core values under
+ *   HF 1 at that ledger.
+ */
+import { scaleAuction, sharesForDeposit, usdcForShares } from '../../../src/core/index.js'
+import { minProfitScaled, planFill, toCoreAuction } from '../../../src/keeper/adapters/blend/auctionPlan.js'
+import type { ScanResult } from '../../../src/keeper/adapters/blend/scan.js'
+import { AuctionType, type AuctionData } from '../../../src/keeper/adapters/blend/storage.js'
+import type { AuctionCreated, AuctionFilled, VaultFlow } from '../record/chainEvents.js'
+import type { VaultSnapshot } from '../record/observer.js'
+import type { ReplayCheck, ReplayResult } from '../report/types.js'
+
+const KEEP = 50
+
+export class CoreReplay {
+  private readonly checks = new Map<ReplayCheck['kind'], ReplayCheck>(
+    (['fill-ledger', 'fill-amounts', 'share-math', 'health-factor'] as const).map((k) => [k, { kind: k, checked: 0, mismatches: 0 }]),
+  )
+  private readonly mismatches: ReplayResult['mismatches'] = []
+  private totals: { usdc: bigint; shares: bigint } | undefined
+  /** Remaining part of each open auction (type:user), as the core scales it. */
+  private readonly open = new Map<string, AuctionData>()
+
+  private count(kind: ReplayCheck['kind'], ok: boolean, ledger: number, detail: () => string): void {
+    const c = this.checks.get(kind)!
+    c.checked++
+    if (ok) return
+    c.mismatches++
+    if (this.mismatches.length < KEEP) this.mismatches.push({ kind, ledger, detail: detail() })
+  }
+
+  startTotals(v: VaultSnapshot): void {
+    this.totals = { usdc: v.totalUsdc, shares: v.totalShares }
+  }
+
+  auctionCreated(a: AuctionCreated, scanAfter: ScanResult | undefined): void {
+    this.open.set(`${a.type}:${a.user}`, a.auction)
+    if (a.type !== AuctionType.UserLiquidation || scanAfter === undefined) return
+    const b = scanAfter.borrowers.find((x) => x.user === a.user)
+    if (b === undefined) return
+    this.count('health-factor', b.healthFactor < 1, a.ledger, () => `auction on ${a.user} accepted at HF ${b.healthFactor.toFixed(7)} by the core`)
+  }
+
+  /** `seen`: the state the filling keeper saw (the scan after the ledger before the fill). */
+  auctionFilled(f: AuctionFilled, minProfit: number | undefined, seen: ScanResult | undefined): void {
+    const key = `${f.type}:${f.user}`
+    const auction = this.open.get(key)
+    if (auction === undefined) return
+    const percent = Number(f.percent)
+    const { filled, remaining } = scaleAuction({ auction: toCoreAuction(auction), block: f.ledger, percent })
+    const same = (a: Record<string, bigint>, b: Map<string, bigint>) =>
+      Object.keys(a).length === b.size && Object.entries(a).every(([k, v]) => b.get(k) === v)
+    this.count('fill-amounts', same(filled.bid, f.filled.bid) && same(filled.lot, f.filled.lot), f.ledger, () =>
+      `${f.user}: core lot ${fmt(filled.lot)} bid ${fmt(filled.bid)}, pool lot ${fmt(Object.fromEntries(f.filled.lot))} bid ${fmt(Object.fromEntries(f.filled.bid))}`,
+    )
+    if (remaining === null) this.open.delete(key)
+    else this.open.set(key, { bid: new Map(Object.entries(remaining.bid)), lot: new Map(Object.entries(remaining.lot)), block: auction.block })
+    if (minProfit !== undefined && seen !== undefined) {
+      const plan = planFill({
+        auction,
+        reserves: seen.valuation.reserves,
+        prices: seen.prices.prices,
+        minProfit: minProfitScaled(minProfit),
+        fromBlock: auction.block,
+        percent,
+        type: f.type as AuctionType,
+      })
+      const first = plan?.block ?? null
+      this.count('fill-ledger', first !== null && f.ledger >= first, f.ledger, () =>
+        `${f.user}: filled at ledger ${f.ledger}, core's first profitable ledger at MIN_PROFIT ${minProfit} is ${first ?? 'never'}`,
+      )
+    }
+  }
+
+  vaultFlow(v: VaultFlow): void {
+    if (this.totals === undefined) return
+    const t = this.totals
+    const d = v.data
+    if (v.kind === 'deposit') {
+      const amount = d.amount ?? 0n
+      const { shares, deadShares } = sharesForDeposit({ amount, totalUsdc: t.usdc, totalShares: t.shares })
+      this.count('share-math', shares === (d.shares ?? -1n), v.ledger, () => `deposit of ${amount}: core ${shares} shares, vault ${d.shares}`)
+      t.usdc += amount
+      t.shares += (d.shares ?? 0n) + (d.dead_shares ?? deadShares)
+    } else if (v.kind === 'withdraw') {
+      const shares = d.shares ?? 0n
+      const usdc = usdcForShares({ shares, totalUsdc: t.usdc, totalShares: t.shares })
+      this.count('share-math', usdc === (d.amount ?? -1n), v.ledger, () => `withdrawal of ${shares} shares: core ${usdc} USDC, vault ${d.amount}`)
+      t.usdc -= d.amount ?? 0n
+      t.shares -= shares
+    } else if (v.kind === 'return') {
+      t.usdc += d.profit ?? 0n
+    } else if (v.kind === 'write_off') {
+      t.usdc += (d.recovered ?? 0n) - (d.written_down ?? 0n)
+    }
+  }
+
+  /** After a ledger with vault events: the folded totals must equal get_state. */
+  checkTotals(ledger: number, v: VaultSnapshot): void {
+    if (this.totals === undefined) return
+    const t = this.totals
+    this.count('share-math', t.usdc === v.totalUsdc && t.shares === v.totalShares, ledger, () =>
+      `folded totals ${t.usdc} USDC / ${t.shares} shares, get_state ${v.totalUsdc} / ${v.totalShares}`,
+    )
+    this.totals = { usdc: v.totalUsdc, shares: v.totalShares }
+  }
+
+  result(): ReplayResult {
+    return { checks: [...this.checks.values()], mismatches: [...this.mismatches] }
+  }
+
+  get mismatchCount(): number {
+    return [...this.checks.values()].reduce((n, c) => n + c.mismatches, 0)
+  }
+}
+
+const fmt = (m: Record<string, bigint>) =>
+  Object.entries(m)
+    .map(([k, v]) => `${k.slice(0, 4)}…=${v}`)
+    .join(',')

@@ -1,0 +1,180 @@
+/**
+ * A run's starting state: a seeded sandbox (virtual clock, one ledger per transaction while
+ * setting up), the scenario's world deployed one transaction at a time, the arbitrageurs and
+ * the watchdog funded, every keeper started (executor contracts on the atomic path). Then the
+ * node goes to manual closes: from here on only the lockstep loop closes ledgers.
+ */
+import { Keypair } from '@stellar/stellar-sdk'
+import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
+import { createChain, type Chain, type RpcLike } from '../../src/chain/index.js'
+import { addTrustlines, fundAccounts, mintAll, type Mint } from '../../src/world/assets.js'
+import { deployExecutor, deployWorld, keypairFor, type World } from '../../src/world/index.js'
+import { keeperEnv, keeperLogger, keeperSpecs, SimKeeper, type KeeperHooks } from './agents/keepers.js'
+import type { ArbPool } from './agents/arbitrage.js'
+import { Activity } from './lockstep/activity.js'
+import { Mempool } from './lockstep/mempool.js'
+import { SimRpc } from './lockstep/simRpc.js'
+import type { Scenario } from './scenario/schema.js'
+
+const UNIT = 10_000_000n
+const usd = (x: number) => BigInt(Math.round(x * 1e7))
+
+/** Ledgers the sandbox keeps events for: a whole long run, read back at the end. */
+const RETENTION = 2_000_000
+
+export interface SimSetup {
+  sandbox: Sandbox
+  world: World
+  /** The environment's chain client (its transactions go first in every ledger). */
+  envChain: Chain
+  envRpc: SimRpc
+  mempool: Mempool
+  activity: Activity
+  keepers: SimKeeper[]
+  arbPools: ArbPool[]
+  watchdog: Keypair
+  startLedger: number
+  startCloseMs: number
+}
+
+export interface SetupParameters {
+  scenario: Scenario
+  seed: number
+  logFile: string
+  /** Close time of the latest ledger (ms), the clock every agent uses. */
+  nowMs: () => number
+  building: () => number
+  hooks: Pick<KeeperHooks, 'onCrash' | 'onFault'>
+  log: (line: string) => void
+}
+
+export async function setUp(p: SetupParameters): Promise<SimSetup> {
+  const s = p.scenario
+  const sandbox = await startSandbox({
+    manual: true,
+    instant: true,
+    seed: p.seed,
+    ledgerIntervalSeconds: s.run.ledgerSeconds,
+    extraArgs: ['--retention-window', String(RETENTION), '--quiet'],
+  })
+  try {
+    p.log('deploying the world')
+    const mix = s.world.borrowers.collateralMix
+    const world = await deployWorld(sandbox, {
+      seed: p.seed,
+      serial: true,
+      collaterals: s.world.assets.map((a) => ({ code: a.code, price: usd(a.price), cFactor: Math.round(a.cFactor * 1e7), dexDepthUsd: usd(a.dexDepthUsd) })),
+      borrowers: s.world.borrowers.count,
+      borrowerHealthFactor: { min: usd(s.world.borrowers.healthFactor.min), max: usd(s.world.borrowers.healthFactor.max) },
+      ...(mix === undefined ? {} : { collateralWeights: s.world.assets.map((a) => mix[a.code] ?? 0) }),
+      keepers: s.keepers.count,
+      registerKeepers: false,
+      keeperUsdc: usd(s.world.registry.minStake) + 10_000n * UNIT,
+      depositors: s.world.depositors.count,
+      depositAmount: usd(s.world.depositors.amount),
+      lenderSupply: usd(s.world.lenderSupply),
+      vaultConfig: {
+        depositCap: usd(s.world.vault.depositCap),
+        withdrawCooldown: BigInt(Math.round(s.world.vault.withdrawCooldown)),
+        maxDrawPerKeeper: usd(s.world.vault.maxDrawPerKeeper),
+      },
+      registryConfig: {
+        minStake: usd(s.world.registry.minStake),
+        slashTimeout: BigInt(Math.round(s.world.registry.slashTimeout)),
+        slashRateBps: s.world.registry.slashRateBps,
+      },
+    })
+
+    p.log('arbitrageurs, watchdog and depositors\' funds')
+    const routers = [world.dex.primaryRouter, world.dex.fallbackRouter]
+    const arbPools: ArbPool[] = []
+    for (const [r, router] of routers.entries()) {
+      for (const c of world.collaterals) {
+        arbPools.push({ router, asset: c.contract, usdc: world.usdc.contract, trader: keypairFor(BigInt(p.seed), `arb/${r}/${c.code}`) })
+      }
+    }
+    const watchdog = keypairFor(BigInt(p.seed), 'watchdog')
+    const extra = [...arbPools.map((a) => a.trader), watchdog]
+    await fundAccounts(world.chain, extra, true)
+    await addTrustlines(world.chain, arbPools.map((a) => a.trader), [world.usdc, ...world.collaterals], true)
+    const mints: Mint[] = []
+    for (const a of arbPools) {
+      const spec = s.world.assets.find((x) => x.code === world.asset(a.asset).code)!
+      mints.push({ asset: world.usdc, to: a.trader.publicKey(), amount: usd(spec.dexDepthUsd * 10) })
+      mints.push({ asset: world.asset(a.asset), to: a.trader.publicKey(), amount: usd((spec.dexDepthUsd * 10) / spec.price) })
+    }
+    for (const [i, d] of world.depositors.entries()) {
+      const total = s.world.depositors.flows.filter((f) => f.depositor === i && f.action === 'deposit').reduce((t, f) => t + (f.amount ?? 0), 0)
+      if (total > 0) mints.push({ asset: world.usdc, to: d.publicKey(), amount: usd(total) })
+    }
+    await mintAll(world.chain, world.issuer, mints)
+
+    const mempool = new Mempool()
+    mempool.bypass = true
+    const activity = new Activity()
+    const envRpc = new SimRpc({
+      server: sandbox.server,
+      agent: 'environment',
+      klass: 0,
+      mempool,
+      activity,
+      seed: p.seed,
+      ledger: p.building,
+      latencyMs: () => 0,
+      faultRate: 0,
+    })
+    const envChain = createChain({
+      rpcUrl: sandbox.rpcUrl,
+      networkPassphrase: sandbox.networkPassphrase,
+      server: envRpc as unknown as RpcLike,
+      retry: { pollIntervalMs: 20, backoffMs: 20 },
+    })
+
+    p.log('keepers')
+    const logger = keeperLogger(p.logFile)
+    const hooks: KeeperHooks = {
+      world,
+      server: sandbox.server,
+      mempool,
+      activity,
+      seed: p.seed,
+      building: p.building,
+      nowMs: p.nowMs,
+      logFile: p.logFile,
+      ...p.hooks,
+    }
+    const keepers: SimKeeper[] = []
+    for (const spec of keeperSpecs(s, p.seed)) {
+      const operator = world.keepers[spec.index]!
+      const executor = spec.path === 'atomic' ? (await deployExecutor(world, operator, { register: false })).contractId : undefined
+      const keeper = new SimKeeper(spec, operator.publicKey(), executor ?? operator.publicKey(), keeperEnv(world, spec, executor), hooks, logger)
+      keepers.push(keeper)
+    }
+    let latest = await sandbox.server.getLatestLedger()
+    for (const k of keepers) {
+      await k.start({ sequence: latest.sequence, closeTimeMs: Number(latest.closeTime ?? 0) * 1000 })
+      latest = await sandbox.server.getLatestLedger()
+    }
+    await sandbox.call('sandbox_setInstant', { enabled: false })
+    mempool.bypass = false
+    latest = await sandbox.server.getLatestLedger()
+    return {
+      sandbox,
+      world,
+      envChain,
+      envRpc,
+      mempool,
+      activity,
+      keepers,
+      arbPools,
+      watchdog,
+      startLedger: latest.sequence,
+      startCloseMs: Number(latest.closeTime ?? 0) * 1000,
+    }
+  } catch (err) {
+    await sandbox.stop()
+    throw err
+  }
+}
+
+export { Keypair }
