@@ -1,0 +1,178 @@
+/**
+ * Hand-built run reports for the report renderers' tests: a small run with every kind of row
+ * (filled, expired and open auctions, a missing DEX quote, a replay mismatch, a failed audit
+ * invariant, a slash) and an empty one (no auctions, no fills, no series points). The small run's
+ * text fields carry markup and a closing script tag so escaping is exercised.
+ */
+import { REPORT_SCHEMA_VERSION, type Report } from '../../sim/src/report/types.js'
+
+const KEEPER_A = 'CAKEEPERAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'
+const KEEPER_B = 'CBKEEPERBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB'
+
+/** A six-point run with two collateral assets, three keepers and four auctions. */
+export function reportFixture(): Report {
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    scenario: {
+      name: 'cascade <small>',
+      description: 'Two assets fall 30 % & recover; "quotes" </script><b>bold</b>',
+      hash: 'ab'.repeat(32),
+      resolved: { ledgers: 6, note: '</script><!-- not a comment -->' },
+    },
+    seed: 42,
+    versions: { harness: '0.1.0', stellarSdk: '15.1.0', sorobanHost: '23.0.0', blend: '2.0.0', protocol: 23 },
+    run: { ledgerSeconds: 5, ledgers: 720, startLedger: 1000, endLedger: 1720, fastForwardedLedgers: 300 },
+    summary: {
+      lpReturn: 0.0012345,
+      lpApy: { kind: 'cumulative', value: 0.0012345, text: '0.12% cumulative' },
+      sharePriceStart: 1,
+      sharePriceEnd: 1.0012345,
+      vaultProfit: 123.4567891,
+      auctions: { created: 4, filled: 2, expired: 1, open: 1 },
+      missed: 1,
+      fillDelay: { median: 2.5, p95: 4, max: 4 },
+      badDebt: 17.25,
+      slashes: 1,
+      keeperProfit: 58.5,
+      peakUtilisation: 0.6,
+      replayMismatches: 1,
+      auditHolds: false,
+    },
+    keepers: [
+      keeper(0, 'alpha', KEEPER_A, 'atomic', { wins: 1, losses: 1, profit: 40.25, vaultProfit: 80.5, winRate: 0.5 }),
+      keeper(1, 'beta', KEEPER_B, 'two-step', { wins: 1, profit: 18.25, vaultProfit: 36.5, winRate: 0.5, slashed: 1 }),
+      keeper(2, 'gamma', 'CCKEEPERC', 'atomic', { abandoned: 2, crashed: true }),
+    ],
+    auctions: [
+      auction('GUSER1:liquidation:1100', 1100, { firstProfitableLedger: 1102, filledLedger: 1104, filledBy: KEEPER_A, fillDelay: 2, lotValue: 1100.5, bidValue: 1000 }),
+      auction('GUSER2:liquidation:1200', 1200, { firstProfitableLedger: 1201, filledLedger: 1205, filledBy: KEEPER_B, fillDelay: 4, lotValue: 550, bidValue: 500.25 }),
+      auction('GUSER3:bad-debt:1300', 1300, { kind: 'bad-debt', outcome: 'expired' }),
+      auction('GUSER4:liquidation:1700', 1700, { firstProfitableLedger: 1710, outcome: 'open' }),
+    ],
+    replay: {
+      checks: [
+        { kind: 'fill-ledger', checked: 2, mismatches: 1 },
+        { kind: 'fill-amounts', checked: 2, mismatches: 0 },
+        { kind: 'share-math', checked: 10, mismatches: 0 },
+        { kind: 'health-factor', checked: 30, mismatches: 0 },
+      ],
+      mismatches: [{ kind: 'fill-ledger', ledger: 1205, detail: 'predicted 1203, chain 1205 <late>' }],
+    },
+    audit: {
+      holds: false,
+      invariants: [
+        { id: 1, name: 'shares back the assets', holds: true, warning: false, detail: 'ok' },
+        { id: 2, name: 'no stale draws', holds: false, warning: false, detail: '1 draw open past expiry' },
+        { id: 3, name: 'stake covers slashes', holds: true, warning: true, detail: 'stake near minimum' },
+      ],
+    },
+    series: {
+      assets: ['XLM', 'wETH'],
+      ledger: [1000, 1100, 1104, 1200, 1205, 1720],
+      time: [0, 500, 520, 1000, 1025, 3600],
+      sharePrice: [1, 1, 1.0005, 1.0005, 1.0012345, 1.0012345],
+      totalUsdc: [100000, 100000, 100050, 100050, 100123.45, 0],
+      activeLiq: [0, 60000, 0, 50000, 0, 0],
+      totalProfit: [0, 0, 50, 50, 123.45, 123.45],
+      badDebt: [0, 0, 0, 0, 17.25, 17.25],
+      openAuctions: [0, 1, 0, 1, 0, 1],
+      market: { XLM: [0.1, 0.08, 0.075, 0.07, 0.0000001, 0.09], wETH: [3000, 2900, 2800, 2500, 2400, 2950] },
+      oracle: { XLM: [0.1, 0.081, 0.076, 0.071, 0.07, 0.09], wETH: [3000, 2950, 2850, 2550, 2450, 2900] },
+      dex: { XLM: [0.1, 0.079, 0.074, 0.069, 0.069, 0.0899], wETH: [3001, null, 2801, 2501, 2401, 2951] },
+    },
+    events: [
+      { ledger: 1050, kind: 'oracle', text: 'XLM −20 %' },
+      { ledger: 1150, kind: 'crash', text: 'gamma crashed after draw' },
+      { ledger: 1300, kind: 'slash', text: 'beta slashed 1 (stale draw) <b>' },
+      { ledger: 1400, kind: 'restart', text: 'gamma restarted' },
+    ],
+  }
+}
+
+/** A run where nothing happened: keepers that never filled, no auctions, no series points. */
+export function emptyReportFixture(): Report {
+  const r = reportFixture()
+  return {
+    ...r,
+    scenario: { ...r.scenario, name: 'quiet', description: 'Nothing moves.' },
+    summary: {
+      ...r.summary,
+      lpReturn: 0,
+      lpApy: { kind: 'missing', value: null, text: '—' },
+      sharePriceEnd: 1,
+      vaultProfit: 0,
+      auctions: { created: 0, filled: 0, expired: 0, open: 0 },
+      missed: 0,
+      fillDelay: { median: null, p95: null, max: null },
+      badDebt: 0,
+      slashes: 0,
+      keeperProfit: 0,
+      peakUtilisation: 0,
+      replayMismatches: 0,
+      auditHolds: true,
+    },
+    keepers: r.keepers.map((k) => ({ ...k, wins: 0, losses: 0, abandoned: 0, profit: 0, vaultProfit: 0, winRate: 0, crashed: false, slashed: 0 })),
+    auctions: [],
+    replay: { checks: r.replay.checks.map((c) => ({ ...c, checked: 0, mismatches: 0 })), mismatches: [] },
+    audit: { holds: true, invariants: r.audit.invariants.map((i) => ({ ...i, holds: true, warning: false })) },
+    series: {
+      assets: ['XLM'],
+      ledger: [],
+      time: [],
+      sharePrice: [],
+      totalUsdc: [],
+      activeLiq: [],
+      totalProfit: [],
+      badDebt: [],
+      openAuctions: [],
+      market: { XLM: [] },
+      oracle: { XLM: [] },
+      dex: { XLM: [] },
+    },
+    events: [],
+  }
+}
+
+function keeper(
+  index: number,
+  name: string,
+  address: string,
+  path: 'atomic' | 'two-step',
+  fields: Partial<Report['keepers'][number]>,
+): Report['keepers'][number] {
+  return {
+    index,
+    name,
+    address,
+    operator: `GOPERATOR${index}`,
+    path,
+    minProfit: 1 + index,
+    pollIntervalLedgers: 1,
+    wins: 0,
+    losses: 0,
+    abandoned: 0,
+    profit: 0,
+    vaultProfit: 0,
+    winRate: 0,
+    crashed: false,
+    slashed: 0,
+    ...fields,
+  }
+}
+
+function auction(id: string, createdLedger: number, fields: Partial<Report['auctions'][number]>): Report['auctions'][number] {
+  return {
+    id,
+    user: id.split(':')[0]!,
+    kind: 'liquidation',
+    createdLedger,
+    firstProfitableLedger: null,
+    filledLedger: null,
+    filledBy: null,
+    fillDelay: null,
+    lotValue: null,
+    bidValue: null,
+    outcome: 'filled',
+    ...fields,
+  }
+}
