@@ -1,0 +1,59 @@
+/**
+ * The headline figures of a run: what a researcher reads first, in one order for both the
+ * terminal summary and the top of report.html, so the two never disagree.
+ */
+import { formatAmount, formatCount, formatPct, formatPrice, mark } from './format.js'
+import type { Report } from './types.js'
+
+export interface HeadlineFigure {
+  label: string
+  value: string
+  /** Set when the figure signals a problem (missed liquidations, bad debt, mismatches, a failed audit). */
+  alert?: boolean
+}
+
+/**
+ * LP return and APY, share price, vault profit; auctions created / filled / missed / expired /
+ * open; fill delay median, p95 and max (ledgers after the first profitable one); bad debt;
+ * slashes; keeper profit in total and per keeper (with wins); peak utilisation; replay
+ * mismatches; whether the audit holds.
+ */
+export function headlineFigures(report: Report): HeadlineFigure[] {
+  const s = report.summary
+  const failed = report.audit.invariants.filter((i) => !i.holds).length
+  const figures: HeadlineFigure[] = [
+    { label: 'LP return', value: formatPct(s.lpReturn, 4) },
+    { label: 'LP APY', value: s.lpApy.text },
+    { label: 'Share price', value: `${formatPrice(s.sharePriceStart)} → ${formatPrice(s.sharePriceEnd)}` },
+    { label: 'Vault profit', value: `${formatAmount(s.vaultProfit)} USDC` },
+    { label: 'Auctions created', value: formatCount(s.auctions.created) },
+    { label: 'Liquidations filled', value: formatCount(s.auctions.filled) },
+    { label: 'Liquidations missed', value: formatCount(s.missed), ...alertIf(s.missed > 0) },
+    { label: 'Auctions expired', value: formatCount(s.auctions.expired), ...alertIf(s.auctions.expired > 0) },
+    { label: 'Auctions open at the end', value: formatCount(s.auctions.open) },
+    { label: 'Fill delay median (ledgers)', value: formatCount(s.fillDelay.median) },
+    { label: 'Fill delay p95 (ledgers)', value: formatCount(s.fillDelay.p95) },
+    { label: 'Fill delay max (ledgers)', value: formatCount(s.fillDelay.max) },
+    { label: 'Bad debt', value: `${formatAmount(s.badDebt)} USD`, ...alertIf(s.badDebt > 0) },
+    { label: 'Slashes', value: formatCount(s.slashes), ...alertIf(s.slashes > 0) },
+    { label: 'Keeper profit (all keepers)', value: `${formatAmount(s.keeperProfit)} USDC` },
+  ]
+  for (const k of report.keepers)
+    figures.push({ label: `Keeper ${k.name}`, value: `${formatAmount(k.profit)} USDC, ${formatCount(k.wins)} ${k.wins === 1 ? 'win' : 'wins'}` })
+  figures.push(
+    { label: 'Peak utilisation', value: formatPct(s.peakUtilisation) },
+    { label: 'Replay mismatches', value: formatCount(s.replayMismatches), ...alertIf(s.replayMismatches > 0) },
+    {
+      label: 'Audit',
+      value: s.auditHolds
+        ? `${mark(true)} holds`
+        : `${mark(false)} ${failed > 0 ? `${failed} of ${report.audit.invariants.length} invariants fail` : 'does not hold'}`,
+      ...alertIf(!s.auditHolds),
+    },
+  )
+  return figures
+}
+
+function alertIf(condition: boolean): { alert?: true } {
+  return condition ? { alert: true } : {}
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest'
+import { emptyReportFixture, reportFixture } from '../../../test/sim/reportFixture.js'
+import { summaryTable, textTable } from './summary.js'
+
+describe('summaryTable', () => {
+  const text = summaryTable(reportFixture())
+  const lines = text.split('\n')
+  const row = (label: string) => lines.find((l) => l.startsWith(label)) ?? ''
+
+  it('opens with the scenario, seed and ledgers', () => {
+    expect(lines[0]).toBe('cascade <small>  seed 42  ledgers 1000–1720 (720 simulated, 300 fast-forwarded)')
+  })
+
+  it('holds the figures a researcher reads first', () => {
+    expect(row('LP return')).toMatch(/ 0\.1234%$/)
+    expect(row('LP APY')).toMatch(/ 0\.12% cumulative$/)
+    expect(row('Liquidations filled')).toMatch(/ 2$/)
+    expect(row('Liquidations missed (!)')).toMatch(/ 1$/)
+    expect(row('Auctions expired (!)')).toMatch(/ 1$/)
+    expect(row('Auctions open at the end')).toMatch(/ 1$/)
+    expect(row('Fill delay median (ledgers)')).toMatch(/ 2\.5$/)
+    expect(row('Fill delay p95 (ledgers)')).toMatch(/ 4$/)
+    expect(row('Bad debt (!)')).toMatch(/ 17\.25 USD$/)
+    expect(row('Slashes (!)')).toMatch(/ 1$/)
+    expect(row('Keeper alpha')).toMatch(/ 40\.25 USDC, 1 win$/)
+    expect(row('Keeper gamma')).toMatch(/ 0\.00 USDC, 0 wins$/)
+    expect(row('Replay mismatches (!)')).toMatch(/ 1$/)
+    expect(row('Audit (!)')).toMatch(/ ✗ 1 of 3 invariants fail$/)
+  })
+
+  it('lists the keepers and the audit invariants that fail or warn', () => {
+    expect(row('beta')).toMatch(/^beta +two-step +2\.00 +1 +0 +0 +50\.0% +18\.25 +1 +no$/)
+    expect(row('gamma')).toMatch(/ yes$/)
+    expect(row('✗')).toMatch(/^✗ +2 no stale draws +1 draw open past expiry$/)
+    expect(row('✓ warn')).toMatch(/3 stake covers slashes/)
+    expect(text).not.toContain('shares back the assets')
+  })
+
+  it('aligns the value column of the figures', () => {
+    const start = lines.indexOf(lines.find((l) => l.startsWith('Figure'))!)
+    const column = lines[start]!.indexOf('Value')
+    const rule = lines[start + 1]!
+    expect(rule[column - 1]).toBe(' ')
+    for (const l of lines.slice(start + 2, lines.indexOf('', start))) {
+      expect(l[column - 1], l).toBe(' ')
+      expect(l[column], l).not.toBe(' ')
+    }
+  })
+
+  it('shows a quiet run with dashes and a holding audit, and no audit table', () => {
+    const quiet = summaryTable(emptyReportFixture())
+    expect(quiet).toMatch(/LP APY +—\n/)
+    expect(quiet).toMatch(/Fill delay median \(ledgers\) +—\n/)
+    expect(quiet).toMatch(/Audit +✓ holds\n/)
+    expect(quiet).not.toContain('(!)')
+    expect(quiet).not.toContain('Invariant')
+  })
+
+  it('gives the same text for the same report', () => {
+    expect(summaryTable(reportFixture())).toBe(text)
+    expect(text.endsWith('\n')).toBe(true)
+  })
+})
+
+describe('textTable', () => {
+  it('pads to the widest cell, right-aligns where asked and trims line ends', () => {
+    expect(textTable(['a', 'n'], [['xyz', '1'], ['✓', '100']], ['left', 'right'])).toBe(
+      ['a      n', '---  ---', 'xyz    1', '✓    100'].join('\n'),
+    )
+    expect(textTable(['a', 'b'], [['x', '']], ['left', 'left'])).toBe(['a  b', '-  -', 'x'].join('\n'))
+  })
+})

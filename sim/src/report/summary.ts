@@ -1,0 +1,89 @@
+/**
+ * The end-of-run text table printed to the terminal: the headline figures, one line per
+ * keeper, and the audit invariants that failed or warned. Plain text with aligned columns
+ * (no colours), so it reads the same in a log file as on a screen.
+ */
+import { formatAmount, formatCount, formatLedger, formatPct, mark } from './format.js'
+import { headlineFigures } from './headline.js'
+import type { Report } from './types.js'
+
+/** Column alignment for `textTable`. */
+export type Align = 'left' | 'right'
+
+/**
+ * The summary: a title line (scenario, seed, ledgers), the headline figures, the keepers
+ * (path, MIN_PROFIT, wins, losses, abandoned, win rate, profit, slashes, crashed) and, when the
+ * audit does not hold cleanly, its failing or warning invariants. Ends with a newline.
+ */
+export function summaryTable(report: Report): string {
+  const r = report.run
+  const parts: string[] = []
+  parts.push(
+    `${report.scenario.name}  seed ${report.seed}  ledgers ${formatLedger(r.startLedger)}–${formatLedger(r.endLedger)} ` +
+      `(${formatCount(r.ledgers)} simulated, ${formatCount(r.fastForwardedLedgers)} fast-forwarded)`,
+  )
+
+  const figures = headlineFigures(report)
+  parts.push(
+    textTable(
+      ['Figure', 'Value'],
+      figures.map((f) => [f.alert ? `${f.label} (!)` : f.label, f.value]),
+      ['left', 'left'],
+    ),
+  )
+
+  if (report.keepers.length > 0)
+    parts.push(
+      textTable(
+        ['Keeper', 'Path', 'Min profit', 'Wins', 'Losses', 'Abandoned', 'Win rate', 'Profit (USDC)', 'Slashed', 'Crashed'],
+        report.keepers.map((k) => [
+          k.name,
+          k.path,
+          formatAmount(k.minProfit),
+          formatCount(k.wins),
+          formatCount(k.losses),
+          formatCount(k.abandoned),
+          formatPct(k.winRate, 1),
+          formatAmount(k.profit),
+          formatCount(k.slashed),
+          k.crashed ? 'yes' : 'no',
+        ]),
+        ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+      ),
+    )
+
+  const notable = report.audit.invariants.filter((i) => !i.holds || i.warning)
+  if (notable.length > 0)
+    parts.push(
+      textTable(
+        ['Audit', 'Invariant', 'Detail'],
+        notable.map((i) => [`${mark(i.holds)}${i.warning ? ' warn' : ''}`, `${i.id} ${i.name}`, i.detail]),
+        ['left', 'left', 'left'],
+      ),
+    )
+
+  return parts.join('\n\n') + '\n'
+}
+
+/**
+ * Rows under a header and a dashed rule, columns separated by two spaces and padded to their
+ * widest cell (measured in code points, so ✓, ✗, — and → count as one). Trailing spaces are
+ * trimmed.
+ */
+export function textTable(header: string[], rows: string[][], align: Align[]): string {
+  const width = header.map((h, c) => Math.max(length(h), ...rows.map((row) => length(row[c] ?? ''))))
+  const line = (cells: string[]): string =>
+    width
+      .map((w, c) => {
+        const cell = cells[c] ?? ''
+        const pad = ' '.repeat(w - length(cell))
+        return align[c] === 'right' ? pad + cell : cell + pad
+      })
+      .join('  ')
+      .trimEnd()
+  return [line(header), width.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n')
+}
+
+function length(text: string): number {
+  return [...text].length
+}
