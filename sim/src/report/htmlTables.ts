@@ -1,0 +1,181 @@
+/**
+ * The tables of report.html, rendered to static markup on the Node side: they read without
+ * the page's script and their text is escaped here, once. Charts are drawn in the browser from
+ * the embedded data (see pageScript.ts).
+ */
+import { formatAmount, formatCount, formatLedger, formatPct, mark, MISSING, shortAddress } from './format.js'
+import { headlineFigures } from './headline.js'
+import type { AuctionResult, Report } from './types.js'
+
+/** Markup that is inserted as is (already escaped). */
+export interface Html {
+  html: string
+}
+
+export interface Column<T> {
+  head: string
+  /** Cell text (escaped when inserted) or markup. */
+  cell: (row: T) => string | Html
+  /** Right-aligned, tabular figures. */
+  num?: boolean
+}
+
+/** `&`, `<`, `>`, `"` and `'` as character references, for text and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+}
+
+/** A table of `rows`, or `empty` as a note when there are none. */
+export function htmlTable<T>(rows: readonly T[], columns: readonly Column<T>[], empty: string, rowClass?: (row: T) => string): string {
+  if (rows.length === 0) return `<p class="note">${escapeHtml(empty)}</p>`
+  const head = columns.map((c) => `<th${c.num ? ' class="num"' : ''}>${escapeHtml(c.head)}</th>`).join('')
+  const body = rows
+    .map((row) => {
+      const cls = rowClass?.(row) ?? ''
+      const cells = columns.map((c) => `<td${c.num ? ' class="num"' : ''}>${render(c.cell(row))}</td>`).join('')
+      return `<tr${cls ? ` class="${escapeHtml(cls)}"` : ''}>${cells}</tr>`
+    })
+    .join('\n')
+  return `<table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`
+}
+
+/** The headline figures (headline.ts) as a two-column table; problem figures are flagged. */
+export function headlineTable(report: Report): string {
+  return htmlTable(
+    headlineFigures(report),
+    [
+      { head: 'Figure', cell: (f) => f.label },
+      { head: 'Value', cell: (f) => f.value, num: true },
+    ],
+    'No figures.',
+    (f) => (f.alert ? 'alert' : ''),
+  )
+}
+
+/** Slashes and the scenario's events, in ledger order as recorded; slash rows are flagged. */
+export function eventsTable(report: Report): string {
+  return htmlTable(
+    report.events,
+    [
+      { head: 'Ledger', cell: (e) => formatLedger(e.ledger), num: true },
+      { head: 'Kind', cell: (e) => e.kind },
+      { head: 'Event', cell: (e) => e.text },
+    ],
+    'No scenario events.',
+    (e) => (e.kind === 'slash' ? 'alert' : ''),
+  )
+}
+
+/** One row per auction: ledgers, who filled it, the delay after the first profitable ledger, lot and bid. */
+export function auctionsTable(report: Report): string {
+  return htmlTable<AuctionResult>(
+    report.auctions,
+    [
+      { head: 'Auction', cell: (a) => a.id },
+      { head: 'Kind', cell: (a) => a.kind },
+      { head: 'User', cell: (a) => abbreviated(a.user) },
+      { head: 'Created', cell: (a) => formatLedger(a.createdLedger), num: true },
+      { head: 'First profitable', cell: (a) => formatLedger(a.firstProfitableLedger), num: true },
+      { head: 'Filled', cell: (a) => formatLedger(a.filledLedger), num: true },
+      { head: 'Filled by', cell: (a) => (a.filledBy === null ? MISSING : keeperLabel(report, a.filledBy)) },
+      { head: 'Delay (ledgers)', cell: (a) => formatCount(a.fillDelay), num: true },
+      { head: 'Lot (USD)', cell: (a) => formatAmount(a.lotValue), num: true },
+      { head: 'Bid (USD)', cell: (a) => formatAmount(a.bidValue), num: true },
+      { head: 'Outcome', cell: (a) => a.outcome },
+    ],
+    'No auctions were created.',
+    (a) => (a.outcome === 'expired' ? 'alert' : ''),
+  )
+}
+
+/** One row per keeper: settings, wins / losses / abandoned, win rate, profit, slashes, crashes. */
+export function keepersTable(report: Report): string {
+  return htmlTable(
+    report.keepers,
+    [
+      { head: '#', cell: (k) => String(k.index), num: true },
+      { head: 'Keeper', cell: (k) => k.name },
+      { head: 'Address', cell: (k) => abbreviated(k.address) },
+      { head: 'Operator', cell: (k) => abbreviated(k.operator) },
+      { head: 'Path', cell: (k) => k.path },
+      { head: 'Min profit', cell: (k) => formatAmount(k.minProfit), num: true },
+      { head: 'Poll (ledgers)', cell: (k) => formatCount(k.pollIntervalLedgers), num: true },
+      { head: 'Wins', cell: (k) => formatCount(k.wins), num: true },
+      { head: 'Losses', cell: (k) => formatCount(k.losses), num: true },
+      { head: 'Abandoned', cell: (k) => formatCount(k.abandoned), num: true },
+      { head: 'Win rate', cell: (k) => formatPct(k.winRate, 1), num: true },
+      { head: 'Profit (USDC)', cell: (k) => formatAmount(k.profit), num: true },
+      { head: 'To vault (USDC)', cell: (k) => formatAmount(k.vaultProfit), num: true },
+      { head: 'Slashed', cell: (k) => formatCount(k.slashed), num: true },
+      { head: 'Crashed', cell: (k) => (k.crashed ? 'yes' : 'no') },
+    ],
+    'No keepers.',
+    (k) => (k.slashed > 0 ? 'alert' : ''),
+  )
+}
+
+/** The core replay checks (kind, checked, mismatches) and the recorded mismatches. */
+export function replaySection(report: Report): string {
+  const checks = htmlTable(
+    report.replay.checks,
+    [
+      { head: 'Check', cell: (c) => c.kind },
+      { head: 'Checked', cell: (c) => formatCount(c.checked), num: true },
+      { head: 'Mismatches', cell: (c) => formatCount(c.mismatches), num: true },
+      { head: '', cell: (c) => markHtml(c.mismatches === 0) },
+    ],
+    'No replay checks were run.',
+    (c) => (c.mismatches > 0 ? 'alert' : ''),
+  )
+  const total = report.replay.checks.reduce((sum, c) => sum + c.mismatches, 0)
+  const listed = report.replay.mismatches.length
+  const heading =
+    total > listed ? `<h3>Mismatches (the first ${listed} of ${total})</h3>` : `<h3>Mismatches</h3>`
+  const mismatches = htmlTable(
+    report.replay.mismatches,
+    [
+      { head: 'Check', cell: (m) => m.kind },
+      { head: 'Ledger', cell: (m) => formatLedger(m.ledger), num: true },
+      { head: 'Predicted vs chain', cell: (m) => m.detail },
+    ],
+    'No mismatches: the core predicted every checked fill, share and health factor.',
+  )
+  return `${checks}\n${heading}\n${mismatches}`
+}
+
+/** The invariant audit: ✓/✗ per invariant, warnings, and the detail text. */
+export function auditTable(report: Report): string {
+  const overall = `<p>${markHtml(report.audit.holds)} ${report.audit.holds ? 'The audit holds.' : 'The audit does not hold.'}</p>`
+  const table = htmlTable(
+    report.audit.invariants,
+    [
+      { head: '#', cell: (i) => String(i.id), num: true },
+      { head: 'Invariant', cell: (i) => i.name },
+      { head: 'Holds', cell: (i) => markHtml(i.holds) },
+      { head: 'Warning', cell: (i) => (i.warning ? 'warning' : '') },
+      { head: 'Detail', cell: (i) => i.detail },
+    ],
+    'No invariants were audited.',
+    (i) => (!i.holds ? 'alert' : i.warning ? 'warn' : ''),
+  )
+  return `${overall}\n${table}`
+}
+
+/** A keeper's name when the address (or operator, or name) is one of the run's keepers, else the address shortened. */
+export function keeperLabel(report: Report, who: string): Html {
+  const k = report.keepers.find((k) => k.address === who || k.operator === who || k.name === who)
+  return k === undefined ? abbreviated(who) : { html: `<span title="${escapeHtml(who)}">${escapeHtml(k.name)}</span>` }
+}
+
+function abbreviated(address: string): Html {
+  const short = shortAddress(address)
+  return short === address ? { html: escapeHtml(address) } : { html: `<span title="${escapeHtml(address)}">${escapeHtml(short)}</span>` }
+}
+
+function markHtml(ok: boolean): Html {
+  return { html: `<span class="${ok ? 'ok' : 'bad'}">${mark(ok)}</span>` }
+}
+
+function render(cell: string | Html): string {
+  return typeof cell === 'string' ? escapeHtml(cell) : cell.html
+}
