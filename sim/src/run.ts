@@ -1,14 +1,28 @@
 /**
- * One simulation run: a fresh sandbox, the scenario's world, the lockstep loop, the core replay,
- * the audit; returns the report (and writes the run directory when `outDir` is given).
+ * One simulation run: a fresh seeded sandbox, the scenario's world and agents (setup.ts), the
+ * lockstep loop, the recorder and the core replay after every close, the invariant audit of the
+ * final state; returns the report and writes the run directory when `outDir` is given.
  */
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { LedgerInfo } from '../../src/keeper/engine/index.js'
+import { Environment } from './agents/environment.js'
+import type { SimKeeper } from './agents/keepers.js'
+import { runLockstep } from './lockstep/loop.js'
+import { buildPricePlan, toPrice7 } from './prices.js'
+import { Observer } from './record/observer.js'
+import { Recorder } from './record/recorder.js'
+import { buildReport, holdings } from './record/results.js'
+import { CoreReplay } from './replay/replay.js'
+import type { RunEvent, Report } from './report/types.js'
 import type { LoadedScenario } from './scenario/load.js'
-import type { Report } from './report/types.js'
+import { setUp } from './setup.js'
+import { auditWorld } from './audit.js'
 
 export interface RunOptions {
   loaded: LoadedScenario
   seed: number
-  /** Write report.json, timeseries.csv and report.html here. */
+  /** Write report.json, timeseries.csv and report.html here (and keepers.log). */
   outDir?: string
   /** Called after every simulated ledger (progress bars). */
   onProgress?: (done: number, total: number) => void
@@ -16,6 +30,154 @@ export interface RunOptions {
   log?: (line: string) => void
 }
 
-export async function runScenario(_opts: RunOptions): Promise<Report> {
-  throw new Error('runScenario: not implemented yet')
+export function stepsOf(loaded: LoadedScenario): number {
+  const r = loaded.scenario.run
+  return r.ledgers ?? Math.max(1, Math.round(r.duration! / r.ledgerSeconds))
+}
+
+export async function runScenario(opts: RunOptions): Promise<Report> {
+  const { scenario } = opts.loaded
+  const log = opts.log ?? (() => {})
+  const seed = opts.seed
+  const steps = stepsOf(opts.loaded)
+  const prices = buildPricePlan(opts.loaded, seed, steps)
+  const events: RunEvent[] = []
+  const record = (e: RunEvent) => events.push(e)
+  let latest: LedgerInfo = { sequence: 0, closeTimeMs: 0 }
+  if (opts.outDir !== undefined) await mkdir(opts.outDir, { recursive: true })
+  const logFile = opts.outDir !== undefined ? join(opts.outDir, 'keepers.log') : '/dev/null'
+
+  const setup = await setUp({
+    scenario,
+    seed,
+    logFile,
+    nowMs: () => latest.closeTimeMs,
+    building: () => latest.sequence + 1,
+    hooks: {
+      onCrash: (k, boundary) => record({ ledger: latest.sequence + 1, kind: 'crash', text: `${k.spec.name} died after the ${boundary} step` }),
+      onFault: () => {},
+    },
+    log,
+  })
+  const { sandbox, world, keepers } = setup
+  try {
+    latest = { sequence: setup.startLedger, closeTimeMs: setup.startCloseMs }
+    for (const k of keepers) {
+      k.observe(latest)
+      k.crashFromMs = latest.closeTimeMs + (k.spec.crash?.after ?? 0) * 1000
+    }
+    const observer = new Observer(sandbox.server, world, setup.startLedger + 1, () => latest.closeTimeMs)
+    const replay = new CoreReplay()
+    for (const k of keepers) k.startBalance = await holdings(world, observer, k)
+    await observer.rescan()
+    const startVault = await observer.vault()
+    replay.startTotals(startVault)
+    const recorder = new Recorder(prices, setup.startLedger, scenario.run.ledgerSeconds, scenario.run.recordEvery ?? Math.max(1, Math.ceil(steps / 2000)))
+    const minProfitOf = new Map<string, number>(keepers.flatMap((k) => [[k.address, k.spec.minProfit], [k.operator, k.spec.minProfit]] as [string, number][]))
+    const env = new Environment({
+      world,
+      chain: setup.envChain,
+      scenario,
+      seed,
+      prices,
+      arbPools: setup.arbPools,
+      watchdog: setup.watchdog,
+      toPrice7,
+      deadKeepers: () => keepers.filter((k) => k.crashed && !k.alive).map((k) => k.address),
+      nowSeconds: () => BigInt(Math.floor(latest.closeTimeMs / 1000)),
+      record,
+    })
+    let seenAuctions = 0
+    let seenFills = 0
+    let seenFlows = 0
+    let scanDirty = true
+    let lastScanStep = 0
+    log(`simulating ${steps} ledgers`)
+    const result = await runLockstep({
+      steps,
+      ledgerSeconds: scenario.run.ledgerSeconds,
+      startLedger: setup.startLedger,
+      fastForward: scenario.run.fastForward,
+      env,
+      keepers,
+      mempool: setup.mempool,
+      activity: setup.activity,
+      close: async ({ order, count }) => {
+        await sandbox.call('sandbox_closeLedgers', order !== undefined ? { count: 1, order } : { count: count ?? 1 })
+        const l = await sandbox.server.getLatestLedger()
+        latest = { sequence: l.sequence, closeTimeMs: Number(l.closeTime ?? 0) * 1000 }
+        return latest
+      },
+      poolActive: async (step) => {
+        if (scanDirty || step - lastScanStep >= 12 || prices.posts[step - 1] === 1) {
+          await observer.rescan()
+          lastScanStep = step
+          scanDirty = false
+        }
+        return observer.poolActive()
+      },
+      restartSteps: (k: SimKeeper) => {
+        const r = k.spec.crash?.restartAfter
+        return r === null || r === undefined ? null : Math.max(1, Math.ceil(r / scenario.run.ledgerSeconds))
+      },
+      onClose: async (info, done, skipped) => {
+        const step = info.sequence - setup.startLedger
+        if (skipped === 0) {
+          await observer.rescan()
+          lastScanStep = step
+          scanDirty = true
+        }
+        const ev = await observer.events.poll()
+        for (; seenAuctions < ev.auctions.length; seenAuctions++) {
+          const a = ev.auctions[seenAuctions]!
+          replay.auctionCreated(a, a.ledger === info.sequence ? observer.scan : undefined)
+        }
+        for (; seenFills < ev.fills.length; seenFills++) {
+          const f = ev.fills[seenFills]!
+          replay.auctionFilled(f, minProfitOf.get(f.filler), f.ledger === info.sequence ? observer.previous : undefined)
+        }
+        let flows = false
+        for (; seenFlows < ev.vault.length; seenFlows++) {
+          replay.vaultFlow(ev.vault[seenFlows]!)
+          flows = true
+        }
+        const vault = flows || recorder.due(step) ? await observer.vault() : undefined
+        if (flows && vault) replay.checkTotals(info.sequence, vault)
+        if (recorder.due(step) || ev.fills.length > 0) await recorder.point(step, info.sequence, observer, vault)
+        opts.onProgress?.(done, steps)
+      },
+    })
+    await env.settled().catch(() => {})
+    for (const k of keepers) await k.stop()
+    const ev = await observer.events.poll()
+    await observer.rescan()
+    const endVault = await observer.vault()
+    await recorder.point(steps, latest.sequence, observer, endVault, true)
+    const audit = await auditWorld(world, sandbox.server)
+    const report = await buildReport({
+      loaded: opts.loaded,
+      seed,
+      steps,
+      startLedger: setup.startLedger,
+      endLedger: latest.sequence,
+      fastForwarded: result.fastForwarded,
+      keepers,
+      world,
+      observer,
+      chainEvents: ev,
+      series: recorder.series(),
+      replay: replay.result(),
+      audit,
+      events,
+      startVault,
+      endVault,
+    })
+    if (opts.outDir !== undefined) {
+      const { writeRunOutputs } = await import('./report/write.js')
+      await writeRunOutputs(report, opts.outDir)
+    }
+    return report
+  } finally {
+    await sandbox.stop()
+  }
 }

@@ -1,0 +1,141 @@
+/**
+ * `npm run sim -- <command>`:
+ *   run <scenario.yaml> [--seed N] [--out DIR] [--set path=value ...]
+ *   list
+ *   sweep <scenario.yaml> --set path=v1,v2 ... [--seeds N] [--seed-base N] [--workers N] [--out DIR] [--shard i/N]
+ *   merge <dir...> --out DIR
+ * Exit status: 0 done (a run whose core replay or audit failed exits 1), 2 bad input.
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import cliProgress from 'cli-progress'
+import { parseDocument } from 'yaml'
+import { REPO_ROOT } from '../../sandbox/ts/launch.js'
+import { summaryTable } from './report/summary.js'
+import { loadScenario, parseValue, ScenarioError, type Override } from './scenario/load.js'
+import { runScenario, stepsOf } from './run.js'
+
+const SCENARIOS = join(REPO_ROOT, 'sim', 'scenarios')
+
+class UsageError extends Error {}
+
+function overrides(list: string[] | undefined): Override[] {
+  return (list ?? []).map((s) => {
+    const eq = s.indexOf('=')
+    if (eq <= 0) throw new UsageError(`--set ${s}: expected path=value`)
+    return { path: s.slice(0, eq), value: parseValue(s.slice(eq + 1)) }
+  })
+}
+
+function intOption(name: string, raw: string | undefined, fallback: number, min = 0): number {
+  if (raw === undefined) return fallback
+  const v = Number(raw)
+  if (!Number.isInteger(v) || v < min) throw new UsageError(`--${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`)
+  return v
+}
+
+/** A scenario argument: a path, or a name from sim/scenarios. */
+function scenarioPath(arg: string | undefined): string {
+  if (arg === undefined) throw new UsageError('give a scenario file (npm run sim -- list shows the shipped ones)')
+  const direct = resolve(arg)
+  try {
+    readFileSync(direct)
+    return direct
+  } catch {
+    const named = join(SCENARIOS, arg.endsWith('.yaml') ? arg : `${arg}.yaml`)
+    try {
+      readFileSync(named)
+      return named
+    } catch {
+      throw new UsageError(`no scenario file ${arg} (and no sim/scenarios/${arg}.yaml)`)
+    }
+  }
+}
+
+async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { seed: { type: 'string' }, out: { type: 'string' }, set: { type: 'string', multiple: true } } })
+  const file = scenarioPath(positionals[0])
+  const loaded = loadScenario(file, overrides(values.set))
+  const seed = intOption('seed', values.seed, loaded.scenario.run.seed)
+  const out = resolve(values.out ?? join('runs', `${loaded.scenario.name}-seed${seed}`))
+  const steps = stepsOf(loaded)
+  process.stderr.write(`${loaded.scenario.name}: ${steps} ledgers, ${loaded.scenario.keepers.count} keeper(s), seed ${seed}\n`)
+  const bar = new cliProgress.SingleBar(
+    { format: 'ledgers {bar} {value}/{total} | {percentage}% | ETA {eta_formatted}', stream: process.stderr, noTTYOutput: false, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  )
+  let started = false
+  const t0 = Date.now()
+  const report = await runScenario({
+    loaded,
+    seed,
+    outDir: out,
+    log: (line) => {
+      if (!started) process.stderr.write(`  ${line}\n`)
+    },
+    onProgress: (done, total) => {
+      if (!started) {
+        bar.start(total, 0)
+        started = true
+      }
+      bar.update(done)
+    },
+  })
+  if (started) bar.stop()
+  process.stdout.write(`${summaryTable(report)}\n`)
+  process.stdout.write(`wall time ${((Date.now() - t0) / 1000).toFixed(1)} s\nreport: ${join(out, 'report.html')}\n`)
+  return report.summary.replayMismatches > 0 || !report.summary.auditHolds ? 1 : 0
+}
+
+function list(): number {
+  const files = readdirSync(SCENARIOS).filter((f) => f.endsWith('.yaml')).sort()
+  for (const f of files) {
+    const doc = parseDocument(readFileSync(join(SCENARIOS, f), 'utf8')).toJS() as { description?: string } | null
+    process.stdout.write(`${f.replace(/\.yaml$/, '').padEnd(18)} ${(doc?.description ?? '').split('\n')[0]}\n`)
+  }
+  process.stdout.write(`\n${files.length} scenarios in ${relative(process.cwd(), SCENARIOS) || '.'}\n`)
+  return 0
+}
+
+async function sweep(argv: string[]): Promise<number> {
+  const { sweepCommand } = await import('./sweepCli.js')
+  return sweepCommand(argv, scenarioPath)
+}
+
+async function merge(argv: string[]): Promise<number> {
+  const { mergeCommand } = await import('./sweepCli.js')
+  return mergeCommand(argv)
+}
+
+const USAGE = `usage: npm run sim -- run <scenario> [--seed N] [--out DIR] [--set path=value ...]
+       npm run sim -- list
+       npm run sim -- sweep <scenario> --set path=v1,v2 [--seeds N] [--seed-base N] [--workers N] [--out DIR] [--shard i/N]
+       npm run sim -- merge <dir...> --out DIR`
+
+async function main(): Promise<number> {
+  const [command, ...rest] = process.argv.slice(2)
+  try {
+    if (command === 'run') return await run(rest)
+    if (command === 'list') return list()
+    if (command === 'sweep') return await sweep(rest)
+    if (command === 'merge') return await merge(rest)
+    throw new UsageError(command === undefined ? 'no command' : `unknown command ${command}`)
+  } catch (err) {
+    if (err instanceof ScenarioError || err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`${(err as Error).message}\n${err instanceof UsageError ? `${USAGE}\n` : ''}`)
+      return 2
+    }
+    throw err
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
+    process.exit(1)
+  },
+)
+
+export { UsageError }
