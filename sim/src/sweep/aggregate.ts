@@ -1,0 +1,125 @@
+/**
+ * A sweep's aggregate: per grid point, every figure of stats.ts over the point's seeds, built
+ * from the runs' summary files alone. aggregate.json and aggregate.csv are deterministic bytes
+ * (grid order, seeds ascending, fixed key order, no times or paths), so a merge of shard
+ * directories writes exactly what one machine running the whole sweep writes.
+ */
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { csvNumber } from '../report/csv.js'
+import { expandGrid, formatValue, type SweepJob, type SweepParam } from './grid.js'
+import type { SweepManifest } from './manifest.js'
+import type { RunRecord } from './runFiles.js'
+import type { Shard } from './shard.js'
+import { FIGURES, figureStats, type FigureStats } from './stats.js'
+import { aggregateHtml } from './aggregateHtml.js'
+
+export const AGGREGATE_SCHEMA_VERSION = 1
+export const PERCENTILE_METHOD = 'linear interpolation between closest ranks (Hyndman-Fan type 7): h = (n-1)p, x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h])'
+
+export interface AggregatePoint {
+  id: string
+  /** The point's value of each swept parameter, in `params` order. */
+  values: unknown[]
+  /** Runs that finished (their summaries are in the statistics). */
+  runs: number
+  /** Seeds whose run failed (error.json). */
+  failed: number[]
+  /** Seeds with neither a summary nor an error (the sweep was interrupted). */
+  missing: number[]
+  figures: Record<string, FigureStats>
+}
+
+export interface SweepAggregate {
+  schemaVersion: typeof AGGREGATE_SCHEMA_VERSION
+  scenario: { name: string; hash: string }
+  params: SweepParam[]
+  seeds: { base: number; count: number }
+  /** The share of the jobs aggregated; null for the whole sweep. */
+  shard: Shard | null
+  percentiles: string
+  /** Figure names in column order (see stats.ts FIGURES). */
+  figures: string[]
+  points: AggregatePoint[]
+}
+
+/**
+ * Aggregates the jobs of `jobs` (one shard's or all) from their records (keyed by job index).
+ * Points are in grid order; within a point, runs are taken seeds ascending.
+ */
+export function computeAggregate(m: SweepManifest, jobs: readonly SweepJob[], records: ReadonlyMap<number, RunRecord>): SweepAggregate {
+  const byPoint = new Map<number, SweepJob[]>()
+  for (const job of jobs) byPoint.set(job.point.index, [...(byPoint.get(job.point.index) ?? []), job])
+  const grid = expandGrid(m.grid)
+  const points: AggregatePoint[] = m.points.map((pt, index) => {
+    const mine = [...(byPoint.get(index) ?? [])].sort((a, b) => a.seed - b.seed)
+    const summaries = []
+    const failed: number[] = []
+    const missing: number[] = []
+    for (const job of mine) {
+      const r = records.get(job.index)
+      if (r === undefined) missing.push(job.seed)
+      else if (r.ok) summaries.push(r.file.summary)
+      else failed.push(job.seed)
+    }
+    const values = grid[index]!.overrides.map((o) => o.value)
+    const figures: Record<string, FigureStats> = {}
+    for (const f of FIGURES) figures[f.name] = figureStats(summaries.map(f.read))
+    return { id: pt.id, values, runs: summaries.length, failed, missing, figures }
+  })
+  return {
+    schemaVersion: AGGREGATE_SCHEMA_VERSION,
+    scenario: { name: m.scenario.name, hash: m.scenario.hash },
+    params: m.grid,
+    seeds: m.seeds,
+    shard: m.shard,
+    percentiles: PERCENTILE_METHOD,
+    figures: FIGURES.map((f) => f.name),
+    points,
+  }
+}
+
+/** aggregate.json: two-space indented, keys in a fixed order, a final newline. */
+export function aggregateJson(a: SweepAggregate): string {
+  return JSON.stringify(a, null, 2) + '\n'
+}
+
+/**
+ * aggregate.csv: one row per grid point: `point`, one column per swept parameter, `runs`,
+ * `failed`, `missing`, then `<figure>.mean`, `.p5`, `.p95`, `.n` per figure (empty cells for null).
+ */
+export function aggregateCsv(a: SweepAggregate): string {
+  const head = ['point', ...a.params.map((p) => p.path), 'runs', 'failed', 'missing', ...a.figures.flatMap((f) => [`${f}.mean`, `${f}.p5`, `${f}.p95`, `${f}.n`])]
+  const rows = a.points.map((pt) => [
+    csvText(pt.id),
+    ...pt.values.map((v) => (typeof v === 'number' ? csvNumber(v) : csvText(formatValue(v)))),
+    String(pt.runs),
+    String(pt.failed.length),
+    String(pt.missing.length),
+    ...a.figures.flatMap((f) => {
+      const s = pt.figures[f]!
+      return [csvNumber(s.mean), csvNumber(s.p5), csvNumber(s.p95), String(s.n)]
+    }),
+  ])
+  return [head.map(csvText), ...rows].map((r) => r.join(',')).join('\n') + '\n'
+}
+
+/** A text cell, quoted when it holds a comma, quote or line break (point ids always hold commas when more than one parameter is swept). */
+function csvText(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+}
+
+export interface AggregatePaths {
+  json: string
+  csv: string
+  html: string
+}
+
+/** Writes aggregate.json, aggregate.csv and aggregate.html into `outDir` (which must exist). */
+export async function writeAggregate(a: SweepAggregate, outDir: string): Promise<AggregatePaths> {
+  const paths = { json: join(outDir, 'aggregate.json'), csv: join(outDir, 'aggregate.csv'), html: join(outDir, 'aggregate.html') }
+  await writeFile(paths.json, aggregateJson(a))
+  await writeFile(paths.csv, aggregateCsv(a))
+  await writeFile(paths.html, aggregateHtml(a))
+  return paths
+}
