@@ -114,6 +114,11 @@ class Worker {
     w?.(o)
   }
 
+  /** The process has exited (between jobs too: then it is replaced before the next one). */
+  get gone(): boolean {
+    return this.exited !== undefined
+  }
+
   /** Sends a job; resolves with the worker's answer, or with its exit if it died first. */
   run(msg: RunJobMessage): Promise<Outcome> {
     if (this.exited) return Promise.resolve(this.exited)
@@ -153,6 +158,7 @@ export async function runPool(o: PoolOptions): Promise<RunErrorFile[]> {
     let worker: Worker | undefined
     try {
       for (let job = take(); job !== undefined; job = take()) {
+        if (worker?.gone) worker = undefined
         worker ??= new Worker(o.runner)
         const dir = runDir(o.outDir, job.key)
         const t0 = Date.now()

@@ -8,7 +8,7 @@
  * `runScenario` with the same signature (the sweep tests use a fast fake one).
  */
 import { existsSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { writeRunOutputs } from '../report/write.js'
@@ -37,6 +37,8 @@ export async function runJob(msg: RunJobMessage): Promise<WorkerMessage> {
   const { job, loaded, runDir } = msg
   await mkdir(runDir, { recursive: true })
   await clearRunRecord(runDir)
+  // A report left by an earlier attempt would hide a runner that writes none (see below).
+  await rm(join(runDir, 'report.json'), { force: true })
   try {
     const runScenario = await loadRunner()
     const report = await runScenario({ loaded, seed: job.seed, outDir: runDir })
