@@ -1,10 +1,72 @@
 /** `sweep` and `merge` on the command line (sim/src/sweep). */
-export async function sweepCommand(_argv: string[], _scenarioPath: (arg: string | undefined) => string): Promise<number> {
-  process.stderr.write('sweep: not available in this version yet (sim/src/sweep is being added)\n')
-  return 2
+import { parseArgs } from 'node:util'
+import { mergeSweeps, runSweep, SweepError } from './sweep/index.js'
+
+function int(name: string, raw: string | undefined, fallback: number | undefined, min: number): number | undefined {
+  if (raw === undefined) return fallback
+  const v = Number(raw)
+  if (!Number.isInteger(v) || v < min) throw new SweepError(`--${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`)
+  return v
 }
 
-export async function mergeCommand(_argv: string[]): Promise<number> {
-  process.stderr.write('merge: not available in this version yet (sim/src/sweep is being added)\n')
-  return 2
+/** Exit 0 when every run finished, 1 when some failed (recorded in runs/<key>/error.json), 2 on bad input. */
+export async function sweepCommand(argv: string[], scenarioPath: (arg: string | undefined) => string): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      set: { type: 'string', multiple: true },
+      seeds: { type: 'string' },
+      'seed-base': { type: 'string' },
+      workers: { type: 'string' },
+      out: { type: 'string' },
+      shard: { type: 'string' },
+      'no-resume': { type: 'boolean' },
+    },
+  })
+  try {
+    const seedBase = int('seed-base', values['seed-base'], 1, 0)!
+    const workers = int('workers', values.workers, undefined, 1)
+    const result = await runSweep({
+      file: scenarioPath(positionals[0]),
+      sets: values.set ?? [],
+      seeds: int('seeds', values.seeds, 1, 1)!,
+      seedBase,
+      ...(workers === undefined ? {} : { workers }),
+      ...(values.out === undefined ? {} : { out: values.out }),
+      ...(values.shard === undefined ? {} : { shard: values.shard }),
+      resume: values['no-resume'] !== true,
+      log: (line) => process.stderr.write(`${line}\n`),
+    })
+    process.stdout.write(`aggregate: ${result.outDir}/aggregate.html (json, csv beside it)\n`)
+    if (result.failed.length > 0) process.stdout.write(`${result.failed.length} run(s) failed: see runs/<key>/error.json\n`)
+    return result.failed.length > 0 ? 1 : 0
+  } catch (err) {
+    if (err instanceof SweepError) {
+      process.stderr.write(`${err.message}\n`)
+      return 2
+    }
+    throw err
+  }
+}
+
+export async function mergeCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { out: { type: 'string' }, 'allow-missing': { type: 'boolean' } },
+  })
+  try {
+    if (values.out === undefined) throw new SweepError('merge: --out DIR is required')
+    if (positionals.length === 0) throw new SweepError('merge: give the shard directories to merge')
+    const r = await mergeSweeps(positionals, values.out, { allowMissing: values['allow-missing'] === true, log: (line) => process.stderr.write(`${line}\n`) })
+    process.stdout.write(`aggregate: ${r.outDir}/aggregate.html\n`)
+    return r.failed.length > 0 ? 1 : 0
+  } catch (err) {
+    if (err instanceof SweepError) {
+      process.stderr.write(`${err.message}\n`)
+      return 2
+    }
+    throw err
+  }
 }
