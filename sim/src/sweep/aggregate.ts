@@ -4,15 +4,12 @@
  * (grid order, seeds ascending, fixed key order, no times or paths), so a merge of shard
  * directories writes exactly what one machine running the whole sweep writes.
  */
-import { writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { csvNumber } from '../report/csv.js'
 import { expandGrid, formatValue, type SweepJob, type SweepParam } from './grid.js'
 import type { SweepManifest } from './manifest.js'
 import type { RunRecord } from './runFiles.js'
 import type { Shard } from './shard.js'
 import { FIGURES, figureStats, type FigureStats } from './stats.js'
-import { aggregateHtml } from './aggregateHtml.js'
 
 export const AGGREGATE_SCHEMA_VERSION = 1
 export const PERCENTILE_METHOD = 'linear interpolation between closest ranks (Hyndman-Fan type 7): h = (n-1)p, x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h])'
@@ -107,19 +104,4 @@ export function aggregateCsv(a: SweepAggregate): string {
 /** A text cell, quoted when it holds a comma, quote or line break (point ids always hold commas when more than one parameter is swept). */
 function csvText(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
-}
-
-export interface AggregatePaths {
-  json: string
-  csv: string
-  html: string
-}
-
-/** Writes aggregate.json, aggregate.csv and aggregate.html into `outDir` (which must exist). */
-export async function writeAggregate(a: SweepAggregate, outDir: string): Promise<AggregatePaths> {
-  const paths = { json: join(outDir, 'aggregate.json'), csv: join(outDir, 'aggregate.csv'), html: join(outDir, 'aggregate.html') }
-  await writeFile(paths.json, aggregateJson(a))
-  await writeFile(paths.csv, aggregateCsv(a))
-  await writeFile(paths.html, aggregateHtml(a))
-  return paths
 }

@@ -7,7 +7,8 @@
  */
 import { cp, mkdir, rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { computeAggregate, writeAggregate, type SweepAggregate } from './aggregate.js'
+import { computeAggregate, type SweepAggregate } from './aggregate.js'
+import { writeAggregate } from './writeAggregate.js'
 import { SweepError, type SweepJob } from './grid.js'
 import { describeShard, manifestJobs, readManifest, sweepDifferences, writeManifest, type SweepManifest } from './manifest.js'
 import { collectRuns, runDir, type RunErrorFile, type RunRecord } from './runFiles.js'
