@@ -56,6 +56,40 @@ describe('ledgers, time and cheats (manual closing)', () => {
     expect(ledgers.ledgers[0]!.sequence).toBe(seq)
   })
 
+  it('closes a ledger with the pending transactions named in `order`, in that order, and holds the rest', async () => {
+    const [a, b, c] = [Keypair.random(), Keypair.random(), Keypair.random()]
+    for (const k of [a, b, c]) await sb.server.requestAirdrop(k.publicKey())
+    const s1 = await sb.server.sendTransaction(await payment(sb, a, c.publicKey(), '1'))
+    const s2 = await sb.server.sendTransaction(await payment(sb, b, c.publicKey(), '2'))
+    const s3 = await sb.server.sendTransaction(await payment(sb, c, a.publicKey(), '3'))
+    const res = await sb.call<{ latestLedger: number; held: number }>('sandbox_closeLedgers', { count: 1, order: [s2.hash, s1.hash] })
+    expect(res.held).toBe(1)
+    const order = async (hash: string) => {
+      const r = await sb.server.getTransaction(hash)
+      return r.status === 'SUCCESS' ? { ledger: r.ledger, order: r.applicationOrder } : r.status
+    }
+    expect(await order(s2.hash)).toEqual({ ledger: res.latestLedger, order: 1 })
+    expect(await order(s1.hash)).toEqual({ ledger: res.latestLedger, order: 2 })
+    expect(await order(s3.hash)).toBe('NOT_FOUND')
+    const next = await sb.closeLedgers(1)
+    expect(await order(s3.hash)).toEqual({ ledger: next, order: 1 })
+    await expect(sb.call('sandbox_closeLedgers', { order: ['00'.repeat(32)] })).rejects.toThrow(/not pending/)
+    await expect(sb.call('sandbox_closeLedgers', { count: 2, order: [] })).rejects.toThrow(/only with count 1/)
+  })
+
+  it('switches instant closing on and off', async () => {
+    const a = Keypair.random()
+    await sb.server.requestAirdrop(a.publicKey())
+    expect(await sb.call('sandbox_setInstant', { enabled: true })).toEqual({ instant: true })
+    const sent = await sb.server.sendTransaction(await payment(sb, a, a.publicKey(), '1'))
+    expect((await sb.server.getTransaction(sent.hash)).status).toBe('SUCCESS')
+    await sb.call('sandbox_setInstant', { enabled: false })
+    const held = await sb.server.sendTransaction(await payment(sb, a, a.publicKey(), '1'))
+    expect((await sb.server.getTransaction(held.hash)).status).toBe('NOT_FOUND')
+    await sb.closeLedgers(1)
+    await expect(sb.call('sandbox_setInstant', {})).rejects.toThrow(/enabled/)
+  })
+
   it('accepts a fee bump and charges the fee source', async () => {
     const inner = Keypair.random()
     const payer = Keypair.random()

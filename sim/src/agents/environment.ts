@@ -5,7 +5,7 @@
  * through the environment's SimRpc (class 0: applied before the keepers' in the same ledger).
  */
 import type { Keypair } from '@stellar/stellar-sdk'
-import { addr, i128, invoke, read, type Chain } from '../../../src/chain/index.js'
+import { addr, bool, i128, invoke, read, type Chain } from '../../../src/chain/index.js'
 import { mulDiv } from '../../../src/core/index.js'
 import type { World } from '../../../src/world/index.js'
 import { i128s } from '../../../src/world/scval.js'
@@ -87,10 +87,10 @@ export class Environment {
     if (this.p.scenario.dex.primaryFailureRate > 0) {
       if (step === this.outageUntil) {
         this.outageUntil = -1
-        this.track('outage', ledger, invoke(chain, world.admin, world.dex.primaryRouter, 'set_paused', [boolVal(false)]), 'primary router back')
+        this.track('outage', ledger, invoke(chain, world.admin, world.dex.primaryRouter, 'set_paused', [bool(false)]), 'primary router back')
       } else if (this.outageUntil < 0 && keyedUniform(this.p.seed, 'outage', step) < this.p.scenario.dex.primaryFailureRate) {
         this.outageUntil = step + this.outageSteps
-        this.track('outage', ledger, invoke(chain, world.admin, world.dex.primaryRouter, 'set_paused', [boolVal(true)]), `primary router down for ${this.outageSteps} ledgers`)
+        this.track('outage', ledger, invoke(chain, world.admin, world.dex.primaryRouter, 'set_paused', [bool(true)]), `primary router down for ${this.outageSteps} ledgers`)
       }
     }
     for (const f of this.flowsAt.get(step) ?? []) this.track(f.action, ledger, this.flow(f), undefined)
@@ -155,6 +155,3 @@ export class Environment {
     await Promise.all(list)
   }
 }
-
-import { xdr } from '@stellar/stellar-sdk'
-const boolVal = (b: boolean) => xdr.ScVal.scvBool(b)

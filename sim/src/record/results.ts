@@ -163,7 +163,7 @@ export async function buildReport(p: ReportInput): Promise<Report> {
       slashes: p.chainEvents.slashes.length,
       keeperProfit: r7(ks.reduce((t, k) => t + k.profit, 0)),
       peakUtilisation: r7(Math.max(0, ...util)),
-      replayMismatches: p.replay.mismatches.length === 0 ? p.replay.checks.reduce((n, c) => n + c.mismatches, 0) : p.replay.checks.reduce((n, c) => n + c.mismatches, 0),
+      replayMismatches: p.replay.checks.reduce((n, c) => n + c.mismatches, 0),
       auditHolds: p.audit.holds,
     },
     keepers: ks,

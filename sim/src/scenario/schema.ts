@@ -21,7 +21,7 @@ export const duration = z.union([
       const m = DURATION_RE.exec(s)!
       return Number(m[1]) * UNIT_SECONDS[m[2]!]!
     }),
-])
+], { error: 'a duration: seconds (a number) or a string like "90s", "15m", "6h" or "2d"' })
 
 const fraction = z.number().min(0).max(1)
 const positive = z.number().positive()
