@@ -20,9 +20,16 @@ export interface OraclePrices {
   prices: Map<string, PriceData>
 }
 
-/** SEP-40 `Asset::Stellar(address)`. */
+const assetArgs = new Map<string, xdr.ScVal>()
+
+/** SEP-40 `Asset::Stellar(address)`, built once per asset (callers treat it as immutable). */
 export function stellarAsset(asset: string): xdr.ScVal {
-  return xdr.ScVal.scvVec([xdr.ScVal.scvSymbol('Stellar'), new Address(asset).toScVal()])
+  let v = assetArgs.get(asset)
+  if (v === undefined) {
+    v = xdr.ScVal.scvVec([xdr.ScVal.scvSymbol('Stellar'), new Address(asset).toScVal()])
+    assetArgs.set(asset, v)
+  }
+  return v
 }
 
 /** Decode `Option<PriceData>`; undefined for None. */

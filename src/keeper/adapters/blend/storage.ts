@@ -49,6 +49,26 @@ export interface AuctionData {
 export const AuctionType = { UserLiquidation: 0, BadDebt: 1, Interest: 2 } as const
 export type AuctionType = (typeof AuctionType)[keyof typeof AuctionType]
 
+/**
+ * Ledger keys are built once per (kind, pool, argument) and their base64 ids once per key object:
+ * a scan asks for the same keys every cycle, and checking an address's strkey checksum costs more
+ * than the whole key lookup. Callers treat keys as immutable. The cache is emptied when it grows
+ * past MAX_CACHED_KEYS (a pool with more borrowers than that still works, with rebuilds).
+ */
+const MAX_CACHED_KEYS = 50_000
+const cachedKeys = new Map<string, xdr.LedgerKey>()
+const keyIds = new WeakMap<xdr.LedgerKey, string>()
+
+function cached(id: string, make: () => xdr.LedgerKey): xdr.LedgerKey {
+  let key = cachedKeys.get(id)
+  if (key === undefined) {
+    if (cachedKeys.size >= MAX_CACHED_KEYS) cachedKeys.clear()
+    key = make()
+    cachedKeys.set(id, key)
+  }
+  return key
+}
+
 function contractDataKey(
   contract: string,
   key: xdr.ScVal,
@@ -68,37 +88,44 @@ function variantKey(variant: string, field: xdr.ScVal): xdr.ScVal {
 
 /** The pool's contract-instance entry (holds "Config", "Backstop", ...). */
 export function instanceKey(pool: string): xdr.LedgerKey {
-  return contractDataKey(pool, xdr.ScVal.scvLedgerKeyContractInstance(), persistent())
+  return cached(`instance|${pool}`, () => contractDataKey(pool, xdr.ScVal.scvLedgerKeyContractInstance(), persistent()))
 }
 
 export function resListKey(pool: string): xdr.LedgerKey {
-  return contractDataKey(pool, xdr.ScVal.scvSymbol('ResList'), persistent())
+  return cached(`reslist|${pool}`, () => contractDataKey(pool, xdr.ScVal.scvSymbol('ResList'), persistent()))
 }
 
 export function resConfigKey(pool: string, asset: string): xdr.LedgerKey {
-  return contractDataKey(pool, variantKey('ResConfig', new Address(asset).toScVal()), persistent())
+  return cached(`resconfig|${pool}|${asset}`, () => contractDataKey(pool, variantKey('ResConfig', new Address(asset).toScVal()), persistent()))
 }
 
 export function resDataKey(pool: string, asset: string): xdr.LedgerKey {
-  return contractDataKey(pool, variantKey('ResData', new Address(asset).toScVal()), persistent())
+  return cached(`resdata|${pool}|${asset}`, () => contractDataKey(pool, variantKey('ResData', new Address(asset).toScVal()), persistent()))
 }
 
 export function positionsKey(pool: string, user: string): xdr.LedgerKey {
-  return contractDataKey(pool, variantKey('Positions', new Address(user).toScVal()), persistent())
+  return cached(`positions|${pool}|${user}`, () => contractDataKey(pool, variantKey('Positions', new Address(user).toScVal()), persistent()))
 }
 
 export function auctionKey(pool: string, auctionType: AuctionType, user: string): xdr.LedgerKey {
-  // AuctionKey { user, auct_type } as a Map with its Symbol keys in sorted order.
-  const key = xdr.ScVal.scvMap([
-    new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol('auct_type'), val: xdr.ScVal.scvU32(auctionType) }),
-    new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol('user'), val: new Address(user).toScVal() }),
-  ])
-  return contractDataKey(pool, variantKey('Auction', key), temporary())
+  return cached(`auction|${pool}|${auctionType}|${user}`, () => {
+    // AuctionKey { user, auct_type } as a Map with its Symbol keys in sorted order.
+    const key = xdr.ScVal.scvMap([
+      new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol('auct_type'), val: xdr.ScVal.scvU32(auctionType) }),
+      new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol('user'), val: new Address(user).toScVal() }),
+    ])
+    return contractDataKey(pool, variantKey('Auction', key), temporary())
+  })
 }
 
-/** Stable identity of a ledger key, for matching getLedgerEntries answers to requests. */
+/** A stable string id for a ledger key (its base64 XDR), computed once per key object. */
 export function keyId(key: xdr.LedgerKey): string {
-  return key.toXDR('base64')
+  let id = keyIds.get(key)
+  if (id === undefined) {
+    id = key.toXDR('base64')
+    keyIds.set(key, id)
+  }
+  return id
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -144,9 +171,24 @@ export function scBool(v: xdr.ScVal, what: string): boolean {
   return v.b()
 }
 
+/** Strkeys of decoded account and contract addresses, by their raw bytes (encoding one costs a checksum). */
+const addressStrings = new Map<string, string>()
+
 export function scAddress(v: xdr.ScVal, what: string): string {
   if (v.switch() !== xdr.ScValType.scvAddress()) throw new ErrDecode(what, `expected address, got ${v.switch().name}`)
-  return Address.fromScAddress(v.address()).toString()
+  const a = v.address()
+  const type = a.switch()
+  const raw =
+    type === xdr.ScAddressType.scAddressTypeContract() ? a.contractId() : type === xdr.ScAddressType.scAddressTypeAccount() ? a.accountId().ed25519() : undefined
+  if (raw === undefined) return Address.fromScAddress(a).toString()
+  const id = `${type.value}:${raw.toString('hex')}`
+  let text = addressStrings.get(id)
+  if (text === undefined) {
+    if (addressStrings.size >= MAX_CACHED_KEYS) addressStrings.clear()
+    text = Address.fromScAddress(a).toString()
+    addressStrings.set(id, text)
+  }
+  return text
 }
 
 export function decodePoolConfig(v: xdr.ScVal): PoolConfig {
