@@ -39,7 +39,7 @@ export function headlineFigures(report: Report): HeadlineFigure[] {
     { label: 'Keeper profit (all keepers)', value: `${formatAmount(s.keeperProfit)} USDC` },
   ]
   for (const k of report.keepers)
-    figures.push({ label: `Keeper ${k.name}`, value: `${formatAmount(k.profit)} USDC, ${formatCount(k.wins)} ${k.wins === 1 ? 'win' : 'wins'}` })
+    figures.push({ label: `Keeper ${k.name}`, value: `${formatAmount(k.profit)} USDC, ${formatCount(k.wins)} ${k.wins === 1 ? 'win' : 'wins'}, ${formatAmount(k.vaultProfit)} USDC to the vault` })
   figures.push(
     { label: 'Peak utilisation', value: formatPct(s.peakUtilisation) },
     { label: 'Replay mismatches', value: formatCount(s.replayMismatches), ...alertIf(s.replayMismatches > 0) },

@@ -22,14 +22,14 @@ describe('summaryTable', () => {
     expect(row('Fill delay p95 (ledgers)')).toMatch(/ 4$/)
     expect(row('Bad debt (!)')).toMatch(/ 17\.25 USD$/)
     expect(row('Slashes (!)')).toMatch(/ 1$/)
-    expect(row('Keeper alpha')).toMatch(/ 40\.25 USDC, 1 win$/)
-    expect(row('Keeper gamma')).toMatch(/ 0\.00 USDC, 0 wins$/)
+    expect(row('Keeper alpha')).toMatch(/ 40\.25 USDC, 1 win, 80\.50 USDC to the vault$/)
+    expect(row('Keeper gamma')).toMatch(/ 0\.00 USDC, 0 wins, 0\.00 USDC to the vault$/)
     expect(row('Replay mismatches (!)')).toMatch(/ 1$/)
     expect(row('Audit (!)')).toMatch(/ ✗ 1 of 3 invariants fail$/)
   })
 
   it('lists the keepers and the audit invariants that fail or warn', () => {
-    expect(row('beta')).toMatch(/^beta +two-step +2\.00 +1 +0 +0 +50\.0% +18\.25 +1 +no$/)
+    expect(row('beta')).toMatch(/^beta +two-step +2\.00 +1 +0 +0 +50\.0% +18\.25 +36\.50 +1 +no$/)
     expect(row('gamma')).toMatch(/ yes$/)
     expect(row('✗')).toMatch(/^✗ +2 no stale draws +1 draw open past expiry$/)
     expect(row('✓ warn')).toMatch(/3 stake covers slashes/)

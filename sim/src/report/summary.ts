@@ -12,7 +12,8 @@ export type Align = 'left' | 'right'
 
 /**
  * The summary: a title line (scenario, seed, ledgers), the headline figures, the keepers
- * (path, MIN_PROFIT, wins, losses, abandoned, win rate, profit, slashes, crashed) and, when the
+ * (path, MIN_PROFIT, wins, losses, abandoned, win rate, own profit, profit returned to the vault,
+ * slashes, crashed) and, when the
  * audit does not hold cleanly, its failing or warning invariants. Ends with a newline.
  */
 export function summaryTable(report: Report): string {
@@ -35,7 +36,7 @@ export function summaryTable(report: Report): string {
   if (report.keepers.length > 0)
     parts.push(
       textTable(
-        ['Keeper', 'Path', 'Min profit', 'Wins', 'Losses', 'Abandoned', 'Win rate', 'Profit (USDC)', 'Slashed', 'Crashed'],
+        ['Keeper', 'Path', 'Min profit', 'Wins', 'Losses', 'Abandoned', 'Win rate', 'Profit (USDC)', 'To vault (USDC)', 'Slashed', 'Crashed'],
         report.keepers.map((k) => [
           k.name,
           k.path,
@@ -45,10 +46,11 @@ export function summaryTable(report: Report): string {
           formatCount(k.abandoned),
           formatPct(k.winRate, 1),
           formatAmount(k.profit),
+          formatAmount(k.vaultProfit),
           formatCount(k.slashed),
           k.crashed ? 'yes' : 'no',
         ]),
-        ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+        ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
       ),
     )
 
