@@ -1,0 +1,152 @@
+/**
+ * Simulator benchmark (sim/): how fast the research harness runs.
+ *
+ *   fidelity  crash-30 with 100 borrowers and 3 keepers at full fidelity (run.fastForward false:
+ *             every ledger is acted on by every keeper); simulated minutes per wall minute over
+ *             the lockstep loop, set-up (sandbox, world, agents) timed apart. Goal >= 60.
+ *   day       calm-then-crash: 24 simulated hours, fast-forward on (the default). Whole wall
+ *             time, set-up included. Goal <= 5 min.
+ *   sweep     crash-short over N seeds on 1 worker, then on 2 workers (one sandbox each):
+ *             wall-time speed-up.
+ *
+ * Run: npx tsx benchmarks/sim.ts [--only fidelity,day,sweep] [--sweep-seeds 4]
+ * Run directories: target/bench/sim/. Prints one table and a final JSON line; exits non-zero
+ * only when a run itself fails (core replay mismatch, audit, a crashed sweep run), never for a
+ * missed goal.
+ */
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { REPO_ROOT } from '../sandbox/ts/launch.js'
+import { runScenario, stepsOf } from '../sim/src/run.js'
+import { loadScenario, type Override } from '../sim/src/scenario/load.js'
+import { textTable } from '../sim/src/report/summary.js'
+import type { Report } from '../sim/src/report/types.js'
+import { runSweep } from '../sim/src/sweep/index.js'
+
+const OUT = join(REPO_ROOT, 'target', 'bench', 'sim')
+const scenarioFile = (name: string) => join(REPO_ROOT, 'sim', 'scenarios', `${name}.yaml`)
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`)
+  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback
+}
+
+const seconds = (ms: number) => Math.round(ms / 100) / 10
+const log = (line: string) => process.stderr.write(`${line}\n`)
+
+interface Timed {
+  report: Report
+  setupMs: number
+  loopMs: number
+  totalMs: number
+  steps: number
+  ledgerSeconds: number
+}
+
+/** One run in-process, with the set-up (until the first simulated ledger) timed apart. */
+async function timedRun(name: string, overrides: Override[], outDir: string): Promise<Timed> {
+  const loaded = loadScenario(scenarioFile(name), overrides)
+  const steps = stepsOf(loaded)
+  const t0 = performance.now()
+  let firstStepAt: number | undefined
+  let lastReport = 0
+  log(`${name}: ${steps} ledgers ${overrides.map((o) => `${o.path}=${String(o.value)}`).join(' ')}`)
+  const report = await runScenario({
+    loaded,
+    seed: loaded.scenario.run.seed,
+    outDir,
+    log: (line) => log(`  ${line}`),
+    onProgress: (done, total) => {
+      const now = performance.now()
+      firstStepAt ??= now
+      if (now - lastReport > 15_000 || done === total) {
+        lastReport = now
+        log(`  ${done}/${total} ledgers, ${seconds(now - t0)} s`)
+      }
+    },
+  })
+  const totalMs = performance.now() - t0
+  const setupMs = (firstStepAt ?? t0) - t0
+  return { report, setupMs, loopMs: totalMs - setupMs, totalMs, steps, ledgerSeconds: loaded.scenario.run.ledgerSeconds }
+}
+
+function runFailed(r: Report): string | undefined {
+  if (r.summary.replayMismatches > 0) return `${r.summary.replayMismatches} core replay mismatch(es)`
+  if (!r.summary.auditHolds) return 'the invariant audit does not hold'
+  return undefined
+}
+
+async function timedSweep(workers: number, seeds: number): Promise<{ ms: number; runs: number; failed: number }> {
+  const out = join(OUT, `sweep-${workers}-workers`)
+  await rm(out, { recursive: true, force: true })
+  log(`sweep crash-short: ${seeds} seeds on ${workers} worker(s)`)
+  const t0 = performance.now()
+  const r = await runSweep({ file: scenarioFile('crash-short'), seeds, workers, out, resume: false, progress: 'none' })
+  const ms = performance.now() - t0
+  const runs = r.aggregate.points.reduce((k, p) => k + p.runs, 0)
+  log(`  ${runs} runs, ${r.failed.length} failed, ${seconds(ms)} s`)
+  return { ms, runs, failed: r.failed.length }
+}
+
+async function main(): Promise<void> {
+  const only = new Set(arg('only', 'fidelity,day,sweep').split(','))
+  const sweepSeeds = Number(arg('sweep-seeds', '4'))
+  const rows: string[][] = []
+  const json: Record<string, unknown> = {}
+  const failures: string[] = []
+
+  if (only.has('fidelity')) {
+    const t = await timedRun('crash-30', [
+      { path: 'world.borrowers.count', value: 100 },
+      { path: 'keepers.count', value: 3 },
+      { path: 'run.fastForward', value: false },
+    ], join(OUT, 'fidelity'))
+    const simMinutes = (t.steps * t.ledgerSeconds) / 60
+    const rate = simMinutes / (t.loopMs / 60_000)
+    const s = t.report.summary
+    rows.push([
+      'full fidelity, 100 borrowers, 3 keepers (crash-30)',
+      `${t.steps} ledgers = ${simMinutes} sim min; loop ${seconds(t.loopMs)} s, set-up ${seconds(t.setupMs)} s`,
+      `${rate.toFixed(0)} sim min / wall min`,
+      rate >= 60 ? '>= 60: met' : '>= 60: missed',
+    ])
+    rows.push(['  what happened', `${s.auctions.created} auctions, ${s.auctions.filled} filled, ${t.report.run.fastForwardedLedgers} fast-forwarded`, '', ''])
+    json.fidelity = { steps: t.steps, simMinutes, loopSeconds: seconds(t.loopMs), setupSeconds: seconds(t.setupMs), simMinutesPerWallMinute: Math.round(rate * 10) / 10, auctions: s.auctions, fastForwarded: t.report.run.fastForwardedLedgers }
+    const why = runFailed(t.report)
+    if (why !== undefined) failures.push(`fidelity: ${why}`)
+  }
+
+  if (only.has('day')) {
+    const t = await timedRun('calm-then-crash', [], join(OUT, 'day'))
+    const s = t.report.summary
+    rows.push([
+      '24 h calm-then-crash, 24 borrowers, 3 keepers',
+      `${t.steps} ledgers, ${t.report.run.fastForwardedLedgers} fast-forwarded; set-up ${seconds(t.setupMs)} s`,
+      `${seconds(t.totalMs)} s wall`,
+      t.totalMs <= 300_000 ? '<= 5 min: met' : '<= 5 min: missed',
+    ])
+    rows.push(['  what happened', `${s.auctions.created} auctions, ${s.auctions.filled} filled, LP return ${(s.lpReturn * 100).toFixed(4)} %`, '', ''])
+    json.day = { steps: t.steps, fastForwarded: t.report.run.fastForwardedLedgers, setupSeconds: seconds(t.setupMs), wallSeconds: seconds(t.totalMs), auctions: s.auctions, lpReturn: s.lpReturn }
+    const why = runFailed(t.report)
+    if (why !== undefined) failures.push(`day: ${why}`)
+  }
+
+  if (only.has('sweep')) {
+    const one = await timedSweep(1, sweepSeeds)
+    const two = await timedSweep(2, sweepSeeds)
+    const speedup = one.ms / two.ms
+    rows.push([`sweep, crash-short × ${sweepSeeds} seeds`, `1 worker ${seconds(one.ms)} s, 2 workers ${seconds(two.ms)} s`, `${speedup.toFixed(2)}× speed-up`, ''])
+    json.sweep = { seeds: sweepSeeds, oneWorkerSeconds: seconds(one.ms), twoWorkersSeconds: seconds(two.ms), speedup: Math.round(speedup * 100) / 100 }
+    if (one.failed + two.failed > 0) failures.push(`sweep: ${one.failed + two.failed} run(s) failed`)
+  }
+
+  process.stdout.write(`\n${textTable(['measure', 'run', 'figure', 'goal'], rows, ['left', 'left', 'right', 'left'])}\n`)
+  process.stdout.write(`${JSON.stringify(json)}\n`)
+  for (const f of failures) process.stderr.write(`run failed: ${f}\n`)
+  process.exit(failures.length > 0 ? 1 : 0)
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
+  process.exit(1)
+})
