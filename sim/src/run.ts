@@ -67,7 +67,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       k.crashFromMs = latest.closeTimeMs + (k.spec.crash?.after ?? 0) * 1000
     }
     const observer = new Observer(sandbox.server, world, setup.startLedger + 1, () => latest.closeTimeMs)
-    const replay = new CoreReplay()
+    const replay = new CoreReplay(keepers.length > 0 ? Math.min(...keepers.map((k) => k.spec.minProfit)) : undefined)
     for (const k of keepers) k.startBalance = await holdings(world, observer, k)
     await observer.rescan()
     const startVault = await observer.vault()
@@ -167,6 +167,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       chainEvents: ev,
       series: recorder.series(),
       replay: replay.result(),
+      fillValuations: replay.fillValuations,
       audit,
       events,
       startVault,

@@ -11,6 +11,7 @@ import { AuctionType } from '../../../src/keeper/adapters/blend/storage.js'
 import type { World } from '../../../src/world/index.js'
 import { REPO_ROOT } from '../../../sandbox/ts/launch.js'
 import type { SimKeeper } from '../agents/keepers.js'
+import { fillKey, type FillValuation } from '../replay/replay.js'
 import type { AuctionResult, AuditResult, KeeperResult, Report, ReplayResult, RunEvent, Series } from '../report/types.js'
 import { REPORT_SCHEMA_VERSION } from '../report/types.js'
 import type { LoadedScenario } from '../scenario/load.js'
@@ -35,6 +36,8 @@ export interface ReportInput {
   chainEvents: RunEvents
   series: Series
   replay: ReplayResult
+  /** The core replay's valuation of each user liquidation's fill (by fillKey). */
+  fillValuations: ReadonlyMap<string, FillValuation>
   audit: AuditResult
   events: RunEvent[]
   startVault: VaultSnapshot
@@ -57,16 +60,16 @@ function auctions(p: ReportInput): AuctionResult[] {
     let first: number | null = null
     let lotValue: number | null = null
     let bidValue: number | null = null
-    if (scan !== undefined) {
-      const plan = planFill({ auction: a.auction, reserves: scan.valuation.reserves, prices: scan.prices.prices, minProfit: minProfitScaled(minProfit), fromBlock: a.auction.block, type: a.type as AuctionType })
+    const valued = fill !== undefined ? p.fillValuations.get(fillKey(fill.type, fill.user, fill.ledger)) : undefined
+    if (valued !== undefined) {
+      // Valued on the state the filling keeper saw.
+      first = valued.firstProfitableLedger
+      lotValue = valued.lotValue === null ? null : usd(valued.lotValue)
+      bidValue = valued.bidCost === null ? null : usd(valued.bidCost)
+    } else if (scan !== undefined && a.type === AuctionType.UserLiquidation) {
+      // Not filled (or filled without a view of the ledger before): the latest state.
+      const plan = planFill({ auction: a.auction, reserves: scan.valuation.reserves, prices: scan.prices.prices, minProfit: minProfitScaled(minProfit), fromBlock: a.auction.block })
       first = plan?.block ?? null
-      if (fill !== undefined) {
-        const atFill = planFill({ auction: a.auction, reserves: scan.valuation.reserves, prices: scan.prices.prices, minProfit: 0n, fromBlock: fill.ledger, type: a.type as AuctionType })
-        if (atFill !== null && atFill.block === fill.ledger) {
-          lotValue = usd(atFill.lotValue)
-          bidValue = usd(atFill.bidCost)
-        }
-      }
     }
     const outcome: AuctionResult['outcome'] = fill !== undefined ? 'filled' : p.endLedger - a.auction.block >= EXPIRY_BLOCKS ? 'expired' : 'open'
     return {

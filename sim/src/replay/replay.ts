@@ -9,6 +9,11 @@
  *   `get_state` after every ledger;
  * - health-factor: every user liquidation the pool accepted was on a user the core values under
  *   HF 1 at that ledger.
+ * Bad-debt and interest auctions are checked for their fill amounts only: their backstop-token
+ * side is valued through the backstop's LP pool, not by the oracle the core prices with.
+ * Each user liquidation's fill also gets its valuation for the report: the first ledger
+ * profitable at the population's lowest MIN_PROFIT and the lot and bid values at the fill, on the
+ * state the filling keeper saw.
  */
 import { scaleAuction, sharesForDeposit, usdcForShares } from '../../../src/core/index.js'
 import { minProfitScaled, planFill, toCoreAuction } from '../../../src/keeper/adapters/blend/auctionPlan.js'
@@ -20,7 +25,19 @@ import type { ReplayCheck, ReplayResult } from '../report/types.js'
 
 const KEEP = 50
 
+/** A user liquidation's fill valued by the core on the state before it (USD, 7 decimals). */
+export interface FillValuation {
+  firstProfitableLedger: number | null
+  lotValue: bigint | null
+  bidCost: bigint | null
+}
+
+/** The key of a fill in {@link CoreReplay.fillValuations}. */
+export const fillKey = (type: number, user: string, ledger: number) => `${type}:${user}:${ledger}`
+
 export class CoreReplay {
+  /** By {@link fillKey}. */
+  readonly fillValuations = new Map<string, FillValuation>()
   private readonly checks = new Map<ReplayCheck['kind'], ReplayCheck>(
     (['fill-ledger', 'fill-amounts', 'share-math', 'health-factor'] as const).map((k) => [k, { kind: k, checked: 0, mismatches: 0 }]),
   )
@@ -28,6 +45,9 @@ export class CoreReplay {
   private totals: { usdc: bigint; shares: bigint } | undefined
   /** Remaining part of each open auction (type:user), as the core scales it. */
   private readonly open = new Map<string, AuctionData>()
+
+  /** `populationMinProfit`: the lowest MIN_PROFIT among the keepers (for the fill valuations). */
+  constructor(private readonly populationMinProfit?: number) {}
 
   private count(kind: ReplayCheck['kind'], ok: boolean, ledger: number, detail: () => string): void {
     const c = this.checks.get(kind)!
@@ -63,20 +83,23 @@ export class CoreReplay {
     )
     if (remaining === null) this.open.delete(key)
     else this.open.set(key, { bid: new Map(Object.entries(remaining.bid)), lot: new Map(Object.entries(remaining.lot)), block: auction.block })
-    if (minProfit !== undefined && seen !== undefined) {
-      const plan = planFill({
-        auction,
-        reserves: seen.valuation.reserves,
-        prices: seen.prices.prices,
-        minProfit: minProfitScaled(minProfit),
-        fromBlock: auction.block,
-        percent,
-        type: f.type as AuctionType,
-      })
-      const first = plan?.block ?? null
+    if (f.type !== AuctionType.UserLiquidation || seen === undefined) return
+    const plan = (min: bigint, fromBlock: number) =>
+      planFill({ auction, reserves: seen.valuation.reserves, prices: seen.prices.prices, minProfit: min, fromBlock, percent, type: AuctionType.UserLiquidation })
+    if (minProfit !== undefined) {
+      const first = plan(minProfitScaled(minProfit), auction.block)?.block ?? null
       this.count('fill-ledger', first !== null && f.ledger >= first, f.ledger, () =>
         `${f.user}: filled at ledger ${f.ledger}, core's first profitable ledger at MIN_PROFIT ${minProfit} is ${first ?? 'never'}`,
       )
+    }
+    if (this.populationMinProfit !== undefined) {
+      const atFill = plan(0n, f.ledger)
+      const valued = atFill !== null && atFill.block === f.ledger
+      this.fillValuations.set(fillKey(f.type, f.user, f.ledger), {
+        firstProfitableLedger: plan(minProfitScaled(this.populationMinProfit), auction.block)?.block ?? null,
+        lotValue: valued ? atFill.lotValue : null,
+        bidCost: valued ? atFill.bidCost : null,
+      })
     }
   }
 
