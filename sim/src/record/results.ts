@@ -103,7 +103,7 @@ async function keepers(p: ReportInput, list: AuctionResult[]): Promise<KeeperRes
     const wins = list.filter((a) => a.filledBy === k.spec.name).length
     const returns = p.chainEvents.vault.filter((v) => v.kind === 'return' && v.address === k.address)
     const slashes = p.chainEvents.slashes.filter((s) => s.keeper === k.address)
-    const execs = k.runtime?.engine.executions() ?? []
+    const counts = k.runtime?.engine.finishedCounts() ?? { returned: 0, lost: 0, abandoned: 0 }
     const end = await holdings(p.world, p.observer, k)
     out.push({
       index: k.spec.index,
@@ -114,8 +114,8 @@ async function keepers(p: ReportInput, list: AuctionResult[]): Promise<KeeperRes
       minProfit: k.spec.minProfit,
       pollIntervalLedgers: k.spec.pollLedgers,
       wins,
-      losses: execs.filter((e) => e.stage === 'lost').length,
-      abandoned: execs.filter((e) => e.stage === 'abandoned').length,
+      losses: counts.lost,
+      abandoned: counts.abandoned,
       profit: usd(end - k.startBalance),
       vaultProfit: usd(returns.reduce((t, r) => t + (r.data.profit ?? 0n), 0n)),
       winRate: fills === 0 ? 0 : r7(wins / fills),

@@ -21,7 +21,7 @@ interface Job {
   skip?: string
 }
 
-function world(opts: { limits?: CapitalLimits; crashAt?: StepBoundary } = {}) {
+function world(opts: { limits?: CapitalLimits; crashAt?: StepBoundary; keepFinished?: number } = {}) {
   const clock = new ManualLedgerClock({ sequence: 100, closeTimeMs: 100_000 })
   const log: string[] = []
   const results: { view: ExecutionView; profit: bigint; responseTimeMs: number }[] = []
@@ -111,6 +111,7 @@ function world(opts: { limits?: CapitalLimits; crashAt?: StepBoundary } = {}) {
     emit: (kind, message) => log.push(`${kind}: ${message}`),
     onResult: (view, r) => results.push({ view, profit: r.profit, responseTimeMs: r.responseTimeMs }),
     ...(opts.crashAt ? { crashAt: opts.crashAt } : {}),
+    ...(opts.keepFinished !== undefined ? { keepFinished: opts.keepFinished } : {}),
     crash: (b) => {
       crashes.push(b)
     },
@@ -232,6 +233,20 @@ describe('ExecutionEngine', () => {
     expect(moved.stage).toBe('planned')
     await w.close(8)
     expect(w.stageOf('moved')).toBe('returned')
+    expect(w.engine.finishedCounts()).toEqual({ returned: 1, lost: 2, abandoned: 2 })
+  })
+
+  it('counts every finished execution even when it keeps only the last few', async () => {
+    const w = world({ keepFinished: 1 })
+    w.engine.offer(w.adapter, [
+      w.task({ id: 'a', target: 102, capital: 1n, outcome: 'lost' }),
+      w.task({ id: 'b', target: 102, capital: 1n, outcome: 'throw' }),
+      w.task({ id: 'c', target: 102, capital: 1n }),
+    ])
+    await w.engine.settled()
+    await w.close(4)
+    expect(w.engine.executions().filter((e) => ['returned', 'lost', 'abandoned'].includes(e.stage))).toHaveLength(1)
+    expect(w.engine.finishedCounts()).toEqual({ returned: 1, lost: 1, abandoned: 1 })
   })
 
   it('stops right after the configured step (fault injection) and reports the ledger-time response', async () => {

@@ -119,6 +119,7 @@ export class ExecutionEngine {
   private readonly active = new Map<string, Entry>()
   private readonly planning = new Set<string>()
   private readonly finished: Entry[] = []
+  private readonly finishedTotals = { returned: 0, lost: 0, abandoned: 0 }
   /** Last skip note per key, so a rescan does not repeat it in the event stream. */
   private readonly skipped = new Map<string, string>()
   private readonly inflight = new Set<Promise<unknown>>()
@@ -207,6 +208,11 @@ export class ExecutionEngine {
   /** Every execution the engine holds, then the recently finished ones (newest last). */
   executions(): ExecutionView[] {
     return [...this.finished, ...this.active.values()].map((e) => this.view(e))
+  }
+
+  /** How many executions have finished in each final stage since start (not capped like the list). */
+  finishedCounts(): { returned: number; lost: number; abandoned: number } {
+    return { ...this.finishedTotals }
   }
 
   /**
@@ -483,6 +489,7 @@ export class ExecutionEngine {
     e.firing = false
     this.active.delete(e.plan.key)
     this.finished.push(e)
+    if (stage === 'returned' || stage === 'lost' || stage === 'abandoned') this.finishedTotals[stage]++
     const keep = this.p.keepFinished ?? 100
     if (this.finished.length > keep) this.finished.splice(0, this.finished.length - keep)
     if (stage === 'abandoned' && e.result === null) {
