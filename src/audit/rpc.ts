@@ -1,11 +1,12 @@
 /**
  * The auditor's access to a Stellar RPC node: read-only simulations that also say which ledger
  * they read, getEvents, getHealth and getLatestLedger. Nothing here signs or sends a transaction.
- * Browser-safe: only `@stellar/stellar-sdk` and src/chain's error helpers.
+ * Browser-safe: only `@stellar/stellar-sdk` and src/chain's errors and read-only simulation.
  */
-import { Account, Operation, TransactionBuilder, rpc, scValToNative, type xdr } from '@stellar/stellar-sdk'
+import { rpc, scValToNative, type xdr } from '@stellar/stellar-sdk'
 import type { Chain } from '../chain/connection.js'
-import { ContractError, simulationFailure } from '../chain/errors.js'
+import { ChainError, ContractError } from '../chain/errors.js'
+import { simulateReadAt } from '../chain/simulate.js'
 import { ChainReadError, describeError } from './errors.js'
 
 /** The calls of `rpc.Server` the auditor uses. */
@@ -22,9 +23,6 @@ export interface AuditConnection {
   server: AuditRpc
   networkPassphrase: string
 }
-
-/** Source of every simulation: the all-zero account (it need not exist; nothing is sent). */
-const READ_SOURCE = 'GAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAWHF'
 
 const REQUIRED: readonly (keyof AuditRpc)[] = ['simulateTransaction', 'getEvents', 'getHealth', 'getLatestLedger', 'getNetwork']
 
@@ -82,19 +80,13 @@ export async function simulate<T = unknown>(
   args: readonly xdr.ScVal[] = [],
   options: { allowContractError?: boolean } = {},
 ): Promise<Read<T>> {
-  const tx = new TransactionBuilder(new Account(READ_SOURCE, '0'), { fee: '100', networkPassphrase: conn.networkPassphrase })
-    .addOperation(Operation.invokeContractFunction({ contract, function: method, args: [...args] }))
-    .setTimeout(0)
-    .build()
-  const sim = await call(label, () => conn.server.simulateTransaction(tx))
-  if (rpc.Api.isSimulationError(sim)) {
-    const failure = simulationFailure(sim.error, sim.events)
-    if (failure instanceof ContractError && options.allowContractError) throw failure
-    throw new ChainReadError(label, failure.message, { cause: failure })
+  try {
+    const { retval, ledger } = await simulateReadAt(conn, contract, method, args)
+    return { value: scValToNative(retval) as T, ledger }
+  } catch (err) {
+    if (err instanceof ContractError && options.allowContractError) throw err
+    throw new ChainReadError(label, err instanceof ChainError ? err.message : describeError(err), { cause: err })
   }
-  const retval = sim.result?.retval
-  if (retval === undefined) throw new ChainReadError(label, 'the simulation returned no value')
-  return { value: scValToNative(retval) as T, ledger: sim.latestLedger }
 }
 
 /** `simulate`, or the contract error code when the contract refused (e.g. NotInit). */

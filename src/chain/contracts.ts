@@ -1,22 +1,11 @@
-import {
-  Account,
-  Address,
-  Asset,
-  Operation,
-  TransactionBuilder,
-  hash,
-  rpc,
-  scValToNative,
-  xdr,
-  type Keypair,
-} from '@stellar/stellar-sdk'
+import { Address, Asset, Operation, hash, scValToNative, xdr, type Keypair } from '@stellar/stellar-sdk'
 import { randomBytes } from 'node:crypto'
 import type { Chain } from './connection.js'
-import { ChainError, simulationFailure } from './errors.js'
+import { ChainError } from './errors.js'
+import { simulateRead } from './simulate.js'
 import { submit, type SubmitOptions, type SubmitResult } from './submit.js'
 
-/** The all-zero account used as the source of read-only simulations (it need not exist). */
-export const NULL_ACCOUNT = 'GAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAWHF'
+export { NULL_ACCOUNT, read, simulateRead, simulateReadAt, type SimulateReadOptions, type SimulationTarget } from './simulate.js'
 
 export interface InvokeResult<T = unknown> extends SubmitResult {
   /** The return value decoded with `scValToNative` (i128 → bigint, Address → string, ...). */
@@ -41,47 +30,6 @@ export async function invoke<T = unknown>(
   const op = Operation.invokeContractFunction({ contract: contractId, function: method, args: [...args] })
   const res = await submit(chain, source, op, options)
   return { ...res, value: (res.returnValue === undefined ? undefined : scValToNative(res.returnValue)) as T }
-}
-
-export interface SimulateReadOptions {
-  /** Account the simulation runs as (default NULL_ACCOUNT). */
-  source?: string
-}
-
-/**
- * Reads a contract function by simulation only (no transaction is sent) and returns the raw
- * return value.
- *
- * @throws ContractError when the call returns `Error(Contract, #code)`
- */
-export async function simulateRead(
-  chain: Chain,
-  contractId: string,
-  method: string,
-  args: readonly xdr.ScVal[] = [],
-  options: SimulateReadOptions = {},
-): Promise<xdr.ScVal> {
-  const source = new Account(options.source ?? NULL_ACCOUNT, '0')
-  const tx = new TransactionBuilder(source, { fee: '100', networkPassphrase: chain.networkPassphrase })
-    .addOperation(Operation.invokeContractFunction({ contract: contractId, function: method, args: [...args] }))
-    .setTimeout(0)
-    .build()
-  const sim = await chain.server.simulateTransaction(tx)
-  if (rpc.Api.isSimulationError(sim)) throw simulationFailure(sim.error, sim.events)
-  const retval = sim.result?.retval
-  if (retval === undefined) throw new ChainError('simulation returned no value', { details: `${contractId}.${method}` })
-  return retval
-}
-
-/** `simulateRead` decoded with `scValToNative`. */
-export async function read<T = unknown>(
-  chain: Chain,
-  contractId: string,
-  method: string,
-  args: readonly xdr.ScVal[] = [],
-  options: SimulateReadOptions = {},
-): Promise<T> {
-  return scValToNative(await simulateRead(chain, contractId, method, args, options)) as T
 }
 
 /**

@@ -2,19 +2,16 @@ export { createChain, DEFAULT_RETRY, type Chain, type CreateChainParameters, typ
 export { submit, type SubmitOptions, type SubmitResult } from './submit.js'
 export { SubmissionLanes, channelKeypairs, ensureChannels, type Lane } from './lanes.js'
 export {
-  NULL_ACCOUNT,
   deployAssetContract,
   deployContract,
   fundAccount,
   invoke,
-  read,
-  simulateRead,
   uploadAndDeploy,
   uploadWasm,
   type DeployContractOptions,
   type InvokeResult,
-  type SimulateReadOptions,
 } from './contracts.js'
+export { NULL_ACCOUNT, read, simulateRead, simulateReadAt, type SimulateReadOptions, type SimulationTarget } from './simulate.js'
 export {
   ChainError,
   ContractError,
