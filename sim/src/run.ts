@@ -70,6 +70,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
     const replay = new CoreReplay(keepers.length > 0 ? Math.min(...keepers.map((k) => k.spec.minProfit)) : undefined)
     for (const k of keepers) k.startBalance = await holdings(world, observer, k)
     await observer.rescan()
+    const borrowedStart = observer.debt().borrowed
     const startVault = await observer.vault()
     replay.startTotals(startVault)
     const recorder = new Recorder(prices, setup.startLedger, scenario.run.ledgerSeconds, scenario.run.recordEvery ?? Math.max(1, Math.ceil(steps / 2000)))
@@ -172,6 +173,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       events,
       startVault,
       endVault,
+      borrowedStart,
     })
     if (opts.outDir !== undefined) {
       const { writeRunOutputs } = await import('./report/write.js')

@@ -75,6 +75,24 @@ export class Observer {
     return total
   }
 
+  /**
+   * Borrowers' debt at oracle prices (USD): `borrowed` is every borrower's liabilities,
+   * `underwater` the part of them their collateral no longer covers (Σ max(0, liabilities −
+   * collateral), raw values, no collateral or liability factors).
+   */
+  debt(): { borrowed: number; underwater: number } {
+    const s = this.scan
+    if (s === undefined) return { borrowed: 0, underwater: 0 }
+    let borrowed = 0
+    let underwater = 0
+    for (const b of s.borrowers) {
+      const scalar = Number(b.data.scalar)
+      borrowed += Number(b.data.liabilityRaw) / scalar
+      if (b.data.liabilityRaw > b.data.collateralRaw) underwater += Number(b.data.liabilityRaw - b.data.collateralRaw) / scalar
+    }
+    return { borrowed, underwater }
+  }
+
   async vault(): Promise<VaultSnapshot> {
     const st = await read<Record<string, bigint>>(this.chain, this.world.service!.vault, 'get_state')
     return {

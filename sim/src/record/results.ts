@@ -42,6 +42,8 @@ export interface ReportInput {
   events: RunEvent[]
   startVault: VaultSnapshot
   endVault: VaultSnapshot
+  /** Borrowers' liabilities when the run started (USD at oracle prices). */
+  borrowedStart: number
 }
 
 function percentile(sorted: number[], q: number): number | null {
@@ -163,6 +165,9 @@ export async function buildReport(p: ReportInput): Promise<Report> {
       missed,
       fillDelay: { median: percentile(delays, 0.5), p95: percentile(delays, 0.95), max: delays.length === 0 ? null : delays[delays.length - 1]! },
       badDebt: r7(p.observer.badDebt()),
+      borrowedStart: r7(p.borrowedStart),
+      insolventDebt: r7(p.observer.badDebt() + p.observer.debt().underwater),
+      liquidatedCollateral: r7(list.reduce((t, a) => t + (a.outcome === 'filled' && a.kind === 'liquidation' ? (a.lotValue ?? 0) : 0), 0)),
       slashes: p.chainEvents.slashes.length,
       keeperProfit: r7(ks.reduce((t, k) => t + k.profit, 0)),
       peakUtilisation: r7(Math.max(0, ...util)),

@@ -64,6 +64,15 @@ export interface Summary {
   fillDelay: { median: number | null; p95: number | null; max: number | null }
   /** Bad debt at the end: liabilities the backstop holds (USD at oracle prices). */
   badDebt: number
+  /** Borrowers' liabilities when the run started (USD at oracle prices). */
+  borrowedStart: number
+  /**
+   * Debt nobody's collateral covers at the end (USD): the backstop's liabilities (`badDebt`)
+   * plus Σ over borrowers of max(0, liabilities − collateral) at oracle prices.
+   */
+  insolventDebt: number
+  /** Σ lot value (USD at oracle prices, on the state the filler saw) of filled user liquidations. */
+  liquidatedCollateral: number
   slashes: number
   /** Σ over keepers. */
   keeperProfit: number
