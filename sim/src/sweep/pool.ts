@@ -2,9 +2,10 @@
  * Runs a sweep's jobs on worker processes: `child_process.fork` of worker.ts with tsx as the
  * loader (the repository runs TypeScript from source), one job per worker at a time, as many
  * workers as asked. Each run goes to its own directory and only its summary comes back, so
- * the parent's memory does not grow with the sweep. A worker that dies mid-run (a crash, the
- * OOM killer) gets its job recorded as failed (error.json, with its last output) and is
- * replaced; the sweep goes on.
+ * the parent's memory does not grow with the sweep. A run that fails — it throws, or its worker
+ * dies mid-run (a crash, the OOM killer, kill -9) — runs once more, on a fresh worker when the
+ * old one died; if it fails again it is recorded as failed (error.json: seed, parameters, the
+ * error, the worker's last output, both attempts) and the sweep goes on.
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -13,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { LoadedScenario } from '../scenario/load.js'
 import type { SweepJob } from './grid.js'
 import { RUNNER_ENV, type RunJobMessage, type WorkerMessage } from './protocol.js'
-import { identityOf, readRunRecord, runDir, writeRunError, type RunErrorFile, type RunSummaryFile } from './runFiles.js'
+import { identityOf, readRunRecord, runDir, writeRunError, type RunAttempt, type RunErrorFile, type RunSummaryFile } from './runFiles.js'
 
 /** How long after a worker's exit its output may still be arriving. */
 const DRAIN_MS = 2000
@@ -35,8 +36,12 @@ export interface PoolOptions {
   workers: number
   /** A module exporting `runScenario` to use instead of sim/src/run.ts (absolute path). */
   runner?: string
+  /** Runs per job before it counts as failed (default 2: a failure is retried once). */
+  attempts?: number
   /** Called as each job finishes, in completion order. */
   onResult?: (r: JobResult) => void
+  /** Called when a failed attempt is about to be retried. */
+  onRetry?: (failed: Extract<JobResult, { ok: false }>, attempt: number) => void
 }
 
 /** Keeps the last `max` characters a worker wrote (stdout and stderr) for a crash report. */
@@ -151,6 +156,8 @@ function describeExit(code: number | null, signal: NodeJS.Signals | null): strin
 export async function runPool(o: PoolOptions): Promise<RunErrorFile[]> {
   if (o.runner !== undefined && !existsSync(o.runner)) throw new Error(`runner module ${o.runner} does not exist`)
   const failed: RunErrorFile[] = []
+  const attempts = o.attempts ?? 2
+  if (!Number.isSafeInteger(attempts) || attempts < 1) throw new Error(`attempts must be an integer >= 1, got ${attempts}`)
   let next = 0
   const take = (): SweepJob | undefined => o.jobs[next++]
 
@@ -158,21 +165,33 @@ export async function runPool(o: PoolOptions): Promise<RunErrorFile[]> {
     let worker: Worker | undefined
     try {
       for (let job = take(); job !== undefined; job = take()) {
-        if (worker?.gone) worker = undefined
-        worker ??= new Worker(o.runner)
         const dir = runDir(o.outDir, job.key)
-        const t0 = Date.now()
-        const out = await worker.run({ type: 'run', job, loaded: o.loaded[job.point.index]!, runDir: dir })
-        const seconds = (Date.now() - t0) / 1000
-        let result: JobResult
-        if (out.kind === 'message') {
-          result = out.msg.type === 'done' ? { job, ok: true, file: out.msg.file, seconds } : { job, ok: false, file: out.msg.file, seconds }
-        } else {
-          result = await crashed(job, dir, worker, out, seconds)
-          worker = undefined
+        let result: JobResult | undefined
+        const earlier: RunAttempt[] = []
+        for (let attempt = 1; attempt <= attempts; attempt++) {
+          if (worker?.gone) worker = undefined
+          worker ??= new Worker(o.runner)
+          const t0 = Date.now()
+          const out = await worker.run({ type: 'run', job, loaded: o.loaded[job.point.index]!, runDir: dir })
+          const seconds = (Date.now() - t0) / 1000
+          if (out.kind === 'message') {
+            result = out.msg.type === 'done' ? { job, ok: true, file: out.msg.file, seconds } : { job, ok: false, file: out.msg.file, seconds }
+          } else {
+            result = await crashed(job, dir, worker, out, seconds)
+            worker = undefined
+          }
+          if (result.ok) break
+          if (attempt < attempts) {
+            earlier.push({ kind: result.file.kind, message: result.file.message })
+            o.onRetry?.(result, attempt)
+          } else if (earlier.length > 0) {
+            // The last attempt's error.json, with what the earlier attempts died of.
+            result = { ...result, file: { ...result.file, attempts: attempt, earlier } }
+            await writeRunError(dir, result.file)
+          }
         }
-        if (!result.ok) failed.push(result.file)
-        o.onResult?.(result)
+        if (!result!.ok) failed.push(result!.file)
+        o.onResult?.(result!)
       }
     } finally {
       await worker?.close()

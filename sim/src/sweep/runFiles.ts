@@ -43,6 +43,16 @@ export interface RunErrorFile extends RunIdentity {
   stack?: string
   /** The worker's last output lines (crashes only). */
   output?: string
+  /** Attempts made (present when the run was retried). */
+  attempts?: number
+  /** Why the attempts before the last one failed (present when the run was retried). */
+  earlier?: RunAttempt[]
+}
+
+/** A failed attempt of a run that was tried again. */
+export interface RunAttempt {
+  kind: RunErrorFile['kind']
+  message: string
 }
 
 /** What a run directory holds: a finished run, a failed one, or nothing yet. */
