@@ -10,13 +10,13 @@ import { parse } from 'csv-parse/sync'
 import { CsvPriceError, MarketModelError } from './errors.js'
 import { checkGrid, type CsvModel, type PathGrid } from './grid.js'
 
-/** The rows of a CSV file that a path replays, from `startRow` on. */
+/** The rows of a CSV file that a path replays, from `startRow` on (up to `endRow` when given). */
 export interface CsvSeries {
   /** The file as resolved. */
   file: string
   /** Seconds between consecutive rows (all rows are this far apart). */
   intervalSeconds: number
-  /** The price column, from `startRow` on. */
+  /** The price column, from `startRow` on (rows before `endRow` when given). */
   values: Float64Array
   /** Unix time (s) of the first row replayed. */
   startTime: number
@@ -25,7 +25,10 @@ export interface CsvSeries {
 export interface LoadCsvSeriesParameters {
   column: string
   timeColumn: string
+  /** The first data row used (0 = the row after the header). */
   startRow: number
+  /** One past the last data row used (exclusive; default: to the end of the file). */
+  endRow?: number | undefined
 }
 
 /** A row as csv-parse gives it with `info: true`. */
@@ -89,8 +92,9 @@ function readRows(file: string): ParsedRow[] {
 
 /**
  * Loads the price column of a CSV file (header row first) from `startRow` (0 = the first data
- * row) on, checking every row used: a positive number in the price column, a readable
- * timestamp, and the same time step between all consecutive rows.
+ * row) up to but not including `endRow` (default: to the end), checking every row used: a
+ * positive number in the price column, a readable timestamp, and the same time step between all
+ * consecutive rows.
  */
 export function loadCsvSeries(file: string, p: LoadCsvSeriesParameters): CsvSeries {
   const rows = readRows(file)
@@ -105,9 +109,14 @@ export function loadCsvSeries(file: string, p: LoadCsvSeriesParameters): CsvSeri
   }
   const priceAt = columnIndex(p.column)
   const timeAt = columnIndex(p.timeColumn)
-  const data = rows.slice(1 + p.startRow)
+  const dataRows = rows.length - 1
+  if (p.endRow !== undefined && p.endRow > dataRows) {
+    throw new CsvPriceError(file, undefined, undefined, `endRow ${p.endRow} is past the end of the file (it has ${dataRows} data rows)`)
+  }
+  const data = rows.slice(1 + p.startRow, p.endRow === undefined ? undefined : 1 + p.endRow)
   if (data.length === 0) {
-    throw new CsvPriceError(file, undefined, undefined, `no data rows from startRow ${p.startRow} on (the file has ${rows.length - 1})`)
+    const range = p.endRow === undefined ? `from startRow ${p.startRow} on` : `between startRow ${p.startRow} and endRow ${p.endRow}`
+    throw new CsvPriceError(file, undefined, undefined, `no data rows ${range} (the file has ${dataRows})`)
   }
 
   const values = new Float64Array(data.length)
@@ -172,6 +181,13 @@ export function resampleSeries(series: CsvSeries, grid: Omit<PathGrid, 'startPri
   return out
 }
 
+/** A price file's path: `file` if absolute, else resolved against `baseDir` (the scenario's folder). */
+export function resolvePriceFile(file: string, baseDir: string | undefined): string {
+  if (isAbsolute(file)) return file
+  if (baseDir === undefined) throw new MarketModelError(`the price file "${file}" is relative, but no baseDir was given to resolve it against`)
+  return resolve(baseDir, file)
+}
+
 /**
  * A `csv` model's path: the file (relative to `baseDir`, the scenario's folder, unless
  * absolute) loaded with {@link loadCsvSeries} and resampled with {@link resampleSeries}. With
@@ -180,10 +196,7 @@ export function resampleSeries(series: CsvSeries, grid: Omit<PathGrid, 'startPri
  */
 export function csvPath(model: CsvModel, grid: PathGrid, baseDir: string | undefined): Float64Array {
   checkGrid(grid)
-  if (!isAbsolute(model.file) && baseDir === undefined) {
-    throw new MarketModelError(`the csv price file "${model.file}" is relative, but no baseDir was given to resolve it against`)
-  }
-  const file = baseDir === undefined ? model.file : resolve(baseDir, model.file)
+  const file = resolvePriceFile(model.file, baseDir)
   const series = loadCsvSeries(file, { column: model.column, timeColumn: model.timeColumn, startRow: model.startRow })
   const anchor = model.rebase ? grid.startPrice : series.values[0]!
   return resampleSeries(series, grid, anchor, model.volatilityScale)

@@ -15,6 +15,7 @@ export type GbmModel = Extract<PriceModel, { model: 'gbm' }>
 export type JumpsModel = Extract<PriceModel, { model: 'jumps' }>
 export type ScriptedModel = Extract<PriceModel, { model: 'scripted' }>
 export type CsvModel = Extract<PriceModel, { model: 'csv' }>
+export type BootstrapModel = Extract<PriceModel, { model: 'bootstrap' }>
 
 /** Where a path is sampled: ledgers 0..steps, `dtSeconds` apart, starting at `startPrice`. */
 export interface PathGrid {

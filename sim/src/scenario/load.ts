@@ -74,6 +74,23 @@ function location(doc: Document, lines: LineCounter, path: (string | number | sy
   return 'line 1'
 }
 
+/** Price models whose diffusion shocks `market.correlation` can mix. */
+const CORRELATABLE = new Set(['gbm', 'jumps'])
+
+/** `market.correlation` assets that are no world asset, or whose price model has no GBM shocks. */
+function correlationAssetProblems(market: Scenario['market'], assets: ReadonlySet<string>): string[] {
+  const problems: string[] = []
+  market.correlation?.assets.forEach((code, i) => {
+    const where = `market.correlation.assets.${i}`
+    if (!assets.has(code)) problems.push(`${where}: ${code} is no world asset (assets: ${[...assets].join(', ')})`)
+    else {
+      const model = Object.hasOwn(market.prices, code) ? market.prices[code]!.model : 'constant (no market.prices entry)'
+      if (!CORRELATABLE.has(model)) problems.push(`${where}: ${code}'s price model is ${model}; only gbm and jumps models can be correlated`)
+    }
+  })
+  return problems
+}
+
 /** Validates an already parsed object (from YAML, JSON or a sweep's grid point). */
 export function validateScenario(input: unknown, file: string, doc?: { doc: Document; lines: LineCounter }): Scenario {
   const parsed = scenarioSchema.safeParse(input)
@@ -91,6 +108,7 @@ export function validateScenario(input: unknown, file: string, doc?: { doc: Docu
   for (const code of Object.keys(parsed.data.market.prices)) {
     if (!assets.has(code)) problems.push(`market.prices.${code}: no world asset with that code (assets: ${[...assets].join(', ')})`)
   }
+  problems.push(...correlationAssetProblems(parsed.data.market, assets))
   for (const code of Object.keys(parsed.data.world.borrowers.collateralMix ?? {})) {
     if (!assets.has(code)) problems.push(`world.borrowers.collateralMix.${code}: no world asset with that code`)
   }

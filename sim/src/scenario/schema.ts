@@ -7,6 +7,7 @@
  * integers where they reach the chain).
  */
 import { z } from 'zod'
+import { correlationProblems } from '../market/correlation.js'
 
 const DURATION_RE = /^(\d+(?:\.\d+)?)\s*(s|m|h|d)$/
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 }
@@ -87,8 +88,50 @@ export const priceModel = z.discriminatedUnion('model', [
       startRow: z.number().int().nonnegative().default(0),
     })
     .strict(),
+  z
+    .object({
+      model: z.literal('bootstrap'),
+      /** Path to the CSV file of the recorded series, relative to the scenario file. */
+      file: z.string().min(1),
+      column: z.string().default('close'),
+      timeColumn: z.string().default('timestamp'),
+      /** Start the path at the world asset's price (otherwise at the first row's value). */
+      rebase: z.boolean().default(true),
+      /** Scale log-returns by this factor (1 = as recorded). */
+      volatilityScale: positive.default(1),
+      /** Consecutive returns (rows) per block: 24 keeps a day of hourly candles together. */
+      blockLength: z.number().int().positive(),
+      /** The rows whose returns are resampled: from startRow up to but not including endRow. */
+      startRow: z.number().int().nonnegative().default(0),
+      endRow: z.number().int().positive().optional(),
+    })
+    .strict()
+    .refine((m) => m.endRow === undefined || m.endRow >= m.startRow + 2, {
+      message: 'endRow must be at least startRow + 2 (two rows make one return)',
+      path: ['endRow'],
+    }),
 ])
 export type PriceModel = z.infer<typeof priceModel>
+
+/**
+ * Correlated GBM shocks between assets: `assets` (at least two, each with a gbm or jumps model)
+ * and either `rho` for every pair or the full `matrix` (rows and columns in the order of
+ * `assets`). The matrix must be symmetric with a unit diagonal, entries in [−1, 1] and positive
+ * semi-definite; see sim/src/market/correlation.ts.
+ */
+export const correlation = z
+  .object({
+    assets: z.array(z.string()),
+    /** The correlation of every pair of `assets` (a sweep sets this one number). */
+    rho: z.number().optional(),
+    /** The full correlation matrix, one row per asset. */
+    matrix: z.array(z.array(z.number())).optional(),
+  })
+  .strict()
+  .superRefine((c, ctx) => {
+    for (const p of correlationProblems(c)) ctx.addIssue({ code: 'custom', message: p.message, path: p.path })
+  })
+export type CorrelationSpec = z.infer<typeof correlation>
 
 const latency = z.discriminatedUnion('model', [
   z.object({ model: z.literal('constant'), ms: z.number().nonnegative() }).strict(),
@@ -238,6 +281,8 @@ export const scenarioSchema = z
       .object({
         /** One price model per world asset code (missing: constant). */
         prices: z.record(z.string(), priceModel).default({}),
+        /** Correlation between the GBM shocks of some assets (default: independent). */
+        correlation: correlation.optional(),
         oracle: z
           .object({
             /** The oracle posts at least this often. */
