@@ -1,0 +1,171 @@
+/**
+ * The columns of a sweep's three tables, in order, with types, units and meanings:
+ *
+ *   runs      one row per job: identity, status (finished / failed / missing), every Summary figure
+ *   auctions  one row per auction of every finished run (report.json's `auctions`)
+ *   keepers   one row per keeper of every finished run (report.json's `keepers`)
+ *
+ * Figures of a run that did not finish are null. Fields an older report or summary.json may
+ * lack (AuctionResult's and KeeperResult's competition fields, the newest Summary figures —
+ * a resumed sweep keeps runs written by an earlier harness) are read through optional views
+ * and are null when absent.
+ */
+import type { AuctionResult, KeeperResult, Summary } from '../report/types.js'
+import type { SweepParam } from './grid.js'
+import type { RunRecord } from './runFiles.js'
+import { col, optionalNumber, paramColumns, withIdentity, type Cell, type Column, type ColumnType, type JobRow, type TableSpec } from './tablesSchema.js'
+
+/** What a runs row is built from: the job, its point's scenario hash (manifest) and its record, if any. */
+export interface RunRowSource extends JobRow {
+  pointHash: string
+  record: RunRecord | undefined
+}
+
+/** AuctionResult's competition fields, read as optional: reports written before them lack them. */
+export interface AuctionExtras {
+  fillLatencyMs?: unknown
+  fillFee?: unknown
+  fillProfit?: unknown
+  contenders?: unknown
+}
+
+/** KeeperResult's competition counters, read as optional: reports written before them lack them. */
+export interface KeeperExtras {
+  missed?: unknown
+  unprofitable?: unknown
+  feesPaid?: unknown
+}
+
+export interface AuctionRowSource extends JobRow {
+  auction: AuctionResult & AuctionExtras
+}
+
+export interface KeeperRowSource extends JobRow {
+  keeper: KeeperResult & KeeperExtras
+}
+
+/** A Summary figure: its column name (the field's path), type, unit, meaning and reader. */
+interface Figure {
+  name: string
+  type: ColumnType
+  unit: string
+  about: string
+  read: (s: Summary) => unknown
+}
+
+const fig = (name: string, type: ColumnType, unit: string, about: string, read: (s: Summary) => unknown): Figure => ({ name, type, unit, about, read })
+
+/** Every Summary field, flattened to dotted paths, in the Summary's order. */
+export const SUMMARY_FIGURES: readonly Figure[] = [
+  fig('lpReturn', 'DOUBLE', 'fraction', 'share price at the end / at the start − 1', (s) => s.lpReturn),
+  fig('lpApy.kind', 'STRING', '', "which APY rule applied (the core's apyDisplay)", (s) => s.lpApy.kind),
+  fig('lpApy.value', 'DOUBLE', 'fraction', 'the APY on the share-price series; null when the rule gives none', (s) => s.lpApy.value),
+  fig('lpApy.text', 'STRING', '', 'the APY as the dashboard prints it', (s) => s.lpApy.text),
+  fig('sharePriceStart', 'DOUBLE', 'USDC per share', "the vault's share price when the run started", (s) => s.sharePriceStart),
+  fig('sharePriceEnd', 'DOUBLE', 'USDC per share', "the vault's share price at the end", (s) => s.sharePriceEnd),
+  fig('vaultProfit', 'DOUBLE', 'USDC', 'vault profit booked during the run', (s) => s.vaultProfit),
+  fig('auctions.created', 'INT32', 'count', 'auctions created', (s) => s.auctions.created),
+  fig('auctions.filled', 'INT32', 'count', 'auctions filled', (s) => s.auctions.filled),
+  fig('auctions.expired', 'INT32', 'count', 'auctions that expired unfilled', (s) => s.auctions.expired),
+  fig('auctions.open', 'INT32', 'count', 'auctions still open at the end', (s) => s.auctions.open),
+  fig('missed', 'INT32', 'count', 'borrowers liquidatable at some ledger that never got an auction', (s) => s.missed),
+  fig('fillDelay.median', 'DOUBLE', 'ledgers', 'median of fill ledger − first profitable ledger; null without fills', (s) => s.fillDelay.median),
+  fig('fillDelay.p95', 'DOUBLE', 'ledgers', '95th percentile of the fill delay; null without fills', (s) => s.fillDelay.p95),
+  fig('fillDelay.max', 'DOUBLE', 'ledgers', 'largest fill delay; null without fills', (s) => s.fillDelay.max),
+  fig('badDebt', 'DOUBLE', 'USD', 'liabilities the backstop holds at the end, at oracle prices', (s) => s.badDebt),
+  fig('borrowedStart', 'DOUBLE', 'USD', "borrowers' liabilities when the run started, at oracle prices", (s) => s.borrowedStart),
+  fig('insolventDebt', 'DOUBLE', 'USD', "debt nobody's collateral covers at the end: badDebt + Σ max(0, liabilities − collateral)", (s) => s.insolventDebt),
+  fig('liquidatedCollateral', 'DOUBLE', 'USD', 'Σ lot value of filled user liquidations, on the state the filler saw', (s) => s.liquidatedCollateral),
+  fig('slashes', 'INT32', 'count', 'keeper slashes', (s) => s.slashes),
+  fig('keeperProfit', 'DOUBLE', 'USDC', "Σ over keepers of the operator's profit", (s) => s.keeperProfit),
+  fig('peakUtilisation', 'DOUBLE', 'fraction', 'highest active_liq / total_usdc seen', (s) => s.peakUtilisation),
+  fig('replayMismatches', 'INT32', 'count', 'core replay checks the chain disagreed with (non-zero fails the run)', (s) => s.replayMismatches),
+  fig('auditHolds', 'BOOLEAN', '', 'whether every invariant of the final-state audit holds', (s) => s.auditHolds),
+]
+
+/** null for undefined (a figure an older summary.json lacks). */
+const cell = (v: unknown): Cell => (v === undefined ? null : (v as Cell))
+
+const summaryOf = (r: RunRowSource): Summary | null => (r.record?.ok === true ? r.record.file.summary : null)
+const errorOf = (r: RunRowSource) => (r.record !== undefined && !r.record.ok ? r.record.file : null)
+
+const RUN_COLUMNS: Column<RunRowSource>[] = [
+  col('scenarioHash', 'STRING', false, '', 'SHA-256 of the resolved scenario the run used (hex)', (r) => (r.record?.ok === true ? r.record.file.scenarioHash : r.pointHash)),
+  col('status', 'STRING', false, '', 'finished (summary.json), failed (error.json) or missing (neither: not run yet)', (r) => (r.record === undefined ? 'missing' : r.record.ok ? 'finished' : 'failed')),
+  col('errorKind', 'STRING', true, '', 'failed runs: error (the run threw) or crash (its worker died)', (r) => errorOf(r)?.kind ?? null),
+  col('errorMessage', 'STRING', true, '', "failed runs: the last attempt's error message", (r) => errorOf(r)?.message ?? null),
+  col('errorAttempts', 'INT32', true, 'count', 'failed runs: attempts made', (r) => {
+    const e = errorOf(r)
+    return e === null ? null : (optionalNumber(e.attempts) ?? 1)
+  }),
+  ...SUMMARY_FIGURES.map((f) =>
+    col<RunRowSource>(f.name, f.type, true, f.unit, f.about, (r) => {
+      const s = summaryOf(r)
+      return s === null ? null : cell(f.read(s))
+    }),
+  ),
+]
+
+/** The auction's contenders when the report lists them (a list of names), else null. */
+function contendersOf(a: AuctionExtras): string[] | null {
+  const c = a.contenders
+  return Array.isArray(c) && c.every((x) => typeof x === 'string') ? (c as string[]) : null
+}
+
+const AUCTION_COLUMNS: Column<AuctionRowSource>[] = [
+  col('id', 'STRING', false, '', 'the auction: user:kind:startLedger', (r) => r.auction.id),
+  col('user', 'STRING', false, '', 'the liquidated account', (r) => r.auction.user),
+  col('kind', 'STRING', false, '', 'liquidation, bad-debt or interest', (r) => r.auction.kind),
+  col('createdLedger', 'INT32', false, 'ledger', 'ledger the auction was created in', (r) => r.auction.createdLedger),
+  col('firstProfitableLedger', 'INT32', true, 'ledger', "first ledger profitable at the population's lowest MIN_PROFIT (core firstProfitableBlock)", (r) => r.auction.firstProfitableLedger),
+  col('filledLedger', 'INT32', true, 'ledger', 'ledger of the fill; null unless filled', (r) => r.auction.filledLedger),
+  col('filledBy', 'STRING', true, '', "the filling keeper's name (keepers.name); null unless filled", (r) => r.auction.filledBy),
+  col('fillDelay', 'INT32', true, 'ledgers', 'filledLedger − firstProfitableLedger', (r) => r.auction.fillDelay),
+  col('lotValue', 'DOUBLE', true, 'USD', "the fill's lot at oracle prices", (r) => r.auction.lotValue),
+  col('bidValue', 'DOUBLE', true, 'USD', "the fill's bid at oracle prices", (r) => r.auction.bidValue),
+  col('outcome', 'STRING', false, '', 'filled, expired or open (at the end of the run)', (r) => r.auction.outcome),
+  col('fillLatencyMs', 'DOUBLE', true, 'ms', 'seeded submission latency of the winning fill transaction; null unless filled', (r) => optionalNumber(r.auction.fillLatencyMs)),
+  col('fillFee', 'DOUBLE', true, 'XLM', 'fee charged on the winning fill transaction; null unless filled', (r) => optionalNumber(r.auction.fillFee)),
+  col('fillProfit', 'DOUBLE', true, 'USDC', 'profit the fill returned to the vault (0 when none); null unless filled', (r) => optionalNumber(r.auction.fillProfit)),
+  col('contenderCount', 'INT32', true, 'count', 'keepers that sent a fill transaction for it, winner included', (r) => contendersOf(r.auction)?.length ?? null),
+  col('contenders', 'STRING', true, '', 'their names as a JSON array, in the order their transactions were applied', (r) => {
+    const c = contendersOf(r.auction)
+    return c === null ? null : JSON.stringify(c)
+  }),
+]
+
+const KEEPER_COLUMNS: Column<KeeperRowSource>[] = [
+  col('index', 'INT32', false, '', "the keeper's index in the scenario (0-based)", (r) => r.keeper.index),
+  col('name', 'STRING', false, '', "the keeper's name (what auctions.filledBy holds)", (r) => r.keeper.name),
+  col('path', 'STRING', false, '', 'atomic (executor contract) or two-step', (r) => r.keeper.path),
+  col('minProfit', 'DOUBLE', false, 'ratio', "the keeper's MIN_PROFIT (lot / bid it requires)", (r) => r.keeper.minProfit),
+  col('pollIntervalLedgers', 'INT32', false, 'ledgers', "the keeper's poll interval", (r) => r.keeper.pollIntervalLedgers),
+  col('wins', 'INT32', false, 'count', 'auctions this keeper filled', (r) => r.keeper.wins),
+  col('losses', 'INT32', false, 'count', 'auctions another keeper filled that this one tried to fill while they were profitable for it', (r) => r.keeper.losses),
+  col('abandoned', 'INT32', false, 'count', 'executions given up (capital, expiry, errors)', (r) => r.keeper.abandoned),
+  col('profit', 'DOUBLE', false, 'USDC', 'what the operator (and its executor) gained over the run, stake changes included', (r) => r.keeper.profit),
+  col('vaultProfit', 'DOUBLE', false, 'USDC', 'profit it returned to the vault', (r) => r.keeper.vaultProfit),
+  col('winRate', 'DOUBLE', false, 'fraction', "its share of all the run's fills", (r) => r.keeper.winRate),
+  col('crashed', 'BOOLEAN', false, '', 'whether the scenario crashed it', (r) => r.keeper.crashed),
+  col('slashed', 'DOUBLE', false, 'USDC', 'stake slashed from it', (r) => r.keeper.slashed),
+  col('missed', 'INT32', true, 'count', 'auctions that ended while it ran, with no fill transaction of its own, neither lost nor unprofitable', (r) => optionalNumber(r.keeper.missed)),
+  col('unprofitable', 'INT32', true, 'count', "auctions that ended without its fill where its engine's last answer said they would not clear its MIN_PROFIT in time", (r) => optionalNumber(r.keeper.unprofitable)),
+  col('feesPaid', 'DOUBLE', true, 'XLM', 'fees charged on every transaction of its that was applied, failed ones included', (r) => optionalNumber(r.keeper.feesPaid)),
+]
+
+export interface SweepTables {
+  runs: TableSpec<RunRowSource>
+  auctions: TableSpec<AuctionRowSource>
+  keepers: TableSpec<KeeperRowSource>
+}
+
+/** The three tables of a sweep over `grid`. */
+export function sweepTables(grid: readonly SweepParam[]): SweepTables {
+  const taken = new Set(['key', 'point', 'seed', ...[RUN_COLUMNS, AUCTION_COLUMNS, KEEPER_COLUMNS].flatMap((cs) => cs.map((c) => c.name))])
+  const params = paramColumns(grid, taken)
+  return {
+    runs: { name: 'runs', columns: withIdentity(params, RUN_COLUMNS) },
+    auctions: { name: 'auctions', columns: withIdentity(params, AUCTION_COLUMNS) },
+    keepers: { name: 'keepers', columns: withIdentity(params, KEEPER_COLUMNS) },
+  }
+}
