@@ -1,5 +1,5 @@
 /**
- * merge of shard directories: the same aggregate bytes as one machine running the whole sweep,
+ * merge of shard directories: the same aggregate and table bytes as one machine running the whole sweep,
  * and clear refusals for missing, duplicated or foreign shards.
  */
 import { readFileSync, readdirSync, rmSync } from 'node:fs'
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FAKE_RUNNER, SWEEP_SCENARIO, tempDir } from '../../../test/sim/sweepHelpers.js'
 import { merge } from './merge.js'
 import { runSweep, type SweepOptions } from './sweep.js'
+import { TABLE_NAMES } from './tables.js'
 
 const tmp = tempDir()
 afterAll(tmp.cleanup)
@@ -23,6 +24,8 @@ const base: SweepOptions = {
 }
 const dir = (name: string) => join(tmp.dir, name)
 const read = (d: string, f: string) => readFileSync(join(d, f), 'utf8')
+const bytes = (d: string, f: string) => readFileSync(join(d, f))
+const TABLE_FILES = TABLE_NAMES.flatMap((t) => [`${t}.parquet`, `${t}.csv`])
 
 beforeAll(async () => {
   await runSweep({ ...base, out: dir('single') })
@@ -35,6 +38,7 @@ describe('merge', () => {
   it('gives byte-identical aggregate files to a single-machine sweep', async () => {
     const r = await merge([dir('shard1'), dir('shard0')], dir('merged'))
     for (const f of ['aggregate.json', 'aggregate.csv', 'aggregate.html']) expect(read(dir('merged'), f) === read(dir('single'), f), f).toBe(true)
+    for (const f of TABLE_FILES) expect(bytes(dir('merged'), f).equals(bytes(dir('single'), f)), f).toBe(true)
     expect(r.failed).toHaveLength(18)
     expect(readdirSync(join(dir('merged'), 'runs')).sort()).toEqual(readdirSync(join(dir('single'), 'runs')).sort())
     const m = JSON.parse(read(dir('merged'), 'sweep.json')) as { shard: unknown; jobs: number }
@@ -48,7 +52,9 @@ describe('merge', () => {
   it('can write the aggregate without copying the runs', async () => {
     await merge([dir('shard0'), dir('shard1')], dir('lean'), { copyRuns: false })
     expect(read(dir('lean'), 'aggregate.json') === read(dir('single'), 'aggregate.json')).toBe(true)
-    expect(readdirSync(dir('lean')).sort()).toEqual(['aggregate.csv', 'aggregate.html', 'aggregate.json', 'sweep.json'])
+    expect(readdirSync(dir('lean')).sort()).toEqual(['aggregate.csv', 'aggregate.html', 'aggregate.json', 'sweep.json', ...TABLE_FILES].sort())
+    // the tables read the reports where the shards keep them
+    for (const f of TABLE_FILES) expect(bytes(dir('lean'), f).equals(bytes(dir('single'), f)), f).toBe(true)
   })
 
   it('names the missing runs and the shard that should have them', async () => {

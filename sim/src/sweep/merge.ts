@@ -13,6 +13,7 @@ import { SweepError, type SweepJob } from './grid.js'
 import { describeShard, manifestJobs, readManifest, sweepDifferences, writeManifest, type SweepManifest } from './manifest.js'
 import { collectRuns, runDir, type RunErrorFile, type RunRecord } from './runFiles.js'
 import { formatShard } from './shard.js'
+import { describeTables, writeTables } from './tables.js'
 
 export interface MergeOptions {
   /** Copy every run directory into `<out>/runs` (default true); false writes only the manifest and aggregate. */
@@ -91,10 +92,12 @@ export async function merge(dirs: readonly string[], out: string, opts: MergeOpt
   const byIndex = new Map<number, RunRecord>([...records].map(([i, r]) => [i, r.record]))
   const aggregate = computeAggregate(merged, jobs, byIndex)
   await writeAggregate(aggregate, outDir)
+  const tables = await writeTables(outDir, merged, jobs, records)
   const failed = jobs.flatMap((j) => {
     const r = byIndex.get(j.index)
     return r !== undefined && !r.ok ? [r.file] : []
   })
   log(`${records.size - failed.length} finished, ${failed.length} failed, ${missing.length} missing → ${outDir}`)
+  log(describeTables(tables))
   return { outDir, aggregate, failed }
 }

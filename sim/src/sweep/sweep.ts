@@ -25,6 +25,7 @@ import { createProgress, type ProgressMode } from './progress.js'
 import { RUNNER_ENV } from './protocol.js'
 import { collectRuns, type RunErrorFile, type RunRecord } from './runFiles.js'
 import { formatShard, parseShard, selectShard, type Shard } from './shard.js'
+import { describeTables, writeTables } from './tables.js'
 
 export interface SweepOptions {
   /** The scenario file. */
@@ -127,10 +128,12 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
   const byIndex = new Map<number, RunRecord>([...records].map(([i, r]) => [i, r.record]))
   const aggregate = computeAggregate(manifest, mine, byIndex)
   const paths = await writeAggregate(aggregate, outDir)
+  const tables = await writeTables(outDir, manifest, mine, records)
   const failed = mine.flatMap((j) => {
     const r = byIndex.get(j.index)
     return r !== undefined && !r.ok ? [r.file] : []
   })
   log(`${aggregate.points.reduce((k, p) => k + p.runs, 0)} finished, ${failed.length} failed; ${paths.html}`)
+  log(describeTables(tables))
   return { outDir, aggregate, failed }
 }
