@@ -2,7 +2,7 @@
  * `npm run sim -- <command>`:
  *   run <scenario.yaml> [--seed N] [--out DIR] [--set path=value ...]
  *   list
- *   sweep <scenario.yaml> --set path=v1,v2 ... [--seeds N] [--seed-base N] [--workers N] [--out DIR] [--shard i/N]
+ *   sweep <scenario.yaml> --set path=v1,v2 ... [--seeds N] [--seed-base N] [--workers N] [--out DIR] [--shard i/N] [--resume | --no-resume]
  *   merge <dir...> --out DIR
  * Exit status: 0 done (a run whose core replay or audit failed exits 1), 2 bad input.
  */
@@ -110,7 +110,7 @@ async function merge(argv: string[]): Promise<number> {
 
 const USAGE = `usage: npm run sim -- run <scenario> [--seed N] [--out DIR] [--set path=value ...]
        npm run sim -- list
-       npm run sim -- sweep <scenario> --set path=v1,v2 [--seeds N] [--seed-base N] [--workers N] [--out DIR] [--shard i/N]
+       npm run sim -- sweep <scenario> --set path=v1,v2 [--seeds N] [--seed-base N] [--workers N] [--out DIR] [--shard i/N] [--resume | --no-resume]
        npm run sim -- merge <dir...> --out DIR`
 
 async function main(): Promise<number> {

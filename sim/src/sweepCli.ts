@@ -21,12 +21,14 @@ export async function sweepCommand(argv: string[], scenarioPath: (arg: string | 
       workers: { type: 'string' },
       out: { type: 'string' },
       shard: { type: 'string' },
+      resume: { type: 'boolean' },
       'no-resume': { type: 'boolean' },
     },
   })
   try {
     const seedBase = int('seed-base', values['seed-base'], 1, 0)!
     const workers = int('workers', values.workers, undefined, 1)
+    if (values.resume === true && values['no-resume'] === true) throw new SweepError('--resume and --no-resume contradict each other')
     const result = await runSweep({
       file: scenarioPath(positionals[0]),
       sets: values.set ?? [],
@@ -35,7 +37,7 @@ export async function sweepCommand(argv: string[], scenarioPath: (arg: string | 
       ...(workers === undefined ? {} : { workers }),
       ...(values.out === undefined ? {} : { out: values.out }),
       ...(values.shard === undefined ? {} : { shard: values.shard }),
-      resume: values['no-resume'] !== true,
+      resume: values.resume === true ? 'required' : values['no-resume'] !== true,
       log: (line) => process.stderr.write(`${line}\n`),
     })
     process.stdout.write(`aggregate: ${result.outDir}/aggregate.html (json, csv beside it)\n`)

@@ -11,6 +11,7 @@ export { parseSets, expandGrid, expandJobs, seedList, jobKey, validateGrid, Swee
 export { parseShard, formatShard, selectShard, type Shard } from './shard.js'
 export { computeAggregate, aggregateJson, aggregateCsv, PERCENTILE_METHOD, type SweepAggregate, type AggregatePoint } from './aggregate.js'
 export { writeAggregate, type AggregatePaths } from './writeAggregate.js'
+export { writeTables, describeTables, TABLE_NAMES, TABLES_SCHEMA_VERSION, type TableFiles } from './tables.js'
 export { aggregateHtml } from './aggregateHtml.js'
 export { FIGURES, figureStats, percentile, type FigureStats } from './stats.js'
 export { MANIFEST_FILE, readManifest, type SweepManifest } from './manifest.js'

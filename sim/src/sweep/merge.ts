@@ -16,7 +16,7 @@ import { formatShard } from './shard.js'
 import { describeTables, writeTables } from './tables.js'
 
 export interface MergeOptions {
-  /** Copy every run directory into `<out>/runs` (default true); false writes only the manifest and aggregate. */
+  /** Copy every run directory into `<out>/runs` (default true); false writes only the manifest, the aggregate and the tables. */
   copyRuns?: boolean
   /** Aggregate even when jobs are missing (they are listed per point as `missing`); default false. */
   allowMissing?: boolean

@@ -127,10 +127,14 @@ describe('kill -9 of the sweep process', () => {
     expect(existsSync(join(out, 'aggregate.json'))).toBe(false)
     const callsBefore = calls(log).length
 
-    process.env['SIM_FAKE_CALLS'] = log
-    const r = await runSweep({ file: SWEEP_SCENARIO, sets: SETS, seeds: SEEDS, workers: 2, out, runner: FLAKY_RUNNER, progress: 'none', resume: true })
-    expect(r.failed).toEqual([])
-    expect(r.aggregate.points.reduce((n, p) => n + p.runs, 0)).toBe(18)
+    // What the user types next: the same command with --resume.
+    const resumed = spawn(process.execPath, [...args, '--resume'], { cwd: REPO, env, stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    resumed.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    expect(await new Promise<number | null>((r) => resumed.once('exit', (code) => r(code))), stderr).toBe(0)
+    expect(stderr).toContain(`${done.length} already done; ${18 - done.length} to run`)
+    const aggregate = readJson<{ points: { runs: number; failed: number[] }[] }>(join(out, 'aggregate.json'))
+    expect(aggregate.points.reduce((n, p) => n + p.runs, 0)).toBe(18)
     // Finished runs are untouched: same bytes, same modification times, never run again.
     const after = finishedRuns(out)
     for (const [file, stamp] of before) expect(after.get(file), file).toBe(stamp)
@@ -142,4 +146,15 @@ describe('kill -9 of the sweep process', () => {
     await runSweep({ file: SWEEP_SCENARIO, sets: SETS, seeds: SEEDS, workers: 2, out: whole, runner: FLAKY_RUNNER, progress: 'none' })
     for (const f of ['aggregate.json', 'aggregate.csv', 'aggregate.html']) expect(readFileSync(join(out, f), 'utf8'), f).toBe(readFileSync(join(whole, f), 'utf8'))
   }, 120_000)
+
+  it('--resume refuses a directory with no sweep in it', async () => {
+    const out = join(tmp.dir, 'nothing-here')
+    const args = ['--import', 'tsx', join(REPO, 'sim', 'src', 'cli.ts'), 'sweep', SWEEP_SCENARIO, '--seeds', '2', '--out', out, '--resume']
+    const child = spawn(process.execPath, args, { cwd: REPO, env: { ...process.env, SIM_SWEEP_RUNNER: FLAKY_RUNNER }, stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    expect(await new Promise<number | null>((r) => child.once('exit', (code) => r(code)))).toBe(2)
+    expect(stderr).toContain('holds no sweep to resume (no sweep.json)')
+    expect(existsSync(out)).toBe(false)
+  }, 60_000)
 })

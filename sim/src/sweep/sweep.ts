@@ -9,7 +9,8 @@
  *
  * Every grid point is loaded (and so validated) before the first run. Starting a sweep again
  * in the same directory resumes it: runs with a summary.json are kept, failed and missing ones
- * run again (`resume: false` runs everything again). A directory holding a different sweep
+ * run again (`resume: false` runs everything again; `resume: 'required'`, the CLI's `--resume`,
+ * also refuses a directory with no sweep to resume). A directory holding a different sweep
  * is refused.
  */
 import { readFileSync } from 'node:fs'
@@ -42,8 +43,8 @@ export interface SweepOptions {
   out?: string
   /** `i/N` with 0 <= i < N (`--shard`): only the jobs whose index is i modulo N. */
   shard?: string | Shard
-  /** Keep runs already finished in `out` (default true). */
-  resume?: boolean
+  /** Keep runs already finished in `out` (default true); 'required': and there must be a sweep there. */
+  resume?: boolean | 'required'
   /** A module exporting `runScenario` to run jobs with (default sim/src/run.ts, or $SIM_SWEEP_RUNNER). */
   runner?: string
   /** Progress on stderr: a bar on a terminal, lines otherwise ('auto', the default). */
@@ -96,6 +97,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
     if (JSON.stringify(previous.shard) !== JSON.stringify(shard)) diff.push(`shard differs (${describeShard(previous)} vs ${describeShard(manifest)})`)
     if (diff.length > 0) throw new SweepError(`${outDir} holds a different sweep (${diff.join('; ')}); choose another --out`)
   }
+  if (previous === undefined && opts.resume === 'required') throw new SweepError(`${outDir} holds no sweep to resume (no sweep.json); leave out --resume to start one`)
   await mkdir(outDir, { recursive: true })
   await writeManifest(outDir, manifest)
 
@@ -118,6 +120,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
       outDir,
       workers: n,
       ...(runner !== undefined ? { runner: resolve(runner) } : {}),
+      onRetry: (r, attempt) => log(`${r.job.key}: attempt ${attempt} failed (${r.file.kind}: ${r.file.message.split('\n')[0]}); running it once more`),
       onResult: (r) => progress.done({ key: r.job.key, ok: r.ok, seconds: r.seconds, ...(r.ok ? {} : { message: r.file.message }) }),
     })
   } finally {
