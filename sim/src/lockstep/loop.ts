@@ -77,7 +77,7 @@ export async function runLockstep(p: LoopParameters): Promise<LoopResult> {
     await p.activity.quiet()
     const plan = p.mempool.plan(p.ledgerSeconds * 1000)
     end = await p.close({ order: plan.order })
-    p.mempool.closed(plan.order)
+    p.mempool.closed(plan.order, end.sequence)
     for (const k of p.keepers) k.observe(end)
     await p.onClose(end, step, 0)
     step++

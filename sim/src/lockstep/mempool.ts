@@ -4,18 +4,40 @@
  * by arrival time (its seeded latency), ties by agent and content. A transaction whose arrival
  * is past the ledger's length waits for the next ledger, as do the later ones from its account
  * (a source account's transactions apply in sequence-number order, as on a real network).
+ *
+ * Every keeper transaction a close applied is kept in `journal` (ledger, position, seeded
+ * latency): the report reads each one's fee and operations back from the node afterwards.
  */
 export interface Submission {
   hash: string
   agent: string
   /** 0 = environment (applied first), 1 = keepers. */
   klass: 0 | 1
-  /** Milliseconds after the ledger opened that it reaches the network. */
+  /** Milliseconds after the ledger opened that it reaches the network (moved on while it waits). */
   arrivalMs: number
+  /** The seeded latency drawn when it was sent (ms; 0 for the environment); never moved. */
+  latencyMs: number
+  /** The ledger being built when it was sent. */
+  submittedLedger: number
   /** A tie-breaker independent of event-loop timing (the operations' content and occurrence). */
   key: string
   source: string
   seq: bigint
+}
+
+/** A keeper transaction as a close applied it. */
+export interface AppliedTx {
+  hash: string
+  agent: string
+  /** The seeded latency drawn when it was sent (ms). */
+  latencyMs: number
+  submittedLedger: number
+  /** The ledger that applied it. */
+  ledger: number
+  /** Its index in that ledger's order (environment transactions included). */
+  position: number
+  /** Its arrival in that ledger's order (ms after the ledger opened). */
+  arrivalMs: number
 }
 
 export interface ClosePlan {
@@ -26,6 +48,10 @@ export interface ClosePlan {
 export class Mempool {
   private pending: Submission[] = []
   private readonly waiters = new Map<string, (() => void)[]>()
+  /** Arrival of each transaction in the last plan (ms). */
+  private planned = new Map<string, number>()
+  /** Keeper transactions applied so far, in the order they were applied. */
+  readonly journal: AppliedTx[] = []
 
   /** While set up runs on a node that closes a ledger per transaction, nothing waits here. */
   bypass = false
@@ -71,14 +97,21 @@ export class Mempool {
       }
     }
     go.sort((a, b) => a.s.klass - b.s.klass || a.at - b.at || cmp(a.s.agent, b.s.agent) || cmp(a.s.key, b.s.key))
+    this.planned = new Map(go.map((g) => [g.s.hash, g.at]))
     const chosen = new Set(go.map((g) => g.s.hash))
     for (const s of this.pending) if (!chosen.has(s.hash)) s.arrivalMs = Math.max(0, s.arrivalMs - ledgerMs)
     return { order: go.map((g) => g.s.hash), held: this.pending.length - go.length }
   }
 
-  /** After the close: drop what was applied and wake whoever waits for it. */
-  closed(order: readonly string[]): void {
+  /** After the close of `ledger`: journal and drop what was applied, wake whoever waits for it. */
+  closed(order: readonly string[], ledger: number): void {
     const done = new Set(order)
+    const byHash = new Map(this.pending.map((s) => [s.hash, s]))
+    for (const [position, hash] of order.entries()) {
+      const s = byHash.get(hash)
+      if (s === undefined || s.klass !== 1) continue
+      this.journal.push({ hash, agent: s.agent, latencyMs: s.latencyMs, submittedLedger: s.submittedLedger, ledger, position, arrivalMs: this.planned.get(hash) ?? s.arrivalMs })
+    }
     this.pending = this.pending.filter((s) => !done.has(s.hash))
     for (const h of order) {
       for (const w of this.waiters.get(h) ?? []) w()

@@ -115,11 +115,14 @@ export class SimRpc {
         const inner = 'innerTransaction' in tx ? tx.innerTransaction : tx
         const ledger = this.p.ledger()
         const n = this.occ.next(ledger, `send:${key}`)
+        const latencyMs = this.p.klass === 0 ? 0 : this.p.latencyMs(`${key}:${n}`)
         this.p.mempool.add({
           hash: res.hash,
           agent: this.p.agent,
           klass: this.p.klass,
-          arrivalMs: this.p.klass === 0 ? 0 : this.p.latencyMs(`${key}:${n}`),
+          arrivalMs: latencyMs,
+          latencyMs,
+          submittedLedger: ledger,
           key: `${key}:${n}`,
           source: inner.source,
           seq: BigInt(inner.sequence),
