@@ -18,6 +18,7 @@ import type { Activity } from '../lockstep/activity.js'
 import { keyedNormal, keyedUniform } from '../lockstep/keyed.js'
 import type { Mempool } from '../lockstep/mempool.js'
 import { SimRpc } from '../lockstep/simRpc.js'
+import { probedFactories, type KeeperDecision } from './probe.js'
 import type { CrashSpec, LatencyModel, Scenario } from '../scenario/schema.js'
 
 export interface KeeperSpec {
@@ -85,6 +86,12 @@ export interface KeeperHooks {
   onFault: (keeper: SimKeeper, method: string) => void
 }
 
+/** Ledgers a keeper's process ran: from the ledger being built at start to the one at death (null: still running). */
+export interface AliveSpan {
+  from: number
+  to: number | null
+}
+
 export class SimKeeper {
   runtime: KeeperRuntime | undefined
   rpc: SimRpc | undefined
@@ -97,6 +104,10 @@ export class SimKeeper {
   startBalance = 0n
   /** Crash points only count from this (virtual) time on (ms). */
   crashFromMs = 0
+  /** When its process ran, across restarts. */
+  readonly aliveSpans: AliveSpan[] = []
+  /** Its engine's planning and fire answers per auction, across restarts (agents/probe.ts). */
+  readonly decisions: KeeperDecision[] = []
   private cycle: Promise<unknown> | undefined
 
   constructor(
@@ -142,6 +153,7 @@ export class SimKeeper {
       chain,
       clock,
       now: h.nowMs,
+      factories: probedFactories(h.building, (d) => this.decisions.push(d)),
       crash: (boundary) => {
         if (crash === undefined || this.crashed || h.nowMs() < this.crashFromMs) return
         this.die(boundary)
@@ -151,12 +163,19 @@ export class SimKeeper {
     this.rpc = simRpc
     this.clock = clock
     this.alive = true
+    this.aliveSpans.push({ from: h.building(), to: null })
+  }
+
+  private ended(): void {
+    const last = this.aliveSpans[this.aliveSpans.length - 1]
+    if (last !== undefined && last.to === null) last.to = this.hooks.building()
   }
 
   private die(boundary: string): void {
     this.alive = false
     this.crashed = true
     this.crashedAtLedger = this.hooks.building()
+    this.ended()
     if (this.rpc) this.rpc.dead = true
     void this.runtime?.engine.stop(0)
     this.hooks.onCrash(this, boundary)
@@ -190,6 +209,7 @@ export class SimKeeper {
 
   async stop(): Promise<void> {
     if (this.runtime && this.alive) await this.runtime.stop(1_000)
+    if (this.alive) this.ended()
     this.alive = false
   }
 }
