@@ -13,6 +13,7 @@ import { buildPricePlan, toPrice7 } from './prices.js'
 import { Observer } from './record/observer.js'
 import { Recorder } from './record/recorder.js'
 import { buildReport, holdings } from './record/results.js'
+import { readKeeperTransactions } from './record/transactions.js'
 import { CoreReplay } from './replay/replay.js'
 import type { RunEvent, Report } from './report/types.js'
 import type { LoadedScenario } from './scenario/load.js'
@@ -155,6 +156,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
     const endVault = await observer.vault()
     await recorder.point(steps, latest.sequence, observer, endVault, true)
     const audit = await auditWorld(world, sandbox.server)
+    const transactions = await readKeeperTransactions(sandbox.server, setup.mempool.journal)
     const report = await buildReport({
       loaded: opts.loaded,
       seed,
@@ -166,6 +168,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       world,
       observer,
       chainEvents: ev,
+      transactions,
       series: recorder.series(),
       replay: replay.result(),
       fillValuations: replay.fillValuations,

@@ -40,6 +40,8 @@ export interface VaultFlow {
   address: string
   ledger: number
   data: Record<string, bigint>
+  /** The transaction that emitted it (an atomic fill's draw and return share the fill's). */
+  txHash: string
 }
 
 export interface Slash {
@@ -132,7 +134,7 @@ export class RunEventLog {
       return
     }
     if (contract === this.contracts.vault && VAULT_KINDS.has(name)) {
-      this.events.vault.push({ kind: name as VaultFlow['kind'], address: address(e.topic[1]), ledger: e.ledger, data: bigints(e.value) })
+      this.events.vault.push({ kind: name as VaultFlow['kind'], address: address(e.topic[1]), ledger: e.ledger, data: bigints(e.value), txHash: e.txHash })
       return
     }
     if (contract === this.contracts.registry && name === 'slash') {

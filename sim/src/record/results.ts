@@ -16,7 +16,9 @@ import type { AuctionResult, AuditResult, KeeperResult, Report, ReplayResult, Ru
 import { REPORT_SCHEMA_VERSION } from '../report/types.js'
 import type { LoadedScenario } from '../scenario/load.js'
 import type { RunEvents } from './chainEvents.js'
+import { competition, type CompetitionInput, type KeeperCompetition } from './competition.js'
 import type { Observer, VaultSnapshot } from './observer.js'
+import type { KeeperTx } from './transactions.js'
 
 const r7 = (x: number) => Math.round(x * 1e7) / 1e7
 const usd = (x: bigint) => r7(Number(x) / 1e7)
@@ -34,6 +36,8 @@ export interface ReportInput {
   world: World
   observer: Observer
   chainEvents: RunEvents
+  /** Every keeper transaction the mempool applied, read back from the node. */
+  transactions: KeeperTx[]
   series: Series
   replay: ReplayResult
   /** The core replay's valuation of each user liquidation's fill (by fillKey). */
@@ -53,12 +57,35 @@ function percentile(sorted: number[], q: number): number | null {
 
 const KIND: Record<number, AuctionResult['kind']> = { [AuctionType.UserLiquidation]: 'liquidation', [AuctionType.BadDebt]: 'bad-debt', [AuctionType.Interest]: 'interest' }
 
-function auctions(p: ReportInput): AuctionResult[] {
+const fillOf = (p: ReportInput, a: RunEvents['auctions'][number]) => p.chainEvents.fills.find((f) => f.type === a.type && f.user === a.user && f.ledger >= a.ledger)
+
+/** Each auction's fill and end, the keepers' transactions, answers and lifetimes, for competition.ts. */
+function competitionInput(p: ReportInput, nameOf: ReadonlyMap<string, string>): CompetitionInput {
+  return {
+    auctions: p.chainEvents.auctions.map((a) => {
+      const fill = fillOf(p, a)
+      const expiry = a.auction.block + EXPIRY_BLOCKS
+      return {
+        type: a.type,
+        user: a.user,
+        createdLedger: a.ledger,
+        endLedger: fill !== undefined ? fill.ledger : p.endLedger >= expiry ? expiry : null,
+        fill: fill === undefined ? null : { ledger: fill.ledger, txHash: fill.txHash, address: fill.filler, keeper: nameOf.get(fill.filler) ?? null },
+      }
+    }),
+    keepers: p.keepers.map((k) => ({ name: k.spec.name, address: k.address, alive: k.aliveSpans, decisions: k.decisions })),
+    transactions: p.transactions,
+    vault: p.chainEvents.vault,
+  }
+}
+
+function auctions(p: ReportInput): { list: AuctionResult[]; keepers: Map<string, KeeperCompetition> } {
   const nameOf = new Map<string, string>(p.keepers.flatMap((k) => [[k.address, k.spec.name], [k.operator, k.spec.name]] as [string, string][]))
   const minProfit = Math.min(...p.keepers.map((k) => k.spec.minProfit))
   const scan = p.observer.scan
-  return p.chainEvents.auctions.map((a) => {
-    const fill = p.chainEvents.fills.find((f) => f.type === a.type && f.user === a.user && f.ledger >= a.ledger)
+  const race = competition(competitionInput(p, nameOf))
+  const list = p.chainEvents.auctions.map((a, i): AuctionResult => {
+    const fill = fillOf(p, a)
     let first: number | null = null
     let lotValue: number | null = null
     let bidValue: number | null = null
@@ -83,11 +110,16 @@ function auctions(p: ReportInput): AuctionResult[] {
       filledLedger: fill?.ledger ?? null,
       filledBy: fill === undefined ? null : (nameOf.get(fill.filler) ?? fill.filler),
       fillDelay: fill !== undefined && first !== null ? Math.max(0, fill.ledger - first) : null,
+      fillLatencyMs: race.auctions[i]!.fillLatencyMs,
+      fillFee: race.auctions[i]!.fillFee,
+      fillProfit: race.auctions[i]!.fillProfit,
+      contenders: race.auctions[i]!.contenders,
       lotValue,
       bidValue,
       outcome,
     }
   })
+  return { list, keepers: race.keepers }
 }
 
 /** USDC of a keeper's operator and executor plus its stake in the registry (7 decimals). */
@@ -98,7 +130,7 @@ export async function holdings(world: World, observer: Observer, k: SimKeeper): 
   return total + BigInt(info.stake ?? 0n)
 }
 
-async function keepers(p: ReportInput, list: AuctionResult[]): Promise<KeeperResult[]> {
+async function keepers(p: ReportInput, list: AuctionResult[], race: ReadonlyMap<string, KeeperCompetition>): Promise<KeeperResult[]> {
   const fills = list.filter((a) => a.outcome === 'filled').length
   const out: KeeperResult[] = []
   for (const k of p.keepers) {
@@ -106,6 +138,7 @@ async function keepers(p: ReportInput, list: AuctionResult[]): Promise<KeeperRes
     const returns = p.chainEvents.vault.filter((v) => v.kind === 'return' && v.address === k.address)
     const slashes = p.chainEvents.slashes.filter((s) => s.keeper === k.address)
     const counts = k.runtime?.engine.finishedCounts() ?? { returned: 0, lost: 0, abandoned: 0 }
+    const c = race.get(k.spec.name) ?? { losses: 0, missed: 0, unprofitable: 0, feesPaid: 0 }
     const end = await holdings(p.world, p.observer, k)
     out.push({
       index: k.spec.index,
@@ -116,13 +149,16 @@ async function keepers(p: ReportInput, list: AuctionResult[]): Promise<KeeperRes
       minProfit: k.spec.minProfit,
       pollIntervalLedgers: k.spec.pollLedgers,
       wins,
-      losses: counts.lost,
+      losses: c.losses,
+      missed: c.missed,
+      unprofitable: c.unprofitable,
       abandoned: counts.abandoned,
       profit: usd(end - k.startBalance),
       vaultProfit: usd(returns.reduce((t, r) => t + (r.data.profit ?? 0n), 0n)),
       winRate: fills === 0 ? 0 : r7(wins / fills),
       crashed: k.crashed,
       slashed: usd(slashes.reduce((t, s) => t + (s.data.slashed ?? 0n), 0n)),
+      feesPaid: c.feesPaid,
     })
   }
   return out
@@ -134,8 +170,8 @@ function versions(): Report['versions'] {
 }
 
 export async function buildReport(p: ReportInput): Promise<Report> {
-  const list = auctions(p)
-  const ks = await keepers(p, list)
+  const { list, keepers: race } = auctions(p)
+  const ks = await keepers(p, list, race)
   const delays = list.flatMap((a) => (a.fillDelay === null ? [] : [a.fillDelay])).sort((a, b) => a - b)
   const spStart = Number(sharePrice({ totalUsdc: p.startVault.totalUsdc, totalShares: p.startVault.totalShares })) / 1e7
   const spEnd = Number(sharePrice({ totalUsdc: p.endVault.totalUsdc, totalShares: p.endVault.totalShares })) / 1e7

@@ -93,8 +93,25 @@ export interface KeeperResult {
   pollIntervalLedgers: number
   /** Auctions this keeper filled. */
   wins: number
-  /** Fills it fired that another keeper landed first. */
+  /**
+   * Auctions another keeper filled that this one tried to fill (sent a fill transaction for, or
+   * whose fire found the auction already taken) while they were profitable for it in time
+   * (not counted in `unprofitable`). Per auction, across restarts.
+   */
   losses: number
+  /**
+   * Auctions that ended (filled by another keeper, or expired unfilled) while this keeper ran
+   * during at least one of their ledgers, for which it sent no fill transaction, and which are
+   * not among its losses or unprofitable ones.
+   */
+  missed: number
+  /**
+   * Auctions that ended without this keeper's fill where its engine's last answer by the end
+   * ledger said they would not clear its MIN_PROFIT by then: planning found no profitable ledger,
+   * or one after the fill (or expiry) ledger, or the re-check when firing found it no longer
+   * profitable.
+   */
+  unprofitable: number
   /** Executions given up (capital, expiry, errors). */
   abandoned: number
   /** USDC the operator (and its executor) gained over the run, stake changes included. */
@@ -105,6 +122,8 @@ export interface KeeperResult {
   winRate: number
   crashed: boolean
   slashed: number
+  /** XLM fees charged on every transaction it had applied during the run (failed ones included). */
+  feesPaid: number
 }
 
 export interface AuctionResult {
@@ -118,6 +137,18 @@ export interface AuctionResult {
   filledLedger: number | null
   filledBy: string | null
   fillDelay: number | null
+  /** Seeded submission latency (ms) of the winning fill transaction, as drawn when it was sent. */
+  fillLatencyMs: number | null
+  /** XLM fee charged on the winning fill transaction. */
+  fillFee: number | null
+  /**
+   * USDC profit the fill returned to the vault: the vault's return event in the fill's
+   * transaction (atomic path) or the filler's return closing the draw that funded it (two-step);
+   * 0 when there is none.
+   */
+  fillProfit: number | null
+  /** Keepers that sent a fill transaction for it (winner included), in the order they were applied. */
+  contenders: string[]
   /** Lot and bid of the fill at oracle prices (USD). */
   lotValue: number | null
   bidValue: number | null

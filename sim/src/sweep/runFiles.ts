@@ -32,7 +32,10 @@ export interface RunSummaryFile extends RunIdentity {
   /** SHA-256 of the resolved scenario the run used. */
   scenarioHash: string
   summary: Summary
-  keepers: Pick<KeeperResult, 'index' | 'name' | 'path' | 'minProfit' | 'wins' | 'losses' | 'abandoned' | 'profit' | 'vaultProfit' | 'winRate' | 'crashed' | 'slashed'>[]
+  keepers: Pick<
+    KeeperResult,
+    'index' | 'name' | 'path' | 'minProfit' | 'wins' | 'losses' | 'missed' | 'unprofitable' | 'abandoned' | 'profit' | 'vaultProfit' | 'winRate' | 'feesPaid' | 'crashed' | 'slashed'
+  >[]
 }
 
 /** error.json: why a run produced no summary. */
@@ -79,10 +82,13 @@ export function summaryFileOf(job: SweepJob, report: Report): RunSummaryFile {
       minProfit: k.minProfit,
       wins: k.wins,
       losses: k.losses,
+      missed: k.missed,
+      unprofitable: k.unprofitable,
       abandoned: k.abandoned,
       profit: k.profit,
       vaultProfit: k.vaultProfit,
       winRate: k.winRate,
+      feesPaid: k.feesPaid,
       crashed: k.crashed,
       slashed: k.slashed,
     })),
