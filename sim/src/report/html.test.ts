@@ -84,11 +84,34 @@ describe('reportHtml', () => {
   it('shows the header, the headline figures first, and every table', () => {
     for (const text of ['seed 42', '0.1234%', '0.12% cumulative', '17.25 USD', 'Keeper alpha', '40.25 USDC, 1 win', 'no stale draws', '1 draw open past expiry', 'predicted 1203, chain 1205 &#60;late&#62;', 'harness 0.1.0', 'protocol 23', '1000–1720'])
       expect(html.includes(text), text).toBe(true)
-    const order = ['id="headline"', 'id="charts"', 'id="events"', 'id="auctions"', 'id="keepers"', 'id="replay"', 'id="audit"'].map((t) => html.indexOf(t))
+    const order = ['id="headline"', 'id="charts"', 'id="events"', 'id="auctions"', 'id="competition"', 'id="keepers"', 'id="replay"', 'id="audit"'].map((t) => html.indexOf(t))
     expect(order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!))).toBe(true)
     expect(html.includes('<span class="bad">✗</span>'), '✗').toBe(true)
     // the filling keeper is named, not shown as its address
     expect(/<span title="CAKEEPER[A]+">alpha<\/span>/.test(html), 'keeper name').toBe(true)
+  })
+
+  it('shows the competition per auction and the competition columns per keeper', () => {
+    const section = html.slice(html.indexOf('id="competition"'), html.indexOf('id="keepers"'))
+    const rows = [...section.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((m) => [...m[1]!.matchAll(/<t[dh][^>]*>([\s\S]*?)<\/t[dh]>/g)].map((c) => c[1]))
+    expect(rows[0]).toEqual(['Auction', 'Winner', 'Ledger', 'Delay (ledgers)', 'Latency', 'Fee (XLM)', 'Profit to vault (USDC)', 'Contenders'])
+    expect(rows[1]).toEqual([
+      'GUSER1:liquidation:1100',
+      `<span title="${'CAKEEPER' + 'A'.repeat(48)}">alpha</span>`,
+      '1104',
+      '2',
+      '200 ms',
+      '0.0061728',
+      '80.50',
+      '<b>alpha</b>, beta',
+    ])
+    expect(rows[2]!.slice(4)).toEqual(['913 ms', '0.0228395', '36.50', '<b>beta</b>'])
+    // the expired auction: nobody filled it or sent a fill
+    expect(rows[3]!.slice(1)).toEqual(['—', '—', '—', '—', '—', '—', '—'])
+    const keepers = html.slice(html.indexOf('id="keepers"'), html.indexOf('id="replay"'))
+    expect(keepers).toContain('<th class="num">Missed</th><th class="num">Unprofitable</th>')
+    expect(keepers).toContain('<th class="num">Fees (XLM)</th>')
+    expect(keepers).toContain('<td class="num">0.0456789</td>')
   })
 
   it('gives the same bytes for the same report', () => {

@@ -5,11 +5,11 @@
  *
  * Layout: header (scenario, seed, versions, ledgers), headline figures, charts (share price,
  * APY over the run, prices per asset with fills, fill delay, keepers, utilisation, bad debt),
- * then the tables (events, auctions, keepers, replay, audit) and the resolved scenario.
+ * then the tables (events, auctions, competition, keepers, replay, audit) and the resolved scenario.
  */
 import { chartJsSource } from './chartjs.js'
 import { formatCount, formatHours, formatLedger } from './format.js'
-import { auctionsTable, auditTable, escapeHtml, eventsTable, headlineTable, keepersTable, replaySection } from './htmlTables.js'
+import { auctionsTable, auditTable, competitionTable, escapeHtml, eventsTable, headlineTable, keepersTable, replaySection } from './htmlTables.js'
 import { APY_MIN_SECONDS, CHART_IDS, PAGE_SCRIPT } from './pageScript.js'
 import type { Report } from './types.js'
 
@@ -60,8 +60,14 @@ ${eventsTable(report)}
 <h2>Auctions</h2>
 ${auctionsTable(report)}
 </section>
+<section id="competition">
+<h2>Competition</h2>
+<p class="note">Per auction: the winning fill's ledger, its delay after the first ledger profitable at the population's lowest MIN_PROFIT, the winning transaction's seeded latency and fee, the profit it returned to the vault, and the keepers that sent a fill for it in the order they were applied (winner in bold).</p>
+${competitionTable(report)}
+</section>
 <section id="keepers">
 <h2>Keepers</h2>
+<p class="note">Losses: filled by another keeper after this one tried while it was profitable for it. Unprofitable: not profitable at its MIN_PROFIT before the fill or expiry. Missed: ended while it ran, no fill sent, neither of the above. Fees: XLM charged on all its transactions.</p>
 ${keepersTable(report)}
 </section>
 <section id="replay">

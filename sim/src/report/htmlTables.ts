@@ -4,6 +4,7 @@
  * the embedded data (see pageScript.ts).
  */
 import { formatAmount, formatCount, formatLedger, formatPct, mark, MISSING, shortAddress } from './format.js'
+import { formatMs, formatXlm } from './competitionFormat.js'
 import { headlineFigures } from './headline.js'
 import type { AuctionResult, Report } from './types.js'
 
@@ -88,7 +89,38 @@ export function auctionsTable(report: Report): string {
   )
 }
 
-/** One row per keeper: settings, wins / losses / abandoned, win rate, profit, slashes, crashes. */
+/**
+ * Keeper competition, one row per auction: who won and in which ledger, the delay after the first
+ * ledger profitable at the population's lowest MIN_PROFIT, the winning transaction's seeded
+ * latency and fee, the profit the fill returned to the vault, and every keeper that sent a fill
+ * for it in the order they were applied (the winner in bold).
+ */
+export function competitionTable(report: Report): string {
+  return htmlTable<AuctionResult>(
+    report.auctions,
+    [
+      { head: 'Auction', cell: (a) => a.id },
+      { head: 'Winner', cell: (a) => (a.filledBy === null ? MISSING : keeperLabel(report, a.filledBy)) },
+      { head: 'Ledger', cell: (a) => formatLedger(a.filledLedger), num: true },
+      { head: 'Delay (ledgers)', cell: (a) => formatCount(a.fillDelay), num: true },
+      { head: 'Latency', cell: (a) => formatMs(a.fillLatencyMs), num: true },
+      { head: 'Fee (XLM)', cell: (a) => formatXlm(a.fillFee), num: true },
+      { head: 'Profit to vault (USDC)', cell: (a) => formatAmount(a.fillProfit), num: true },
+      { head: 'Contenders', cell: (a) => contendersHtml(report, a) },
+    ],
+    'No auctions were created.',
+    (a) => (a.outcome === 'expired' ? 'alert' : ''),
+  )
+}
+
+/** Contender names in arrival order, comma-separated, the winner in bold; a dash when none sent a fill. */
+function contendersHtml(report: Report, a: AuctionResult): string | Html {
+  if (a.contenders.length === 0) return MISSING
+  const winner = a.filledBy === null ? undefined : report.keepers.find((k) => k.address === a.filledBy || k.operator === a.filledBy || k.name === a.filledBy)?.name
+  return { html: a.contenders.map((c) => (c === winner ? `<b>${escapeHtml(c)}</b>` : escapeHtml(c))).join(', ') }
+}
+
+/** One row per keeper: settings, wins / losses / missed / unprofitable / abandoned, win rate, fees, profit, slashes, crashes. */
 export function keepersTable(report: Report): string {
   return htmlTable(
     report.keepers,
@@ -102,8 +134,11 @@ export function keepersTable(report: Report): string {
       { head: 'Poll (ledgers)', cell: (k) => formatCount(k.pollIntervalLedgers), num: true },
       { head: 'Wins', cell: (k) => formatCount(k.wins), num: true },
       { head: 'Losses', cell: (k) => formatCount(k.losses), num: true },
+      { head: 'Missed', cell: (k) => formatCount(k.missed), num: true },
+      { head: 'Unprofitable', cell: (k) => formatCount(k.unprofitable), num: true },
       { head: 'Abandoned', cell: (k) => formatCount(k.abandoned), num: true },
       { head: 'Win rate', cell: (k) => formatPct(k.winRate, 1), num: true },
+      { head: 'Fees (XLM)', cell: (k) => formatXlm(k.feesPaid), num: true },
       { head: 'Profit (USDC)', cell: (k) => formatAmount(k.profit), num: true },
       { head: 'To vault (USDC)', cell: (k) => formatAmount(k.vaultProfit), num: true },
       { head: 'Slashed', cell: (k) => formatCount(k.slashed), num: true },

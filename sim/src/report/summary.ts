@@ -3,6 +3,7 @@
  * keeper, and the audit invariants that failed or warned. Plain text with aligned columns
  * (no colours), so it reads the same in a log file as on a screen.
  */
+import { formatXlm } from './competitionFormat.js'
 import { formatAmount, formatCount, formatLedger, formatPct, mark } from './format.js'
 import { headlineFigures } from './headline.js'
 import type { Report } from './types.js'
@@ -12,8 +13,8 @@ export type Align = 'left' | 'right'
 
 /**
  * The summary: a title line (scenario, seed, ledgers), the headline figures, the keepers
- * (path, MIN_PROFIT, wins, losses, abandoned, win rate, own profit, profit returned to the vault,
- * slashes, crashed) and, when the
+ * (path, MIN_PROFIT, wins, losses, missed, unprofitable, abandoned, win rate, XLM fees, own
+ * profit, profit returned to the vault, slashes, crashed) and, when the
  * audit does not hold cleanly, its failing or warning invariants. Ends with a newline.
  */
 export function summaryTable(report: Report): string {
@@ -36,21 +37,24 @@ export function summaryTable(report: Report): string {
   if (report.keepers.length > 0)
     parts.push(
       textTable(
-        ['Keeper', 'Path', 'Min profit', 'Wins', 'Losses', 'Abandoned', 'Win rate', 'Profit (USDC)', 'To vault (USDC)', 'Slashed', 'Crashed'],
+        ['Keeper', 'Path', 'Min profit', 'Wins', 'Losses', 'Missed', 'Unprofitable', 'Abandoned', 'Win rate', 'Fees (XLM)', 'Profit (USDC)', 'To vault (USDC)', 'Slashed', 'Crashed'],
         report.keepers.map((k) => [
           k.name,
           k.path,
           formatAmount(k.minProfit),
           formatCount(k.wins),
           formatCount(k.losses),
+          formatCount(k.missed),
+          formatCount(k.unprofitable),
           formatCount(k.abandoned),
           formatPct(k.winRate, 1),
+          formatXlm(k.feesPaid),
           formatAmount(k.profit),
           formatAmount(k.vaultProfit),
           formatCount(k.slashed),
           k.crashed ? 'yes' : 'no',
         ]),
-        ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+        ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
       ),
     )
 
