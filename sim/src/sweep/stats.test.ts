@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { reportFixture } from '../../../test/sim/reportFixture.js'
-import { FIGURES, figureStats, percentile, tidy } from './stats.js'
+import { FIGURES, figureStats, finiteValues, mean, percentile, tidy } from './stats.js'
 
 describe('percentile (linear interpolation between closest ranks)', () => {
   // Sorted sample 1, 2, 3, 4, 10 (n = 5):
@@ -47,6 +47,14 @@ describe('figureStats', () => {
     expect(figureStats([0.1, 0.2]).mean).toBe(0.15)
     expect(tidy(0.1 + 0.2)).toBe(0.3)
     expect(tidy(-0)).toBe(0)
+  })
+})
+
+describe('mean and finiteValues', () => {
+  it('average the values given, and keep the finite ones in order', () => {
+    expect(mean([1, 2, 6])).toBe(3)
+    expect(() => mean([])).toThrow(RangeError)
+    expect(finiteValues([3, null, Number.NaN, -1, Number.POSITIVE_INFINITY, 0])).toEqual([3, -1, 0])
   })
 })
 

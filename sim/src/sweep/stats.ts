@@ -77,10 +77,21 @@ export function tidy(x: number): number {
  * the order given, so callers pass them in a fixed order (seeds ascending) for stable bytes.
  */
 export function figureStats(values: readonly (number | null)[]): FigureStats {
-  const xs = values.filter((v): v is number => v !== null && Number.isFinite(v))
+  const xs = finiteValues(values)
   if (xs.length === 0) return { mean: null, p5: null, p95: null, n: 0 }
+  const sorted = [...xs].sort((a, b) => a - b)
+  return { mean: tidy(mean(xs)), p5: tidy(percentile(sorted, 0.05)), p95: tidy(percentile(sorted, 0.95)), n: xs.length }
+}
+
+/** The values that count: nulls and non-finite values (NaN, ±Infinity) left out, order kept. */
+export function finiteValues(values: readonly (number | null)[]): number[] {
+  return values.filter((v): v is number => v !== null && Number.isFinite(v))
+}
+
+/** Arithmetic mean, summed in the order given (callers fix the order for stable bytes). */
+export function mean(xs: readonly number[]): number {
+  if (xs.length === 0) throw new RangeError('mean of no values')
   let sum = 0
   for (const x of xs) sum += x
-  const sorted = [...xs].sort((a, b) => a - b)
-  return { mean: tidy(sum / xs.length), p5: tidy(percentile(sorted, 0.05)), p95: tidy(percentile(sorted, 0.95)), n: xs.length }
+  return sum / xs.length
 }
