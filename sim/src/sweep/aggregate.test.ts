@@ -78,21 +78,24 @@ describe('computeAggregate', () => {
     ])
   })
 
-  it('writes a CSV row per grid point with four columns per figure', () => {
+  it('writes a CSV row per grid point with four columns per figure and per risk figure', () => {
     const lines = aggregateCsv(a).trimEnd().split('\n')
     expect(lines).toHaveLength(5)
     const head = lines[0]!.split(',')
     expect(head.slice(0, 6)).toEqual(['point', 'keepers.count', 'keepers.path', 'runs', 'failed', 'missing'])
     expect(head.slice(6, 10)).toEqual(['lpReturn.mean', 'lpReturn.p5', 'lpReturn.p95', 'lpReturn.n'])
-    expect(head).toHaveLength(6 + 4 * a.figures.length)
+    expect(head).toHaveLength(6 + 4 * a.figures.length + 4 * a.risk.figures.length)
+    const risk = 6 + 4 * a.figures.length
+    expect(head.slice(risk, risk + 4)).toEqual(['risk.badDebt.var95.value', 'risk.badDebt.var95.lo', 'risk.badDebt.var95.hi', 'risk.badDebt.var95.n'])
     expect(lines[1]!.startsWith('"keepers.count=1,keepers.path=atomic",1,atomic,3,0,0,0.02,0.011,0.029,3,')).toBe(true)
     // no value: empty cells, n = 0
     expect(lines[4]!.startsWith('"keepers.count=2,keepers.path=two-step",2,two-step,0,3,0,,,,0,')).toBe(true)
+    expect(lines[4]!.endsWith(',,,,0')).toBe(true)
   })
 
   it('serialises with a fixed key order and no environment-dependent fields', () => {
     const json = aggregateJson(a)
-    expect(Object.keys(JSON.parse(json) as object)).toEqual(['schemaVersion', 'scenario', 'params', 'seeds', 'shard', 'percentiles', 'figures', 'points'])
+    expect(Object.keys(JSON.parse(json) as object)).toEqual(['schemaVersion', 'scenario', 'params', 'seeds', 'shard', 'percentiles', 'figures', 'risk', 'points'])
     expect(json).not.toMatch(/x\.yaml/)
     expect(json.endsWith('}\n')).toBe(true)
   })
