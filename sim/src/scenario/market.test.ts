@@ -1,5 +1,9 @@
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { parseScenarioText, ScenarioError } from './load.js'
+import { REPO_ROOT } from '../../../sandbox/ts/launch.js'
+import { correlation as sampleCorrelation, pathLogReturns } from '../../../test/sim/marketStats.js'
+import { marketTimeline } from '../market/paths.js'
+import { loadScenario, parseScenarioText, ScenarioError, type LoadedScenario } from './load.js'
 
 function problems(text: string, overrides: { path: string; value: unknown }[] = []): string[] {
   try {
@@ -75,5 +79,26 @@ describe('the bootstrap price model in a scenario file', () => {
     expect(problems('run: {duration: 1h}\nmarket:\n  prices:\n    WETH: {model: bootstrap, file: x.csv, blockLength: 2, startRow: 5, endRow: 6}\n')[0]).toMatch(
       /market\.prices\.WETH\.endRow: endRow must be at least startRow \+ 2/,
     )
+  })
+})
+
+describe('the shipped market scenarios', () => {
+  const shipped = (name: string): LoadedScenario => loadScenario(join(REPO_ROOT, 'sim', 'scenarios', `${name}.yaml`))
+  const paths = (l: LoadedScenario, seed: number) =>
+    marketTimeline(l.scenario.market, l.scenario.world.assets, { seed, steps: l.scenario.run.duration! / l.scenario.run.ledgerSeconds, dtSeconds: l.scenario.run.ledgerSeconds, baseDir: l.dir })
+
+  it('may-2022-bootstrap: every seed its own WETH path, the same one each time', () => {
+    const l = shipped('may-2022-bootstrap')
+    const ends = Array.from({ length: 10 }, (_, seed) => paths(l, seed).WETH!.at(-1))
+    expect(new Set(ends).size).toBe(10)
+    expect(paths(l, 3).WETH).toEqual(paths(l, 3).WETH)
+  })
+
+  it('correlated-crash: rho is one --set away, and the shocks follow it', () => {
+    for (const rho of [0, 0.9]) {
+      const l = loadScenario(join(REPO_ROOT, 'sim', 'scenarios', 'correlated-crash.yaml'), [{ path: 'market.correlation.rho', value: rho }])
+      const p = paths(l, 1)
+      expect(Math.abs(sampleCorrelation(pathLogReturns(p.WETH!), pathLogReturns(p.WBTC!)) - rho)).toBeLessThan(0.1)
+    }
   })
 })
