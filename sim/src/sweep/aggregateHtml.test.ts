@@ -1,62 +1,14 @@
 /**
- * aggregate.html: its markup, and its scripts run in a VM (the inlined Chart.js and the page
- * script) against a stand-in document whose canvases accept any 2D-context call, to check the
- * charts are built from the embedded aggregate as described: x = first parameter, a mean line
- * and a p5–p95 band per value of the second, a select per further parameter.
+ * aggregate.html: its markup, and its scripts run in a VM (the inlined Chart.js and
+ * chartjs-chart-matrix, and the page scripts) against a stand-in document whose canvases accept
+ * any 2D-context call, to check the charts are built from the embedded aggregate as described:
+ * summary figures with x = first parameter, a mean line and a p5–p95 band per value of the
+ * second, a select per further parameter; the risk heatmap, line with its interval band, and
+ * table (aggregateRiskHtml.test.ts).
  */
-import vm from 'node:vm'
 import { describe, expect, it } from 'vitest'
-import { reportFixture } from '../../../test/sim/reportFixture.js'
-import { computeAggregate, type SweepAggregate } from './aggregate.js'
+import { aggregateOf, runPage } from '../../../test/sim/aggregatePage.js'
 import { aggregateHtml, formatStat } from './aggregateHtml.js'
-import { figureChartId } from './aggregateScript.js'
-import { expandGrid, expandJobs, parseSets, seedList, type SweepParam } from './grid.js'
-import type { RunRecord } from './runFiles.js'
-
-function aggregateOf(sets: string[]): SweepAggregate {
-  const grid: SweepParam[] = parseSets(sets)
-  const points = expandGrid(grid)
-  const jobs = expandJobs(points, seedList(1, 2))
-  const records = new Map<number, RunRecord>()
-  for (const job of jobs) {
-    // lpReturn = point index + seed / 10, so each point's mean is index + 0.15
-    const summary = { ...reportFixture().summary, lpReturn: job.point.index + job.seed / 10 }
-    records.set(job.index, { ok: true, file: { key: job.key, point: job.point.id, overrides: job.point.overrides, seed: job.seed, scenarioHash: '', summary, keepers: [] } })
-  }
-  const manifest = {
-    schemaVersion: 1 as const,
-    scenario: { file: 'x.yaml', name: 'sweep </script> <b>', hash: 'a'.repeat(64) },
-    grid,
-    points: points.map((p) => ({ id: p.id, hash: '' })),
-    seeds: { base: 1, count: 2 },
-    shard: null,
-    jobs: jobs.length,
-  }
-  return computeAggregate(manifest, jobs, records)
-}
-
-interface ChartInstance {
-  canvas: { id: string }
-  data: { labels: string[]; datasets: { label: string; data: (number | null)[]; band?: boolean; fill: unknown }[] }
-}
-
-function runPage(a: SweepAggregate, slice?: Record<string, string>) {
-  const page = aggregateHtml(a)
-  const bodies = [...page.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!)
-  const elements = new Map<string, unknown>()
-  for (const [, id] of page.matchAll(/<canvas id="([^"]+)"/g)) {
-    const canvas: Record<string, unknown> = { id, width: 600, height: 300, style: {}, getAttribute: () => null, setAttribute: () => {}, removeAttribute: () => {} }
-    canvas['getContext'] = () => new Proxy({ canvas }, { get: (t, k) => (k in t ? t[k as 'canvas'] : k === 'measureText' ? () => ({ width: 10 }) : k === 'getLineDash' ? () => [] : () => {}) })
-    elements.set(id!, canvas)
-  }
-  elements.set('aggregate-data', { textContent: bodies[0] })
-  for (const [, id] of page.matchAll(/<select id="([^"]+)"/g)) elements.set(id!, { value: slice?.[id!] ?? '', addEventListener: () => {} })
-  const context = vm.createContext({ document: { getElementById: (id: string) => elements.get(id) ?? null, createElement: () => ({}) } })
-  vm.runInContext(bodies[1]!, context)
-  vm.runInContext(bodies[2]!, context)
-  const charts = Object.values((context as { Chart: { instances: Record<string, ChartInstance> } }).Chart.instances)
-  return { page, charts, chart: (i: number) => charts.find((c) => c.canvas.id === figureChartId(i))! }
-}
 
 describe('aggregate.html', () => {
   it('embeds the aggregate, escapes text and inlines Chart.js', () => {
@@ -75,7 +27,7 @@ describe('aggregate.html', () => {
   it('draws a chart per figure: mean and p5–p95 band per value of the second parameter', () => {
     const a = aggregateOf(['keepers.count=1,2,4', 'keepers.minProfit=1.01,1.05'])
     const { charts, chart } = runPage(a)
-    expect(charts).toHaveLength(a.figures.length)
+    expect(charts.filter((c) => c.canvas.id.startsWith('chart-figure-'))).toHaveLength(a.figures.length)
     const lp = chart(a.figures.indexOf('lpReturn'))
     expect(lp.data.labels).toEqual(['1', '2', '4'])
     expect(lp.data.datasets.map((d) => d.label)).toEqual([

@@ -1,17 +1,24 @@
 /**
- * aggregate.html: a sweep's results as one offline file. Chart.js is inlined, the aggregate is
- * embedded as JSON and drawn by aggregateScript.ts (a chart per figure: mean with its p5–p95
- * band over the first swept parameter, a line per value of the second), and a static table
- * lists every grid point. The same aggregate always gives the same bytes.
+ * aggregate.html: a sweep's results as one offline file. Chart.js and chartjs-chart-matrix are
+ * inlined and the aggregate is embedded as JSON. First the risk figures (riskHtml.ts, drawn by
+ * riskScript.ts: a heatmap over two parameters, a line with its confidence band over one, a
+ * table of every point with intervals and n), then the summary figures (aggregateScript.ts: a
+ * chart per figure, mean with its p5–p95 spread over the first swept parameter, a line per value
+ * of the second) and their table. The same aggregate always gives the same bytes.
  */
 import { chartJsSource } from '../report/chartjs.js'
+import { chartJsMatrixSource } from '../report/chartjsMatrix.js'
 import { embedJson } from '../report/html.js'
 import { escapeHtml } from '../report/htmlTables.js'
 import type { SweepAggregate } from './aggregate.js'
 import { AGGREGATE_SCRIPT, figureChartId } from './aggregateScript.js'
 import { formatValue } from './grid.js'
+import { formatStat, riskSection, riskText } from './riskHtml.js'
+import { RISK_SCRIPT } from './riskScript.js'
 import { formatShard } from './shard.js'
 import { FIGURES, type FigureStats } from './stats.js'
+
+export { formatStat }
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1b1f24; margin: 0 auto; max-width: 1400px; padding: 1rem 1.5rem 3rem; }
@@ -28,6 +35,9 @@ td .band { color: #57606a; } tr.alert td { background: #ffebe9; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(460px, 1fr)); gap: 1.2rem; }
 figure { margin: 0; } .canvas-box { position: relative; height: 280px; }
 figcaption { color: #57606a; font-size: 12px; margin-top: 0.3rem; }
+.headline { font-size: 1.05rem; font-weight: 600; }
+.heat-box { height: 360px; max-width: 1000px; }
+details { margin: 0.8rem 0; } details dl.meta dd { font-family: inherit; }
 `
 
 /** The page as one string. */
@@ -44,23 +54,20 @@ export function aggregateHtml(a: SweepAggregate): string {
 </head>
 <body>
 ${header(a)}
-<section id="charts">
-<h2>Figures over the grid</h2>
-<p class="note">Each line is the mean over seeds; the shaded band runs from the 5th to the 95th percentile (${escapeHtml(a.percentiles)}).</p>
-${controls(a)}
-<div class="charts">
-${a.figures.map((f, i) => figure(figureChartId(i), labels[f] ?? f, f)).join('\n')}
-</div>
-</section>
+${riskSection(a)}
+${chartsSection(a, labels)}
 <section id="points">
-<h2>Every grid point</h2>
+<h2>Summary figures at every grid point</h2>
 <p class="note">mean, then [p5, p95] over the runs that gave a value; n is the number of such runs.</p>
 ${pointsTable(a, labels)}
 </section>
-<script type="application/json" id="aggregate-data">${embedJson({ aggregate: a, labels })}</script>
+<script type="application/json" id="aggregate-data">${embedJson({ aggregate: a, labels, riskText: riskText(a) })}</script>
 <script>
 ${chartJsSource()}</script>
+<script>
+${chartJsMatrixSource()}</script>
 <script>${AGGREGATE_SCRIPT}</script>
+<script>${RISK_SCRIPT}</script>
 </body>
 </html>
 `
@@ -85,6 +92,19 @@ ${rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).joi
 </header>`
 }
 
+/** The summary figures' charts (not drawn when nothing is swept: the table has every figure). */
+function chartsSection(a: SweepAggregate, labels: Record<string, string>): string {
+  if (a.params.length === 0) return ''
+  return `<section id="charts">
+<h2>Summary figures over the grid</h2>
+<p class="note">Each line is the mean over seeds; the shaded band is the spread of the runs (not a confidence interval), from the 5th to the 95th percentile (${escapeHtml(a.percentiles)}).</p>
+${controls(a)}
+<div class="charts">
+${a.figures.map((f, i) => figure(figureChartId(i), labels[f] ?? f, f)).join('\n')}
+</div>
+</section>`
+}
+
 /** A select per parameter beyond the second: which slice of the grid the charts show. */
 function controls(a: SweepAggregate): string {
   if (a.params.length <= 2) return ''
@@ -103,14 +123,6 @@ function figure(id: string, label: string, name: string): string {
 </figure>`
 }
 
-/** Up to 6 significant digits, plain notation for ordinary magnitudes; `–` for null. */
-export function formatStat(v: number | null): string {
-  if (v === null) return '–'
-  if (v === 0) return '0'
-  const abs = Math.abs(v)
-  if (abs >= 1e-4 && abs < 1e9) return String(Number(v.toPrecision(6)))
-  return v.toExponential(3)
-}
 
 function cell(s: FigureStats | undefined): string {
   if (s === undefined || s.n === 0) return '<td class="num">–</td>'
