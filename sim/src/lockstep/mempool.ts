@@ -29,6 +29,8 @@ export interface Submission {
 export interface AppliedTx {
   hash: string
   agent: string
+  /** The account that sent it (the operator, or one of its channel accounts). */
+  source: string
   /** The seeded latency drawn when it was sent (ms). */
   latencyMs: number
   submittedLedger: number
@@ -110,7 +112,7 @@ export class Mempool {
     for (const [position, hash] of order.entries()) {
       const s = byHash.get(hash)
       if (s === undefined || s.klass !== 1) continue
-      this.journal.push({ hash, agent: s.agent, latencyMs: s.latencyMs, submittedLedger: s.submittedLedger, ledger, position, arrivalMs: this.planned.get(hash) ?? s.arrivalMs })
+      this.journal.push({ hash, agent: s.agent, source: s.source, latencyMs: s.latencyMs, submittedLedger: s.submittedLedger, ledger, position, arrivalMs: this.planned.get(hash) ?? s.arrivalMs })
     }
     this.pending = this.pending.filter((s) => !done.has(s.hash))
     for (const h of order) {

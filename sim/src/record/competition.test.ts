@@ -10,6 +10,7 @@ function tx(agent: string, hash: string, ledger: number, position: number, fills
   return {
     hash,
     agent,
+    source: `G${agent.toUpperCase()}`,
     latencyMs: 200,
     submittedLedger: ledger,
     ledger,

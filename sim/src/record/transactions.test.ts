@@ -52,7 +52,7 @@ describe('fillTargets', () => {
 })
 
 describe('readKeeperTransactions', () => {
-  const applied = (hash: string): AppliedTx => ({ hash, agent: 'keeper-1', latencyMs: 200, submittedLedger: 9, ledger: 10, position: 3, arrivalMs: 200 })
+  const applied = (hash: string): AppliedTx => ({ hash, source: "GSOURCE", agent: 'keeper-1', latencyMs: 200, submittedLedger: 9, ledger: 10, position: 3, arrivalMs: 200 })
 
   it('reads the fee charged and the fills of applied transactions, and marks unknown ones missing', async () => {
     const op = Operation.invokeContractFunction({ contract: POOL, function: 'submit', args: [addr(source.publicKey()), addr(source.publicKey()), addr(source.publicKey()), requests(RequestType.FillUserLiquidationAuction, borrower)] })

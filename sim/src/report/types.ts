@@ -1,7 +1,11 @@
 /**
  * report.json: what one run produced. Data first; report.html and timeseries.csv are drawn from
  * this alone. Deterministic: no wall-clock times, host names or paths that differ between
- * machines, so one scenario and seed give byte-identical files anywhere.
+ * machines, so one scenario and seed give byte-identical files anywhere, with one exception: the
+ * XLM fees (`fillFee`, `feesPaid`). The fee a transaction is charged depends on which of the
+ * keeper's submission lanes sent it (its operator account, or a channel account whose call needs
+ * the operator's address-credential authorization: a nonce entry and a signature check), and the
+ * production keeper takes the first free lane in event-loop order.
  *
  * USD / USDC figures are numbers rounded to 7 decimals (the chain's precision); ledgers are
  * sequence numbers of the run's sandbox.
