@@ -114,6 +114,7 @@ describe('competition per auction', () => {
     i.transactions = i.transactions.map((t) => (t.hash === 'b-lost' ? { ...t, ledger: 109 } : t))
     expect(competition(i).auctions[0]!.contenders).toEqual(['beta', 'alpha'])
   })
+
 })
 
 describe('competition per keeper', () => {
@@ -121,6 +122,14 @@ describe('competition per keeper', () => {
 
   it('counts a loss when another keeper filled an auction this one sent a fill for in time', () => {
     expect(keepers.get('beta')).toMatchObject({ losses: 1, unprofitable: 1, missed: 0 })
+  })
+
+  it('does not count a fill of its own that failed before the winner’s landed as a loss (nor as missed)', () => {
+    for (const moved of [{ ledger: 109 }, { position: 1 }]) {
+      const i = input()
+      i.transactions = i.transactions.map((t) => (t.hash === 'b-lost' ? { ...t, ...moved } : t))
+      expect(competition(i).keepers.get('beta')).toMatchObject({ losses: 0, missed: 0 })
+    }
   })
 
   it('counts an auction filled before the keeper’s own first profitable ledger as unprofitable, not as a loss', () => {

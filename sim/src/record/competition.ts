@@ -10,13 +10,16 @@
  *
  * Per keeper, every auction that ended (filled, or expired unfilled) falls in at most one of:
  * - a win: it filled it;
- * - a loss: another keeper filled it, this keeper tried (sent a fill transaction for it, or its
- *   fire found it already taken) and it was profitable for it in time (not `unprofitable`);
+ * - a loss: another keeper filled it first: this keeper's fill transaction was applied after the
+ *   winning one (later in the same ledger, or in a later ledger), or its fire found the auction
+ *   already taken; and it was profitable for it in time (not `unprofitable`). A fill of its own
+ *   that failed before the winner's landed (slippage, a reverted swap) is not a loss;
  * - unprofitable: not won, and the keeper's last answer by the end ledger said it does not clear
  *   its MIN_PROFIT by then: no profitable ledger at all, or one after the fill / expiry;
  * - missed: none of the above, the keeper ran during some ledger of the auction and sent no fill
  *   transaction for it (it did not see it, or waited on capital, a crash, a plan given up);
- * - none: it was down throughout, or its fill transactions all failed and the auction expired.
+ * - none: it was down throughout, or its fill transactions failed on their own (before the
+ *   winner's, or the auction expired).
  */
 import type { AliveSpan } from '../agents/keepers.js'
 import type { KeeperDecision } from '../agents/probe.js'
@@ -114,6 +117,11 @@ function unprofitableBy(decisions: readonly KeeperDecision[], end: number): bool
   return last.kind === 'unprofitable' || (last.target !== null && last.target > end)
 }
 
+/** Whether `t` was applied after the winning fill (in ledger `fillLedger`; `winning` when known). */
+function after(t: KeeperTx, fillLedger: number, winning: KeeperTx | undefined): boolean {
+  return t.ledger > fillLedger || (t.ledger === fillLedger && (winning === undefined || t.position > winning.position))
+}
+
 export function competition(input: CompetitionInput): { auctions: AuctionCompetition[]; keepers: Map<string, KeeperCompetition> } {
   const ends = windowEnds(input.auctions)
   const byHash = new Map(input.transactions.map((t) => [t.hash, t]))
@@ -145,8 +153,9 @@ export function competition(input: CompetitionInput): { auctions: AuctionCompeti
         const c = keepers.get(k.name)!
         const mine = k.decisions.filter((d) => d.type === a.type && d.user === a.user && d.ledger >= a.createdLedger && d.ledger <= last)
         const sent = contenders.includes(k.name)
+        const beaten = a.fill !== null && txs.some((t) => t.agent === k.name && after(t, a.fill!.ledger, winning))
         if (unprofitableBy(mine, end) === true) c.unprofitable++
-        else if (a.fill !== null && (sent || mine.some((d) => d.kind === 'lost'))) c.losses++
+        else if (a.fill !== null && (beaten || mine.some((d) => d.kind === 'lost'))) c.losses++
         else if (!sent && aliveDuring(k.alive, a.createdLedger, end)) c.missed++
       }
     }

@@ -98,9 +98,10 @@ export interface KeeperResult {
   /** Auctions this keeper filled. */
   wins: number
   /**
-   * Auctions another keeper filled that this one tried to fill (sent a fill transaction for, or
-   * whose fire found the auction already taken) while they were profitable for it in time
-   * (not counted in `unprofitable`). Per auction, across restarts.
+   * Auctions another keeper filled first: this keeper's fill transaction was applied after the
+   * winning one (later in the same ledger or in a later one), or its fire found the auction
+   * already taken; not counted when they were `unprofitable` for it. Per auction, across
+   * restarts. A fill of its own that failed before the winner's landed is not a loss.
    */
   losses: number
   /**
