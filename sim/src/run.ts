@@ -11,6 +11,7 @@ import type { SimKeeper } from './agents/keepers.js'
 import { runLockstep } from './lockstep/loop.js'
 import { buildPricePlan, toPrice7 } from './prices.js'
 import { Observer } from './record/observer.js'
+import { ripeningUntil } from './record/ripening.js'
 import { Recorder } from './record/recorder.js'
 import { buildReport, holdings } from './record/results.js'
 import { readKeeperTransactions } from './record/transactions.js'
@@ -117,6 +118,11 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
           scanDirty = false
         }
         return observer.poolActive()
+      },
+      ripening: () => {
+        if (observer.scan === undefined || keepers.length === 0) return null
+        const until = ripeningUntil(observer.scan, Math.min(...keepers.map((k) => k.spec.minProfit)))
+        return until === null ? null : { auctions: observer.openAuctions(), until }
       },
       restartSteps: (k: SimKeeper) => {
         const r = k.spec.crash?.restartAfter

@@ -11,7 +11,7 @@ import pino, { type Logger } from 'pino'
 import type { rpc } from '@stellar/stellar-sdk'
 import { createChain, type RpcLike } from '../../../src/chain/index.js'
 import { parseConfig } from '../../../src/keeper/config/index.js'
-import { ManualLedgerClock, type LedgerInfo } from '../../../src/keeper/engine/index.js'
+import { leadLedgers, ManualLedgerClock, type LedgerInfo } from '../../../src/keeper/engine/index.js'
 import { startKeeperRuntime, type KeeperRuntime } from '../../../src/keeper/runtime.js'
 import type { World } from '../../../src/world/index.js'
 import type { Activity } from '../lockstep/activity.js'
@@ -205,6 +205,22 @@ export class SimKeeper {
   busy(): boolean {
     if (!this.alive || this.runtime === undefined) return false
     return this.runtime.engine.executions().some((e) => !['returned', 'lost', 'abandoned'].includes(e.stage))
+  }
+
+  /**
+   * When all this keeper's engine holds is plans waiting for their ledger: the ledger at which
+   * each becomes due (target − the path's fire lead). Null when it holds anything else (due,
+   * firing, drawn, filled, swapped). A keeper that is not running holds nothing.
+   */
+  waitingPlans(): number[] | null {
+    if (!this.alive || this.runtime === undefined) return []
+    const due: number[] = []
+    for (const e of this.runtime.engine.executions()) {
+      if (e.stage === 'returned' || e.stage === 'lost' || e.stage === 'abandoned') continue
+      if (e.stage !== 'planned') return null
+      due.push(e.targetLedger - leadLedgers(e.path))
+    }
+    return due
   }
 
   async stop(): Promise<void> {

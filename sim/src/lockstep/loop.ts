@@ -9,6 +9,10 @@
  * restart and the pool has nobody to liquidate and no auction open (a scan by the production
  * PoolScanner, repeated at every oracle post and every minute), ledgers up to the next decisive
  * scenario event are closed in one call without anyone acting: no decision could change there.
+ * The same holds while auctions ripen: when the only business is open user-liquidation auctions
+ * that every running keeper has planned, and no keeper holds anything but those plans, the
+ * ledgers before the first one any plan becomes due (and before the core's first profitable
+ * ledger at the keepers' lowest MIN_PROFIT, less the fire lead) close in one call too.
  */
 import type { LedgerInfo } from '../../../src/keeper/engine/index.js'
 import type { Environment } from '../agents/environment.js'
@@ -29,6 +33,12 @@ export interface LoopParameters {
   close: (p: { order?: string[]; count?: number }) => Promise<LedgerInfo>
   /** Whether the pool has anything a keeper could act on (liquidatable users, open auctions). */
   poolActive: (step: number) => Promise<boolean>
+  /**
+   * After `poolActive` said yes: when its only business is ripening user-liquidation auctions,
+   * how many there are and the first ledger any of them can be filled at the keepers' lowest
+   * MIN_PROFIT (or expires); null otherwise. Absent: no fast-forward over ripening auctions.
+   */
+  ripening?: (step: number) => { auctions: number; until: number } | null
   /** Ledgers after a crash before a restart (per keeper), null = never. */
   restartSteps: (k: SimKeeper) => number | null
   /** After each close (series, replay). `stepsDone` counts simulated ledgers. */
@@ -54,10 +64,11 @@ export async function runLockstep(p: LoopParameters): Promise<LoopResult> {
       return at !== undefined && !k.alive && wait !== null && step >= at + wait
     })
 
-    if (p.fastForward && restartDue.length === 0 && !p.env.decisive(step) && (await quiet(p, step))) {
+    const room = p.fastForward && restartDue.length === 0 && !p.env.decisive(step) ? await quietLedgers(p, step, ledger) : 0
+    if (room > 0) {
       // Up to (not including) the next step where something decisive is scheduled.
       let next = step + 1
-      while (next <= p.steps && !p.env.decisive(next) && next - step < 720) next++
+      while (next <= p.steps && next - step < room && !p.env.decisive(next) && next - step < 720) next++
       const count = next - step
       end = await p.close({ count })
       for (const k of p.keepers) k.observe(end)
@@ -87,8 +98,26 @@ export async function runLockstep(p: LoopParameters): Promise<LoopResult> {
   return { fastForwarded, end }
 }
 
-async function quiet(p: LoopParameters, step: number): Promise<boolean> {
-  if (p.mempool.size > 0) return false
-  if (p.keepers.some((k) => k.busy() || k.cycling)) return false
-  return !(await p.poolActive(step))
+/**
+ * How many ledgers from `ledger` on may close without anyone acting: 0 (act now), a bound while
+ * auctions ripen, or Infinity when the pool is calm (the caller bounds it by scenario events).
+ */
+async function quietLedgers(p: LoopParameters, step: number, ledger: number): Promise<number> {
+  if (p.mempool.size > 0 || p.keepers.some((k) => k.cycling)) return 0
+  const busy = p.keepers.some((k) => k.busy())
+  const active = await p.poolActive(step)
+  if (!busy && !active) return Infinity
+  const ripe = active ? p.ripening?.(step) : null
+  if (ripe === null || ripe === undefined) return 0
+  // The core's bound: no keeper's plan targets a ledger before `until`; a due plan fires one or
+  // two ledgers ahead of its target (leadLedgers).
+  let firstDue = ripe.until - 2
+  for (const k of p.keepers) {
+    const plans = k.waitingPlans()
+    // Something other than waiting plans, or an auction this keeper has not planned yet.
+    if (plans === null || (k.alive && plans.length < ripe.auctions)) return 0
+    for (const due of plans) firstDue = Math.min(firstDue, due)
+  }
+  // The engine marks a plan due when it sees the close of ledger `due`: stay a ledger short of it.
+  return Math.max(0, firstDue - 1 - ledger)
 }
