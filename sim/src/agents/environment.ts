@@ -51,6 +51,8 @@ export class Environment {
   private readonly lagSteps: number
   private readonly flowsAt = new Map<number, Scenario['world']['depositors']['flows']>()
   private readonly watchEvery: number
+  /** The latest full-fidelity step in which an arbitrageur traded (-1: none yet). */
+  private arbTradedAt = -1
 
   constructor(private readonly p: EnvironmentParameters) {
     const s = p.scenario
@@ -66,6 +68,29 @@ export class Environment {
   /** Whether the scenario schedules something at `step` that can change a keeper's decision. */
   decisive(step: number): boolean {
     return this.p.prices.posts[step] === 1 || this.flowsAt.has(step) || this.outageToggles(step) || this.watching(step)
+  }
+
+  /**
+   * How many steps from `step` on the arbitrageurs would leave the pools alone: none when they
+   * traded in the latest full-fidelity step (`step` − 1: the pools are still catching up with
+   * the market), else while every pool's target (the market price of `lag` ago) stays within
+   * half the tolerance of its value at `step` − 1, so a skipped stretch leaves the pools within
+   * about 1.5 × toleranceBps of the market, as the arbitrageurs themselves would. Unbounded
+   * when arbitrage is off. Capped at `max`.
+   */
+  arbitrageQuietSteps(step: number, max: number): number {
+    const a = this.p.scenario.dex.arbitrage
+    if (!a.enabled) return max
+    if (this.arbTradedAt >= step - 1) return 0
+    const lagged = (s: number) => Math.max(0, s - this.lagSteps)
+    const codes = [...new Set(this.p.arbPools.map((pool) => this.p.world.asset(pool.asset).code))]
+    const ref = codes.map((c) => this.p.prices.market[c]![lagged(step - 1)]!)
+    let n = 0
+    for (; n < max; n++) {
+      const at = lagged(step + n)
+      if (codes.some((c, i) => Math.abs((this.p.prices.market[c]![at] ?? ref[i]!) / ref[i]! - 1) * 10_000 > a.toleranceBps / 2)) break
+    }
+    return n
   }
 
   private outageToggles(step: number): boolean {
@@ -100,7 +125,11 @@ export class Environment {
       for (const pool of this.p.arbPools) {
         const code = world.asset(pool.asset).code
         const target = this.p.prices.market[code]![lagged]!
-        this.track('arbitrage', ledger, arbitrage(chain, pool, target, a.maxTradeUsd, a.toleranceBps, this.p.nowSeconds() + 3_600n), null)
+        const trade = arbitrage(chain, pool, target, a.maxTradeUsd, a.toleranceBps, this.p.nowSeconds() + 3_600n)
+        void trade.then((done) => {
+          if (done !== null) this.arbTradedAt = Math.max(this.arbTradedAt, step)
+        }, () => {})
+        this.track('arbitrage', ledger, trade, null)
       }
     }
     if (this.watching(step)) {

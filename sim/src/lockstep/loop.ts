@@ -12,7 +12,8 @@
  * The same holds while auctions ripen: when the only business is open user-liquidation auctions
  * that every running keeper has planned, and no keeper holds anything but those plans, the
  * ledgers before the first one any plan becomes due (and before the core's first profitable
- * ledger at the keepers' lowest MIN_PROFIT, less the fire lead) close in one call too.
+ * ledger at the keepers' lowest MIN_PROFIT, less the fire lead) close in one call too, as
+ * long as the arbitrageurs would not have traded there (fills follow, at the DEX's prices).
  */
 import type { LedgerInfo } from '../../../src/keeper/engine/index.js'
 import type { Environment } from '../agents/environment.js'
@@ -119,5 +120,7 @@ async function quietLedgers(p: LoopParameters, step: number, ledger: number): Pr
     for (const due of plans) firstDue = Math.min(firstDue, due)
   }
   // The engine marks a plan due when it sees the close of ledger `due`: stay a ledger short of it.
-  return Math.max(0, firstDue - 1 - ledger)
+  const room = Math.max(0, firstDue - 1 - ledger)
+  // Fills follow: the DEX pools must not drift from the market meanwhile (see arbitrageQuietSteps).
+  return room === 0 ? 0 : p.env.arbitrageQuietSteps(step, room)
 }
