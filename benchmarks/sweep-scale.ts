@@ -5,9 +5,10 @@
  *   runs per hour                 finished runs / wall hours, the whole sweep (aggregate included)
  *   simulated minutes per wall    runs × simulated minutes per run / wall minutes
  *   RSS                           the sweep process and its workers (each worker runs one
- *                                 sandbox node at a time, counted with it), sampled every second:
- *                                 when the 10th run finishes and when the last one does, plus the
- *                                 peak; flat memory means the late figure is close to the early one
+ *                                 sandbox node at a time, counted with it): when the 10th run
+ *                                 finishes and when the last but two does (both workers still at
+ *                                 work), plus the peak of a sample every second; flat memory means
+ *                                 the late figure is close to the early one
  *
  *   shards                        the same scenario over --shard-runs seeds (default 20) once
  *                                 whole and once as two shards (--shard 0/2 and 1/2) merged:
@@ -136,7 +137,8 @@ async function main(): Promise<void> {
         if (!/^\[\s*\d+\/\d+\]/.test(line)) continue
         finished++
         if (finished === 10) at10 = sample()
-        if (finished === runs) last = sample()
+        // Two runs before the end both workers are still at work (at the very end they exit).
+        if (finished === runs - 2) last = sample()
       }
       return true
     },
@@ -156,7 +158,7 @@ async function main(): Promise<void> {
     ['runs per hour', String(runsPerHour)],
     ['simulated minutes per wall minute', String(simPerWall)],
     ['RSS at run 10 (sweep process / with workers)', at10 ? `${mb(at10.parentKb)} / ${mb(at10.totalKb)} MB` : '—'],
-    [`RSS at run ${done} (sweep process / with workers)`, `${mb(end.parentKb)} / ${mb(end.totalKb)} MB`],
+    [`RSS at run ${runs - 2} (sweep process / with workers)`, `${mb(end.parentKb)} / ${mb(end.totalKb)} MB`],
     ['peak RSS (sweep process / with workers)', `${mb(peak.parentKb)} / ${mb(peak.totalKb)} MB`],
     ...(differ === null ? [] : [[`${shardRuns} runs: two shards merged vs one machine`, differ.length === 0 ? 'same bytes' : `differ: ${differ.join(', ')}`]]),
   ]
@@ -170,7 +172,7 @@ async function main(): Promise<void> {
     runsPerHour,
     simulatedMinutesPerWallMinute: simPerWall,
     shardCheck: differ === null ? null : { runs: shardRuns, identical: differ.length === 0, differ },
-    rssMb: { at10: at10 ? { sweep: mb(at10.parentKb), withWorkers: mb(at10.totalKb) } : null, atEnd: { sweep: mb(end.parentKb), withWorkers: mb(end.totalKb) }, peak: { sweep: mb(peak.parentKb), withWorkers: mb(peak.totalKb) } },
+    rssMb: { at10: at10 ? { sweep: mb(at10.parentKb), withWorkers: mb(at10.totalKb) } : null, atRun: { run: runs - 2, sweep: mb(end.parentKb), withWorkers: mb(end.totalKb) }, peak: { sweep: mb(peak.parentKb), withWorkers: mb(peak.totalKb) } },
   }
   process.stdout.write(JSON.stringify(json) + '\n')
   process.exitCode = result.failed.length > 0 || (differ !== null && differ.length > 0) ? 1 : 0

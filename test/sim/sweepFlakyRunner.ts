@@ -4,6 +4,7 @@
  * which worker processes inherit:
  *
  *   SIM_FAKE_CALLS=<file>      append "<job key>" to the file at the start of every run
+ *   SIM_FAKE_PIDS=<file>       append the worker's process id to the file in every run
  *   SIM_FAKE_DELAY_MS=<ms>     sleep this long in every run (so a test can kill a sweep midway)
  *   SIM_FAKE_FLAKY=<slippage>  for runs with this keepers.slippageBps, the first attempt
  *                              throws ("flaky: first attempt"); the next one finishes
@@ -26,6 +27,8 @@ const runKey = (opts: RunOptions): string => (opts.outDir === undefined ? `seed=
 export async function runScenario(opts: RunOptions): Promise<Report> {
   const calls = process.env['SIM_FAKE_CALLS']
   if (calls) appendFileSync(calls, `${runKey(opts)}\n`)
+  const pids = process.env['SIM_FAKE_PIDS']
+  if (pids) appendFileSync(pids, `${process.pid}\n`)
   const delay = Number(process.env['SIM_FAKE_DELAY_MS'] ?? 0)
   if (delay > 0) await new Promise((r) => setTimeout(r, delay))
   const slippage = String(opts.loaded.scenario.keepers.slippageBps)

@@ -2,7 +2,8 @@
  * Runs a sweep's jobs on worker processes: `child_process.fork` of worker.ts with tsx as the
  * loader (the repository runs TypeScript from source), one job per worker at a time, as many
  * workers as asked. Each run goes to its own directory and only its summary comes back, so
- * the parent's memory does not grow with the sweep. A run that fails — it throws, or its worker
+ * the parent's memory does not grow with the sweep; a worker is replaced after `runsPerWorker` runs
+ * (default 50) so neither does a worker's. A run that fails — it throws, or its worker
  * dies mid-run (a crash, the OOM killer, kill -9) — runs once more, on a fresh worker when the
  * old one died; if it fails again it is recorded as failed (error.json: seed, parameters, the
  * error, the worker's last output, both attempts) and the sweep goes on.
@@ -38,6 +39,12 @@ export interface PoolOptions {
   runner?: string
   /** Runs per job before it counts as failed (default 2: a failure is retried once). */
   attempts?: number
+  /**
+   * Runs a worker process does before it is replaced by a fresh one (default 50). Every run
+   * deploys new contracts, and caches keyed by contract address in the SDK and the adapters
+   * grow with them; a bounded life keeps a long sweep's memory flat whatever any module keeps.
+   */
+  runsPerWorker?: number
   /** Called as each job finishes, in completion order. */
   onResult?: (r: JobResult) => void
   /** Called when a failed attempt is about to be retried. */
@@ -157,12 +164,16 @@ export async function runPool(o: PoolOptions): Promise<RunErrorFile[]> {
   if (o.runner !== undefined && !existsSync(o.runner)) throw new Error(`runner module ${o.runner} does not exist`)
   const failed: RunErrorFile[] = []
   const attempts = o.attempts ?? 2
+  const runsPerWorker = o.runsPerWorker ?? 50
+  if (!Number.isSafeInteger(runsPerWorker) || runsPerWorker < 1) throw new Error(`runsPerWorker must be an integer >= 1, got ${runsPerWorker}`)
   if (!Number.isSafeInteger(attempts) || attempts < 1) throw new Error(`attempts must be an integer >= 1, got ${attempts}`)
   let next = 0
   const take = (): SweepJob | undefined => o.jobs[next++]
 
   const loop = async (): Promise<void> => {
     let worker: Worker | undefined
+    /** Runs started on `worker`. */
+    let runs = 0
     try {
       for (let job = take(); job !== undefined; job = take()) {
         const dir = runDir(o.outDir, job.key)
@@ -170,7 +181,15 @@ export async function runPool(o: PoolOptions): Promise<RunErrorFile[]> {
         const earlier: RunAttempt[] = []
         for (let attempt = 1; attempt <= attempts; attempt++) {
           if (worker?.gone) worker = undefined
-          worker ??= new Worker(o.runner)
+          if (worker !== undefined && runs >= runsPerWorker) {
+            await worker.close()
+            worker = undefined
+          }
+          if (worker === undefined) {
+            worker = new Worker(o.runner)
+            runs = 0
+          }
+          runs++
           const t0 = Date.now()
           const out = await worker.run({ type: 'run', job, loaded: o.loaded[job.point.index]!, runDir: dir })
           const seconds = (Date.now() - t0) / 1000

@@ -14,7 +14,7 @@ import type { RunErrorFile } from './runFiles.js'
 import { runSweep } from './sweep.js'
 
 const FLAKY_RUNNER = join(REPO, 'test', 'sim', 'sweepFlakyRunner.ts')
-const ENV_KEYS = ['SIM_FAKE_CALLS', 'SIM_FAKE_DELAY_MS', 'SIM_FAKE_FLAKY', 'SIM_FAKE_KILLED'] as const
+const ENV_KEYS = ['SIM_FAKE_CALLS', 'SIM_FAKE_DELAY_MS', 'SIM_FAKE_FLAKY', 'SIM_FAKE_KILLED', 'SIM_FAKE_PIDS'] as const
 
 const tmp = tempDir('sim-resume-')
 afterAll(tmp.cleanup)
@@ -67,6 +67,22 @@ describe('a failed run is retried once', () => {
     const e = readJson<RunErrorFile>(join(out, 'runs', 'keepers.slippageBps=667,seed=1', 'error.json'))
     expect(e).toMatchObject({ kind: 'crash', message: 'the worker process exited with code 9', attempts: 2, earlier: [{ kind: 'crash' }] })
     expect(r.aggregate.points.map((p) => p.runs)).toEqual([1, 0])
+  })
+})
+
+describe('worker processes have a bounded life', () => {
+  it('replaces a worker after runsPerWorker runs', async () => {
+    const pids = join(tmp.dir, 'pids.txt')
+    process.env['SIM_FAKE_PIDS'] = pids
+    const r = await runSweep({ file: SWEEP_SCENARIO, seeds: 7, workers: 1, runsPerWorker: 3, out: join(tmp.dir, 'recycled'), runner: FLAKY_RUNNER, progress: 'none' })
+    expect(r.aggregate.points[0]!.runs).toBe(7)
+    const seen = calls(pids)
+    // 3 + 3 + 1 runs on three processes, in turn
+    expect(seen).toHaveLength(7)
+    expect(new Set(seen).size).toBe(3)
+    expect([seen[0], seen[1], seen[2]].every((p) => p === seen[0])).toBe(true)
+    expect(seen[3]).not.toBe(seen[0])
+    expect(seen[6]).not.toBe(seen[3])
   })
 })
 

@@ -47,6 +47,8 @@ export interface SweepOptions {
   resume?: boolean | 'required'
   /** A module exporting `runScenario` to run jobs with (default sim/src/run.ts, or $SIM_SWEEP_RUNNER). */
   runner?: string
+  /** Runs per worker process before it is replaced (default 50, see pool.ts). */
+  runsPerWorker?: number
   /** Progress on stderr: a bar on a terminal, lines otherwise ('auto', the default). */
   progress?: ProgressMode
   /** Where progress and log lines go (default process.stderr). */
@@ -119,6 +121,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
       loaded,
       outDir,
       workers: n,
+      ...(opts.runsPerWorker !== undefined ? { runsPerWorker: opts.runsPerWorker } : {}),
       ...(runner !== undefined ? { runner: resolve(runner) } : {}),
       onRetry: (r, attempt) => log(`${r.job.key}: attempt ${attempt} failed (${r.file.kind}: ${r.file.message.split('\n')[0]}); running it once more`),
       onResult: (r) => progress.done({ key: r.job.key, ok: r.ok, seconds: r.seconds, ...(r.ok ? {} : { message: r.file.message }) }),
