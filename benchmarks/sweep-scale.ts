@@ -124,10 +124,10 @@ async function main(): Promise<void> {
   let finished = 0
   let at10: Sample | undefined
   let peak: Sample = { parentKb: 0, totalKb: 0 }
-  let last: Sample = peak
+  let late: Sample | undefined
   const sampler = setInterval(() => {
-    last = sample()
-    peak = { parentKb: Math.max(peak.parentKb, last.parentKb), totalKb: Math.max(peak.totalKb, last.totalKb) }
+    const now = sample()
+    peak = { parentKb: Math.max(peak.parentKb, now.parentKb), totalKb: Math.max(peak.totalKb, now.totalKb) }
   }, 1000)
   // Progress lines ("[  10/1000] key ok (3.2 s)") tell when the 10th and the last run finish.
   const stream = {
@@ -138,7 +138,7 @@ async function main(): Promise<void> {
         finished++
         if (finished === 10) at10 = sample()
         // Two runs before the end both workers are still at work (at the very end they exit).
-        if (finished === runs - 2) last = sample()
+        if (finished === runs - 2) late = sample()
       }
       return true
     },
@@ -149,7 +149,7 @@ async function main(): Promise<void> {
   const wallMs = performance.now() - t0
   clearInterval(sampler)
   const done = result.aggregate.points.reduce((n, p) => n + p.runs, 0)
-  const end = last
+  const end = late ?? sample()
   const runsPerHour = Math.round(done / (wallMs / 3_600_000))
   const simPerWall = Math.round(((done * simMinutesPerRun) / (wallMs / 60_000)) * 10) / 10
   const rows = [
