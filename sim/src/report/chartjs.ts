@@ -1,25 +1,36 @@
 /**
- * Chart.js's UMD build, read once from node_modules, for inlining into report.html: the report
- * must open offline, from a file, years later, so nothing is fetched from a CDN.
+ * The UMD builds of Chart.js and its chartjs-chart-matrix plugin, read once from node_modules,
+ * for inlining into report.html and aggregate.html: the pages must open offline, from a file,
+ * years later, so nothing is fetched from a CDN.
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 
-let cached: string | undefined
+const cached = new Map<string, string>()
 
 /**
- * The source of `chart.js/dist/chart.umd.min.js` (it defines the global `Chart`), with its
- * source-map comment removed (the map is not shipped with the report). Chart.js's package
- * exports do not expose `dist/`, so the file is found next to the package's main entry.
- * Throws if the source contains `</script` or `<!--`, which would break out of (or confuse)
- * the inline script element.
+ * The source of `file` in the directory of package `pkg`'s main entry (the packages' exports do
+ * not expose their dist/ builds), with its source-map comment removed (the map is not shipped).
+ * Throws if the source contains `</script` or `<!--`, which would break out of (or confuse) the
+ * inline script element.
  */
-export function chartJsSource(): string {
-  if (cached !== undefined) return cached
-  const main = createRequire(import.meta.url).resolve('chart.js')
-  const source = readFileSync(join(dirname(main), 'chart.umd.min.js'), 'utf8').replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n')
-  if (/<\/script|<!--/i.test(source)) throw new Error('chart.umd.min.js contains "</script" or "<!--" and cannot be inlined as is')
-  cached = source
+function umdSource(pkg: string, file: string): string {
+  const hit = cached.get(file)
+  if (hit !== undefined) return hit
+  const main = createRequire(import.meta.url).resolve(pkg)
+  const source = readFileSync(join(dirname(main), file), 'utf8').replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n')
+  if (/<\/script|<!--/i.test(source)) throw new Error(`${file} contains "</script" or "<!--" and cannot be inlined as is`)
+  cached.set(file, source)
   return source
+}
+
+/** `chart.js/dist/chart.umd.min.js`: defines the global `Chart`. */
+export function chartJsSource(): string {
+  return umdSource('chart.js', 'chart.umd.min.js')
+}
+
+/** `chartjs-chart-matrix/dist/chartjs-chart-matrix.min.js`: registers the `matrix` chart type on the global `Chart` (inline it after Chart.js). */
+export function chartJsMatrixSource(): string {
+  return umdSource('chartjs-chart-matrix', 'chartjs-chart-matrix.min.js')
 }

@@ -6,8 +6,7 @@
  * chart per figure, mean with its p5–p95 spread over the first swept parameter, a line per value
  * of the second) and their table. The same aggregate always gives the same bytes.
  */
-import { chartJsSource } from '../report/chartjs.js'
-import { chartJsMatrixSource } from '../report/chartjsMatrix.js'
+import { chartJsMatrixSource, chartJsSource } from '../report/chartjs.js'
 import { embedJson } from '../report/html.js'
 import { escapeHtml } from '../report/htmlTables.js'
 import type { SweepAggregate } from './aggregate.js'
