@@ -9,12 +9,13 @@
 //!
 //! Size: CASES sequences of OPS operations (20 x 500 = 10,000 operations) on the native
 //! contracts, plus WASM_CASES x WASM_OPS on the built wasm. Override with the environment
-//! variables VAULT_PROP_CASES / VAULT_PROP_OPS.
+//! variables VAULT_PROP_CASES / VAULT_PROP_OPS. The sequences come from a fixed seed (1;
+//! VAULT_PROP_SEED for others), so every run draws the same ones.
 mod common;
 
 use common::*;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::{Config, RngSeed, TestRunner};
 use soroban_sdk::{Address, String};
 
 const DEPOSITORS: usize = 4;
@@ -313,9 +314,13 @@ fn env_or(name: &str, default: usize) -> usize {
 }
 
 fn run(mode: Mode, cases: u32, ops: usize) -> (usize, usize) {
+    // Seeded, so a run is reproducible and CI cannot pass or fail by the draw
+    // (VAULT_PROP_SEED picks other sequences).
+    let seed = env_or("VAULT_PROP_SEED", 1usize) as u64;
     let mut runner = TestRunner::new(Config {
         cases,
         failure_persistence: None,
+        rng_seed: RngSeed::Fixed(seed),
         ..Config::default()
     });
     let totals = std::cell::Cell::new((0usize, 0usize));
