@@ -3,9 +3,9 @@
  * depositors, one keeper that drew and returned with profit, one partial withdrawal. Every
  * invariant holds on it; tests change one field to break one.
  */
-import { usdcForShares } from '../../core/index.js'
-import type { VaultEvent } from '../events.js'
-import type { AuditSnapshot } from '../snapshot.js'
+import { usdcForShares } from '../../src/core/index.js'
+import type { VaultEvent } from '../../src/audit/events.js'
+import type { AuditSnapshot } from '../../src/audit/snapshot.js'
 
 export const U = 10_000_000n
 export const VAULT = 'CVAULT'

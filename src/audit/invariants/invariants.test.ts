@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { auditSnapshot } from '../audit.js'
-import { A, B, K, REGISTRY, U, VAULT, WITHDRAWN, fixtureSnapshot } from '../testing/snapshotFixture.js'
+import { A, B, K, REGISTRY, U, VAULT, WITHDRAWN, fixtureSnapshot } from '../../../test/audit/snapshotFixture.js'
 import { checkDepositorBalances } from './depositorBalances.js'
 import { checkDraws } from './draws.js'
 import { checkProfit } from './profit.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fixtureEvents, fixtureSnapshot } from '../testing/snapshotFixture.js'
+import { fixtureEvents, fixtureSnapshot } from '../../../test/audit/snapshotFixture.js'
 import { priceFell, replayBackward } from './replay.js'
 
 describe('replayBackward', () => {
