@@ -14,9 +14,12 @@
  *    curve, lot/bid ratio against MIN_PROFIT, ledgers to go). At the planned ledger a keeper's
  *    execution engine draws (one ledger before), fills, swaps the lot to USDC and returns the
  *    proceeds; the demo prints what the vault booked (profit, share price before and after,
- *    which keeper won) and how long after the price drop it was booked.
+ *    which keeper won) and how long after the price drop it was booked;
+ * 5. audits the vault's and the registry's invariants (src/audit, the same check as
+ *    `npm run audit -- --addresses target/demo/addresses.json`) and prints the table.
  *
- * Then it keeps the network and the keepers running until Ctrl-C (or exits with `--once`).
+ * Then it keeps the network and the keepers running until Ctrl-C (or exits with `--once`: 0 when
+ * a liquidation was booked and every invariant holds, 1 otherwise).
  *
  * Options: --seed N (default 1), --port N (RPC port, default 8000), --api-port N (first keeper's
  * API port, default 8080; the others follow), --keepers N (default 3), --ledger-interval S
@@ -25,9 +28,11 @@
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { parseArgs } from 'node:util'
 import pino from 'pino'
+import { audit } from '../src/audit/index.js'
+import { renderReport } from '../src/audit/cli/table.js'
 import { sharePrice } from '../src/core/index.js'
 import { parseConfig } from '../src/keeper/config/index.js'
 import { startDaemon, type Daemon } from '../src/keeper/daemon.js'
@@ -230,7 +235,6 @@ async function main(): Promise<void> {
     }
     if (after.totalProfit <= before.totalProfit) {
       say(`no liquidation was booked within ${timeoutSeconds} s`)
-      if (o.once) await stopAll(1)
     } else {
       const profit = after.totalProfit - before.totalProfit
       say(`liquidation booked ${((Date.now() - dropped) / 1000).toFixed(1)} s after the price drop: vault profit +${fmt7(profit)} USDC`)
@@ -241,7 +245,11 @@ async function main(): Promise<void> {
         )
       }
     }
-    if (o.once) await stopAll(0)
+    const audited = { vault: vaultId, registry: world.service!.registry, usdc: world.usdc.contract }
+    say(`auditing the vault and the registry (the same check: npm run audit -- --addresses ${relative(process.cwd(), addressesFile)})`)
+    const report = await audit(world.chain, audited)
+    process.stdout.write(renderReport(report, { rpcUrl: sandbox.rpcUrl, ...audited }, process.stdout.columns ?? 120))
+    if (o.once) await stopAll(report.holds && after.totalProfit > before.totalProfit ? 0 : 1)
     say(`running: RPC ${sandbox.rpcUrl}, keepers on the ports above; Ctrl-C stops everything`)
   } catch (err) {
     process.stderr.write(`demo failed: ${(err as Error).stack ?? String(err)}\n`)
