@@ -20,8 +20,7 @@
  *                       process (--cli-runs after one warm-up): wall min / median / max, exit codes
  *                       (0 all hold, 1 broken, 2 unreadable), the audit's own time from the JSON
  *                       (`durationMs`), and the same command on a missing file (exit 2 after
- *                       loading every module: the start-up cost); skipped with a note while the
- *                       CLI is not in the tree
+ *                       loading every module: the start-up cost)
  *
  * Run: npx tsx benchmarks/audit.ts   (options: --depositors 1000 --reps 5 --cli-runs 5 --seed 11
  *      --ledger-interval 1 --no-instant; npm run bench -- audit)
@@ -30,7 +29,7 @@
  * an audit of the default configuration (or the CLI's median) takes 10 s or more.
  */
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { rpc } from '@stellar/stellar-sdk'
 import { REPO_ROOT, startSandbox, type Sandbox } from '../sandbox/ts/launch.js'
@@ -339,53 +338,49 @@ async function main(): Promise<void> {
     // The command a user runs.
     const cli = join(REPO_ROOT, 'src', 'audit', 'cli.ts')
     let cliSummary: Record<string, unknown> | null = null
-    if (!existsSync(cli)) {
-      process.stdout.write('\ncommand: src/audit/cli.ts is not in the tree; skipped\n')
-    } else {
-      log(`CLI: 1 warm-up + ${cliRuns} runs, then ${Math.min(3, cliRuns)} on a missing addresses file`)
-      const warm = await runCli(cli, addressesFile)
-      const runs: CliRun[] = []
-      for (let i = 0; i < cliRuns; i++) runs.push(await runCli(cli, addressesFile))
-      // Start-up cost: the same command on a file that does not exist loads every module, then exits 2.
-      const missing = join(REPO_ROOT, 'target', 'bench', 'audit', 'no-such-file.json')
-      const bad: CliRun[] = []
-      for (let i = 0; i < Math.min(3, cliRuns); i++) bad.push(await runCli(cli, missing))
-      const wall = runs.map((r) => r.wallMs)
-      const codes = [...new Set(runs.map((r) => r.code))]
-      const badCodes = [...new Set(bad.map((r) => r.code))]
-      const docs = runs.map((r) => cliDocument(r.stdout))
-      const inside = docs.flatMap((d) => (d.durationMs === undefined ? [] : [d.durationMs]))
-      const holds = [...new Set(docs.map((d) => d.holds))].join(', ')
-      if (codes.length !== 1 || codes[0] !== 0) {
-        failures.push(`CLI exit codes ${codes.join(', ')} (expected 0)`)
-        log(`CLI stderr: ${runs[0]!.stderr.slice(0, 2000)}`)
-      }
-      if (median(wall) >= GOAL_MS) failures.push(`CLI: median ${ms(median(wall))} ms, goal < ${GOAL_MS} ms`)
-      const rel = join('target', 'bench', 'audit')
-      process.stdout.write(
-        `\ncommand: node --import tsx src/audit/cli.ts --addresses FILE --json (whole process, 1 warm-up run of ${ms(warm.wallMs)} ms not counted)\n` +
-          textTable(
-            ['run', 'runs', 'min ms', 'median ms', 'max ms', 'exit codes', 'holds (JSON)'],
-            [
-              [`--addresses ${rel}/addresses.json`, String(runs.length), ...spread(wall), codes.join(', '), holds],
-              ...(inside.length > 0 ? [['  of which the audit (JSON durationMs)', String(inside.length), ...spread(inside), '', '']] : []),
-              [`--addresses ${rel}/no-such-file.json (start-up only)`, String(bad.length), ...spread(bad.map((r) => r.wallMs)), badCodes.join(', '), '—'],
-            ],
-            ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
-          ) +
-          '\n',
-      )
-      cliSummary = {
-        runs: runs.length,
-        minMs: Math.round(Math.min(...wall)),
-        medianMs: Math.round(median(wall)),
-        maxMs: Math.round(Math.max(...wall)),
-        exitCodes: codes,
-        holds,
-        auditMedianMs: inside.length > 0 ? Math.round(median(inside)) : null,
-        missingFileMedianMs: Math.round(median(bad.map((r) => r.wallMs))),
-        missingFileExitCodes: badCodes,
-      }
+    log(`CLI: 1 warm-up + ${cliRuns} runs, then ${Math.min(3, cliRuns)} on a missing addresses file`)
+    const warm = await runCli(cli, addressesFile)
+    const runs: CliRun[] = []
+    for (let i = 0; i < cliRuns; i++) runs.push(await runCli(cli, addressesFile))
+    // Start-up cost: the same command on a file that does not exist loads every module, then exits 2.
+    const missing = join(REPO_ROOT, 'target', 'bench', 'audit', 'no-such-file.json')
+    const bad: CliRun[] = []
+    for (let i = 0; i < Math.min(3, cliRuns); i++) bad.push(await runCli(cli, missing))
+    const wall = runs.map((r) => r.wallMs)
+    const codes = [...new Set(runs.map((r) => r.code))]
+    const badCodes = [...new Set(bad.map((r) => r.code))]
+    const docs = runs.map((r) => cliDocument(r.stdout))
+    const inside = docs.flatMap((d) => (d.durationMs === undefined ? [] : [d.durationMs]))
+    const holds = [...new Set(docs.map((d) => d.holds))].join(', ')
+    if (codes.length !== 1 || codes[0] !== 0) {
+      failures.push(`CLI exit codes ${codes.join(', ')} (expected 0)`)
+      log(`CLI stderr: ${runs[0]!.stderr.slice(0, 2000)}`)
+    }
+    if (median(wall) >= GOAL_MS) failures.push(`CLI: median ${ms(median(wall))} ms, goal < ${GOAL_MS} ms`)
+    const rel = join('target', 'bench', 'audit')
+    process.stdout.write(
+      `\ncommand: node --import tsx src/audit/cli.ts --addresses FILE --json (whole process, 1 warm-up run of ${ms(warm.wallMs)} ms not counted)\n` +
+        textTable(
+          ['run', 'runs', 'min ms', 'median ms', 'max ms', 'exit codes', 'holds (JSON)'],
+          [
+            [`--addresses ${rel}/addresses.json`, String(runs.length), ...spread(wall), codes.join(', '), holds],
+            ...(inside.length > 0 ? [['  of which the audit (JSON durationMs)', String(inside.length), ...spread(inside), '', '']] : []),
+            [`--addresses ${rel}/no-such-file.json (start-up only)`, String(bad.length), ...spread(bad.map((r) => r.wallMs)), badCodes.join(', '), '—'],
+          ],
+          ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
+        ) +
+        '\n',
+    )
+    cliSummary = {
+      runs: runs.length,
+      minMs: Math.round(Math.min(...wall)),
+      medianMs: Math.round(median(wall)),
+      maxMs: Math.round(Math.max(...wall)),
+      exitCodes: codes,
+      holds,
+      auditMedianMs: inside.length > 0 ? Math.round(median(inside)) : null,
+      missingFileMedianMs: Math.round(median(bad.map((r) => r.wallMs))),
+      missingFileExitCodes: badCodes,
     }
 
     const json = {
