@@ -1,12 +1,33 @@
 import { defineConfig } from 'vitest/config'
+import solid from 'vite-plugin-solid'
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'sim/**/*.test.ts', 'sandbox/ts/**/*.test.ts', 'scripts/**/*.test.ts'],
-    exclude: ['**/node_modules/**', 'target/**', 'dashboard/**'],
     // End-to-end suites start a sandbox process each; keep them off the two cores at once.
     fileParallelism: true,
     testTimeout: 60_000,
     hookTimeout: 300_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          include: ['src/**/*.test.ts', 'sim/**/*.test.ts', 'sandbox/ts/**/*.test.ts', 'scripts/**/*.test.ts', 'dashboard/e2e/**/*.test.ts', 'dashboard/server/**/*.test.ts'],
+          exclude: ['**/node_modules/**', 'target/**'],
+          environment: 'node',
+        },
+      },
+      {
+        // The dashboard's view logic and components, in happy-dom with Solid's compiler.
+        extends: true,
+        plugins: [solid()],
+        resolve: { conditions: ['development', 'browser'] },
+        test: {
+          name: 'dashboard',
+          include: ['dashboard/src/**/*.test.{ts,tsx}'],
+          environment: 'happy-dom',
+        },
+      },
+    ],
   },
 })

@@ -25,3 +25,5 @@ export {
   simulationFailure,
 } from './errors.js'
 export { addr, bool, i128, str, struct, sym, u32, u64 } from './scval.js'
+export { prepareWrite, sendSigned, type EnvelopeSigner, type PreparedWrite } from './signed.js'
+export * from './records/index.js'

@@ -1,6 +1,6 @@
 import type { Keypair } from '@stellar/stellar-sdk'
 import { addr, invoke, read, str, type Chain } from '../../chain/index.js'
-import { asRecord, pick, toBigInt, toBool, toNumber, toStr } from './convert.js'
+import { toKeeperInfo, toRegistryConfig, type KeeperInfo, type RegistryConfig } from '../../chain/records/registry.js'
 
 /** Registry error codes (contracts/registry, band 200-299) the keeper reacts to. */
 export const RegistryErrorCode = {
@@ -9,51 +9,7 @@ export const RegistryErrorCode = {
   Unauthorized: 203,
 } as const
 
-export interface KeeperInfo {
-  operator: string
-  name: string
-  stake: bigint
-  totalExecutions: number
-  successfulFills: number
-  totalProfit: bigint
-  avgResponseTimeMs: number
-  hasActiveDraw: boolean
-  drawAmount: bigint
-  drawTimestamp: number
-  registeredAt: number
-  slashed: boolean
-  slashCount: number
-  totalSlashed: bigint
-}
-
-export interface RegistryConfig {
-  minStake: bigint
-  slashTimeout: number
-  slashRateBps: number
-  usdcToken: string
-}
-
-export function toKeeperInfo(v: unknown): KeeperInfo {
-  const r = asRecord(v)
-  const slashCount = toNumber(pick(r, 'slash_count', 'slashed_count', 'times_slashed'))
-  const slashedRaw = pick(r, 'slashed', 'is_slashed')
-  return {
-    operator: toStr(r.operator),
-    name: toStr(r.name),
-    stake: toBigInt(r.stake),
-    totalExecutions: toNumber(r.total_executions),
-    successfulFills: toNumber(r.successful_fills),
-    totalProfit: toBigInt(r.total_profit),
-    avgResponseTimeMs: toNumber(r.avg_response_time_ms),
-    hasActiveDraw: toBool(r.has_active_draw),
-    drawAmount: toBigInt(r.draw_amount),
-    drawTimestamp: toNumber(r.draw_timestamp),
-    registeredAt: toNumber(r.registered_at),
-    slashed: slashedRaw === undefined ? slashCount > 0 : toBool(slashedRaw),
-    slashCount,
-    totalSlashed: toBigInt(r.total_slashed),
-  }
-}
+export { toKeeperInfo, type KeeperInfo, type RegistryConfig } from '../../chain/records/registry.js'
 
 /** Client of the keeper registry contract (contracts/registry). */
 export class RegistryContract {
@@ -82,12 +38,6 @@ export class RegistryContract {
   }
 
   async getConfig(): Promise<RegistryConfig> {
-    const r = asRecord(await read(this.chain, this.contractId, 'get_config'))
-    return {
-      minStake: toBigInt(r.min_stake),
-      slashTimeout: toNumber(r.slash_timeout),
-      slashRateBps: toNumber(r.slash_rate_bps),
-      usdcToken: toStr(r.usdc_token),
-    }
+    return toRegistryConfig(await read(this.chain, this.contractId, 'get_config'))
   }
 }

@@ -1,28 +1,10 @@
 import type { Keypair } from '@stellar/stellar-sdk'
 import { SimulationError, addr, i128, invoke, read, u64, type Chain } from '../../chain/index.js'
 import type { VaultClient } from '../sdk/index.js'
-import { asRecord, pick, toBigInt, toNumber } from './convert.js'
+import { toDepositorInfo, toVaultConfig, toVaultState, type DepositorInfo, type VaultConfig, type VaultState } from '../../chain/records/vault.js'
+import { toBigInt } from './convert.js'
 
-export interface VaultState {
-  totalUsdc: bigint
-  totalShares: bigint
-  totalProfit: bigint
-  activeLiq: bigint
-}
-
-export interface VaultConfig {
-  depositCap: bigint
-  withdrawCooldown: number
-  maxDrawPerKeeper: bigint
-}
-
-export interface DepositorInfo {
-  shares: bigint
-  costBasis: bigint
-  lastDepositTime: number
-  /** Every field the contract returned, as decoded. */
-  raw: Record<string, unknown>
-}
+export type { DepositorInfo, VaultConfig, VaultState } from '../../chain/records/vault.js'
 
 /** Whether the contract lacks a function (old vault without get_keeper_draw, ...). */
 export function isMissingFunction(err: unknown): boolean {
@@ -43,22 +25,11 @@ export class VaultContract {
   ) {}
 
   async getState(): Promise<VaultState> {
-    const r = asRecord(await read(this.chain, this.contractId, 'get_state'))
-    return {
-      totalUsdc: toBigInt(r.total_usdc),
-      totalShares: toBigInt(r.total_shares),
-      totalProfit: toBigInt(r.total_profit),
-      activeLiq: toBigInt(r.active_liq),
-    }
+    return toVaultState(await read(this.chain, this.contractId, 'get_state'))
   }
 
   async getConfig(): Promise<VaultConfig> {
-    const r = asRecord(await read(this.chain, this.contractId, 'get_config'))
-    return {
-      depositCap: toBigInt(r.deposit_cap),
-      withdrawCooldown: toNumber(r.withdraw_cooldown),
-      maxDrawPerKeeper: toBigInt(r.max_draw_per_keeper),
-    }
+    return toVaultConfig(await read(this.chain, this.contractId, 'get_config'))
   }
 
   /** Outstanding draw of `keeper` (0 when none). */
@@ -72,13 +43,7 @@ export class VaultContract {
   }
 
   async getDepositor(depositor: string): Promise<DepositorInfo> {
-    const r = asRecord(await read(this.chain, this.contractId, 'get_depositor', [addr(depositor)]))
-    return {
-      shares: toBigInt(pick(r, 'shares')),
-      costBasis: toBigInt(pick(r, 'cost_basis', 'deposited', 'total_deposited')),
-      lastDepositTime: toNumber(pick(r, 'last_deposit_time', 'last_deposit', 'last_deposit_ts')),
-      raw: r,
-    }
+    return toDepositorInfo(await read(this.chain, this.contractId, 'get_depositor', [addr(depositor)]))
   }
 
   async draw(keeper: Keypair, amount: bigint): Promise<void> {

@@ -31,7 +31,7 @@ function fakeVault(opts: { draw?: bigint; failState?: boolean } = {}) {
       return 7n
     },
     async getDepositor() {
-      return { shares: 3n, costBasis: 2n, lastDepositTime: 0, raw: {} }
+      return { shares: 3n, costBasis: 2n, totalDeposited: 2n, totalWithdrawn: 0n, lastDepositTime: 0, raw: {} }
     },
     async returnProceeds(_kp, amount) {
       calls.push(`return ${amount}`)

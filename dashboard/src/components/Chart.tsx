@@ -1,0 +1,69 @@
+/**
+ * The one chart component: chart.js created on mount, updated in place when its data changes,
+ * destroyed on cleanup. Every chart of the dashboard (share price, auction curve, research
+ * report) is this component with a different configuration.
+ */
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart as ChartJs,
+  Filler,
+  Legend,
+  LineController,
+  LineElement,
+  LinearScale,
+  PointElement,
+  ScatterController,
+  Tooltip,
+  type ChartConfiguration,
+} from 'chart.js'
+import { createEffect, onCleanup, onMount } from 'solid-js'
+
+ChartJs.register(
+  LineController,
+  LineElement,
+  PointElement,
+  BarController,
+  BarElement,
+  ScatterController,
+  LinearScale,
+  CategoryScale,
+  Filler,
+  Legend,
+  Tooltip,
+)
+
+export interface ChartProps {
+  /** The chart.js configuration; read inside an effect, so a signal-backed accessor re-renders. */
+  config: () => ChartConfiguration
+  /** Accessible name of the canvas (what the chart shows, in words). */
+  label: string
+  height?: number
+  testId?: string
+}
+
+export function Chart(props: ChartProps) {
+  let canvas!: HTMLCanvasElement
+  let chart: ChartJs | undefined
+
+  onMount(() => {
+    chart = new ChartJs(canvas, { ...props.config(), options: { animation: false, maintainAspectRatio: false, ...props.config().options } })
+  })
+
+  createEffect(() => {
+    const next = props.config()
+    if (!chart) return
+    chart.data = next.data
+    if (next.options) chart.options = { animation: false, maintainAspectRatio: false, ...next.options }
+    chart.update('none')
+  })
+
+  onCleanup(() => chart?.destroy())
+
+  return (
+    <div class="chart" style={{ height: `${props.height ?? 260}px` }}>
+      <canvas ref={canvas} role="img" aria-label={props.label} data-testid={props.testId} />
+    </div>
+  )
+}

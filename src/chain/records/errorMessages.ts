@@ -1,0 +1,50 @@
+/**
+ * The vault's (100-199) and the registry's (200-299) contract error codes in words, for people:
+ * the dashboard shows them after a refused write, logs can quote them. The numbers are the
+ * contracts' public interface (contracts/vault/src/errors.rs, contracts/registry/src/errors.rs).
+ */
+
+export const VAULT_ERRORS: Readonly<Record<number, { name: string; message: string }>> = {
+  100: { name: 'InvalidConfig', message: 'The vault configuration is out of range.' },
+  101: { name: 'NotInit', message: 'The vault is not linked to a keeper registry yet.' },
+  102: { name: 'AlreadyInit', message: 'The vault is already linked to a registry.' },
+  103: { name: 'InvalidAmount', message: 'The amount must be greater than zero.' },
+  104: { name: 'ZeroShares', message: 'This deposit is too small to mint a single share.' },
+  105: { name: 'PoolInsolvent', message: 'The vault holds no assets for its shares, so shares cannot be priced.' },
+  106: { name: 'Overflow', message: 'The amount is too large to compute.' },
+  107: { name: 'DepositCapExceeded', message: 'This deposit would take the vault over its deposit cap.' },
+  108: { name: 'CooldownActive', message: 'The withdrawal cooldown after your last deposit has not passed yet.' },
+  109: { name: 'InsufficientShares', message: 'You hold fewer shares than this withdrawal asks for.' },
+  110: { name: 'InsufficientLiquidity', message: 'The vault does not hold enough idle USDC right now (capital is out with keepers).' },
+  111: { name: 'DepositsPaused', message: 'Deposits are paused by the vault admin.' },
+  112: { name: 'DrawsPaused', message: 'Draws are paused by the vault admin.' },
+  113: { name: 'DrawCapExceeded', message: 'The draw is above the per-keeper limit.' },
+  114: { name: 'DrawOutstanding', message: 'This keeper already holds a draw.' },
+  115: { name: 'NoActiveDraw', message: 'This keeper has no outstanding draw.' },
+  116: { name: 'KeeperSlashed', message: 'This keeper was slashed.' },
+  117: { name: 'Unauthorized', message: 'Only the registry may do this.' },
+  118: { name: 'ZeroAssets', message: 'These shares are worth 0 USDC; nothing would be paid out.' },
+}
+
+export const REGISTRY_ERRORS: Readonly<Record<number, { name: string; message: string }>> = {
+  200: { name: 'InvalidConfig', message: 'A registry setting or argument is out of range.' },
+  201: { name: 'AlreadyRegistered', message: 'This account is already registered as a keeper.' },
+  202: { name: 'NotRegistered', message: 'This account is not a registered keeper.' },
+  203: { name: 'Unauthorized', message: 'Only the vault may do this.' },
+  204: { name: 'VaultNotSet', message: 'The registry is not linked to a vault yet.' },
+  205: { name: 'VaultAlreadySet', message: 'The registry is already linked to a vault.' },
+  206: { name: 'DrawOutstanding', message: 'The keeper still holds vault capital; return it before deregistering.' },
+  207: { name: 'NoActiveDraw', message: 'This keeper has no active draw to slash.' },
+  208: { name: 'SlashTooEarly', message: 'The draw has not been out longer than the slash timeout yet.' },
+  209: { name: 'KeeperBanned', message: 'This operator was slashed and may not register again.' },
+  210: { name: 'InvalidAmount', message: 'The amount must be greater than zero.' },
+  211: { name: 'Overflow', message: 'The amount is too large to compute.' },
+  212: { name: 'InvalidName', message: 'The keeper name must be 1 to 64 bytes.' },
+}
+
+/** The contract error `code` in words, e.g. 107 → "This deposit would take the vault over its deposit cap. (DepositCapExceeded, #107)". */
+export function contractErrorMessage(code: number): string {
+  const known = VAULT_ERRORS[code] ?? REGISTRY_ERRORS[code]
+  if (known === undefined) return `The contract refused the call (error #${code}).`
+  return `${known.message} (${known.name}, #${code})`
+}
