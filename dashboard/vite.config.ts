@@ -1,19 +1,31 @@
 import { fileURLToPath } from 'node:url'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
 import solid from 'vite-plugin-solid'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
+const sdkShim = fileURLToPath(new URL('./src/stellar-sdk.ts', import.meta.url))
+
+/**
+ * The project's own `@stellar/stellar-sdk` imports (src/chain, the app) resolve to
+ * src/stellar-sdk.ts: the SDK's base and RPC client only. Packages that bring their own SDK
+ * (the wallets kit) keep theirs.
+ */
+function slimSdk(): Plugin {
+  return {
+    name: 'slim-stellar-sdk',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (source !== '@stellar/stellar-sdk' || importer === undefined || importer.includes('/node_modules/')) return null
+      return sdkShim
+    },
+  }
+}
 
 export default defineConfig({
   root: here,
   // Relative asset URLs: the build is static files that work from any path.
   base: './',
-  plugins: [solid()],
-  resolve: {
-    // The SDK's prebuilt browser bundle without axios and eventsource (the dashboard uses only
-    // Stellar RPC through fetch): about 50 KB gzipped less than the full one.
-    alias: [{ find: /^@stellar\/stellar-sdk$/, replacement: '@stellar/stellar-sdk/minimal' }],
-  },
+  plugins: [slimSdk(), solid()],
   server: { fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] } },
   build: {
     outDir: fileURLToPath(new URL('../target/dashboard', import.meta.url)),
