@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify'
 import { STATUS_CODES } from 'node:http'
 import type { KeeperMetrics } from './metrics.js'
+import { registerCors } from './routes/cors.js'
 import { eventRoutes } from './routes/events.js'
 import { healthRoutes } from './routes/health.js'
 import { metricsRoutes } from './routes/metrics.js'
@@ -17,6 +18,8 @@ export interface KeeperApiOptions {
   sseMaxClients?: number
   /** Heartbeat period of /api/events (default 15 s). */
   sseHeartbeatMs?: number
+  /** Browser origins allowed by CORS (API_CORS_ORIGINS; default `['*']`, any origin). */
+  corsOrigins?: readonly string[]
 }
 
 function errorBody(statusCode: number, message: string) {
@@ -25,6 +28,7 @@ function errorBody(statusCode: number, message: string) {
 
 /** The keeper's HTTP API as a fastify plugin: the routes under routes/. */
 export const keeperApi: FastifyPluginAsync<KeeperApiOptions> = async (app, opts) => {
+  await registerCors(app as unknown as FastifyInstance, opts.corsOrigins ?? ['*'])
   await app.register(healthRoutes)
   await app.register(metricsRoutes, { metrics: opts.metrics })
   await app.register(stateRoutes, { state: opts.state, events: opts.events })

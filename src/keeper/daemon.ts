@@ -51,6 +51,7 @@ export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Pr
     state,
     events,
     metrics,
+    corsOrigins: config.apiCorsOrigins,
     logger: logger.child({ component: 'api' }),
     ...(opts.sseHeartbeatMs !== undefined ? { sseHeartbeatMs: opts.sseHeartbeatMs } : {}),
   })

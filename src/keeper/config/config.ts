@@ -36,6 +36,11 @@ export interface KeeperConfig {
   apiPort: number
   /** Address the API binds to (API_HOST, default 0.0.0.0). */
   apiHost: string
+  /**
+   * Browser origins allowed to read the API (API_CORS_ORIGINS, comma- or space-separated; default
+   * `*`, any origin: the API is read-only).
+   */
+  apiCorsOrigins: string[]
   primaryDexRouter: string | undefined
   fallbackDexRouter: string | undefined
   slippageBps: number
@@ -108,6 +113,16 @@ const url = (key: string, dflt: string) =>
     return z.NEVER
   })
 
+/** `http(s)://host[:port]` with nothing after it (what a browser sends as Origin). */
+function isOrigin(s: string): boolean {
+  try {
+    const u = new URL(s)
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === s
+  } catch {
+    return false
+  }
+}
+
 const schema = z.object({
   KEEPER_SECRET: z
     .string()
@@ -146,6 +161,16 @@ const schema = z.object({
   }),
   API_PORT: numberIn('API_PORT', 0, 65535, 8080, true),
   API_HOST: optional.transform((v) => v ?? '0.0.0.0'),
+  API_CORS_ORIGINS: optional.transform((v, ctx) => {
+    const list = (v ?? '*').split(/[\s,]+/).filter((s) => s !== '')
+    for (const o of list) {
+      if (o !== '*' && !isOrigin(o)) {
+        ctx.addIssue({ code: 'custom', message: `API_CORS_ORIGINS entry must be * or an origin like https://dashboard.example.org (scheme, host, optional port; no path), got "${o}"` })
+        return z.NEVER
+      }
+    }
+    return list.includes('*') ? ['*'] : [...new Set(list)]
+  }),
   PRIMARY_DEX_ROUTER: contractId('PRIMARY_DEX_ROUTER'),
   FALLBACK_DEX_ROUTER: contractId('FALLBACK_DEX_ROUTER'),
   SLIPPAGE_BPS: numberIn('SLIPPAGE_BPS', 0, 10_000, 100, true),
@@ -206,6 +231,7 @@ export function parseConfig(env: Record<string, string | undefined>): KeeperConf
     minProfit: c.MIN_PROFIT,
     apiPort: c.API_PORT,
     apiHost: c.API_HOST,
+    apiCorsOrigins: c.API_CORS_ORIGINS,
     primaryDexRouter: c.PRIMARY_DEX_ROUTER,
     fallbackDexRouter: c.FALLBACK_DEX_ROUTER,
     slippageBps: c.SLIPPAGE_BPS,

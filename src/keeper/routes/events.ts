@@ -35,9 +35,13 @@ export const eventRoutes: FastifyPluginAsync<EventStreamOptions> = async (app, o
       })
       return
     }
+    // Headers hooks set on the reply (CORS) are not on the raw response: copy them.
+    const hooked: Record<string, string | number | string[]> = {}
+    for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) hooked[k] = v
     reply.hijack()
     const res = reply.raw
     res.writeHead(200, {
+      ...hooked,
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
       connection: 'keep-alive',
