@@ -1,0 +1,153 @@
+/**
+ * The dashboard in Debian's chromium against a sandbox world and a running keeper: a depositor,
+ * an operator and a researcher use it as they would, and every figure is checked against the
+ * core's math and the contracts' own records. Each view's screenshot goes to target/screenshots/.
+ */
+import { mkdirSync } from 'node:fs'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { REPO_ROOT } from '../../sandbox/ts/launch.js'
+import { addr, read } from '../../src/chain/index.js'
+import { sharesForDeposit } from '../../src/core/index.js'
+import { RegistryContract } from '../../src/keeper/clients/registry.js'
+import { VaultContract } from '../../src/keeper/clients/vault.js'
+import { launchChromium } from '../../test/browser/chromium.js'
+import { reportJson } from '../../sim/src/report/write.js'
+import { reportFixture } from '../../test/sim/reportFixture.js'
+import { DEPOSIT_CAP, WITHDRAW_COOLDOWN_SECONDS, startDashboardWorld, type DashboardWorld } from './world.js'
+
+const UNIT = 10_000_000n
+const SCREENSHOTS = join(REPO_ROOT, 'target', 'screenshots')
+
+/** 7-decimal fixed point as the page prints exact amounts ("100.0000000", thousands separated). */
+const exact = (v: bigint) => `${v / UNIT}.${(v % UNIT).toString().padStart(7, '0')}`
+const digits = (text: string) => text.replace(/[^0-9]/g, '')
+
+let env: DashboardWorld
+let browser: Browser
+let page: Page
+let account: string
+
+async function screenshot(name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
+}
+
+async function view(id: string): Promise<void> {
+  await page.goto(`${env.url}#/${id}`)
+}
+
+/** Runs the write flow: the submit button, then the fee/effect confirmation, then inclusion. */
+async function write(submitTestId: string): Promise<void> {
+  await page.getByTestId(submitTestId).click()
+  await page.getByTestId('write-confirm').click({ timeout: 30_000 })
+  await expect.poll(async () => (await page.getByTestId('write-status').textContent()) ?? '', { timeout: 60_000 }).toMatch(/ledger \d+/)
+}
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  env = await startDashboardWorld()
+  browser = await launchChromium()
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  page.on('pageerror', (e) => process.stderr.write(`[page error] ${e.message}\n`))
+}, 600_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await env?.stop()
+})
+
+describe('dashboard in chromium', () => {
+  it('shows the vault with an em-dash APY while it has no share-price history', async () => {
+    await view('vault')
+    await expect.poll(async () => (await page.getByTestId('vault-tvl').textContent()) ?? '', { timeout: 30_000 }).toMatch(/\d/)
+    expect((await page.getByTestId('vault-apy').textContent())?.trim()).toBe('—')
+    await screenshot('vault-empty')
+  })
+
+  it('connects the sandbox wallet (friendbot XLM, a USDC trustline, faucet USDC)', async () => {
+    await page.getByTestId('wallet-connect-sandbox').click()
+    const address = page.getByTestId('wallet-address')
+    await expect.poll(async () => (await address.getAttribute('data-address')) ?? '', { timeout: 60_000 }).toMatch(/^G[A-Z2-7]{55}$/)
+    account = (await address.getAttribute('data-address'))!
+    const vault = new VaultContract(env.world.chain, env.world.service!.vault)
+    const usdcOf = async () => BigInt(String(await read(env.world.chain, env.world.usdc.contract, 'balance', [addr(account)])))
+    await expect.poll(usdcOf, { timeout: 60_000 }).toBeGreaterThan(1_000n * UNIT)
+    expect((await vault.getDepositor(account)).shares).toBe(0n)
+  })
+
+  it('deposits 100 USDC: the shares shown equal the core preview and the vault record', async () => {
+    const vault = new VaultContract(env.world.chain, env.world.service!.vault)
+    const before = await vault.getState()
+    const preview = sharesForDeposit({ amount: 100n * UNIT, totalUsdc: before.totalUsdc, totalShares: before.totalShares }).shares
+    await view('position')
+    await page.getByTestId('deposit-amount').fill('100')
+    await expect.poll(async () => digits((await page.getByTestId('deposit-preview').textContent()) ?? '')).toContain(digits(exact(preview)))
+    await write('deposit-submit')
+    expect((await vault.getDepositor(account)).shares).toBe(preview)
+    await expect.poll(async () => digits((await page.getByTestId('position-shares').textContent()) ?? ''), { timeout: 30_000 }).toBe(digits(exact(preview)))
+    await screenshot('position')
+  })
+
+  it('shows a deposit over the cap refused in words', async () => {
+    await page.getByTestId('deposit-amount').fill(String((DEPOSIT_CAP / UNIT) + 1n))
+    await page.getByTestId('deposit-submit').click()
+    await expect.poll(async () => (await page.getByTestId('write-error').textContent()) ?? '', { timeout: 30_000 }).toMatch(/deposit cap/i)
+  })
+
+  it('withdraws once the cooldown has passed (sandbox clock advanced)', async () => {
+    const vault = new VaultContract(env.world.chain, env.world.service!.vault)
+    const shares = (await vault.getDepositor(account)).shares
+    await env.sandbox.advanceTime(WITHDRAW_COOLDOWN_SECONDS + 60)
+    await env.sandbox.closeLedgers(1).catch(() => undefined)
+    await view('position')
+    await expect.poll(async () => (await page.getByTestId('cooldown').textContent()) ?? '', { timeout: 30_000 }).toMatch(/ready/i)
+    await page.getByTestId('withdraw-shares').fill(exact(shares))
+    await write('withdraw-submit')
+    expect((await vault.getDepositor(account)).shares).toBe(0n)
+    await expect.poll(async () => digits((await page.getByTestId('position-shares').textContent()) ?? ''), { timeout: 30_000 }).toMatch(/^0+$/)
+  })
+
+  it('reads the APY as cumulative with under 7 days of history', async () => {
+    await view('vault')
+    await expect.poll(async () => (await page.getByTestId('vault-apy').textContent()) ?? '', { timeout: 30_000 }).toMatch(/cumulative/)
+    await screenshot('vault')
+  })
+
+  it('registers the wallet as a keeper, lists it, then deregisters it', async () => {
+    const registry = new RegistryContract(env.world.chain, env.world.service!.registry)
+    await view('keepers')
+    await page.getByTestId('register-name').fill('browser-keeper')
+    await write('register-submit')
+    expect((await registry.getKeepers()).map((k) => k.operator)).toContain(account)
+    await page.getByTestId(`keeper-row-${account}`).waitFor({ timeout: 30_000 })
+    await screenshot('keepers')
+    await write('deregister-submit')
+    expect((await registry.getKeepers()).map((k) => k.operator)).not.toContain(account)
+    await page.getByTestId(`keeper-row-${account}`).waitFor({ state: 'detached', timeout: 30_000 })
+  })
+
+  it('streams the keeper’s events into the live log', async () => {
+    await view('log')
+    await page.getByTestId('log-line').first().waitFor({ timeout: 60_000 })
+    expect(await page.getByTestId('log-line').count()).toBeGreaterThan(0)
+    await screenshot('log')
+  })
+
+  it('shows the keeper’s borrowers with their health factors', async () => {
+    await view('auctions')
+    await page.locator('[data-testid^="borrower-row-"]').first().waitFor({ timeout: 60_000 })
+    await screenshot('auctions')
+  })
+
+  it('opens a sim run’s report.json in Research and draws its charts', async () => {
+    const file = join(SCREENSHOTS, 'report.json')
+    await writeFile(file, reportJson(reportFixture()))
+    await view('research')
+    await page.getByTestId('research-file').setInputFiles(file)
+    await page.getByTestId('research-chart').first().waitFor({ timeout: 30_000 })
+    expect(await page.getByTestId('research-error').count()).toBe(0)
+    await screenshot('research')
+  })
+})

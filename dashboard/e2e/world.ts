@@ -1,0 +1,73 @@
+/**
+ * The world the dashboard's browser tests run against: a sandbox node, a seeded world with no
+ * depositors yet (so the vault has no share-price history), one keeper daemon with its HTTP API,
+ * and the dashboard server (static build, config.json, the sandbox USDC faucet).
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pino from 'pino'
+import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
+import { parseConfig } from '../../src/keeper/config/index.js'
+import { startDaemon, type Daemon } from '../../src/keeper/daemon.js'
+import { deployWorld, type World } from '../../src/world/index.js'
+import { startDashboardServer } from '../server/index.js'
+
+const UNIT = 10_000_000n
+
+/** The vault's settings in this world: a cap a wallet can exceed, a cooldown to wait out. */
+export const DEPOSIT_CAP = 5_000n * UNIT
+export const WITHDRAW_COOLDOWN_SECONDS = 3_600
+
+export interface DashboardWorld {
+  sandbox: Sandbox
+  world: World
+  keeper: Daemon
+  url: string
+  addressesFile: string
+  stop(): Promise<void>
+}
+
+export async function startDashboardWorld(): Promise<DashboardWorld> {
+  const dir = await mkdtemp(join(tmpdir(), 'dashboard-e2e-'))
+  const addressesFile = join(dir, 'addresses.json')
+  const sandbox = await startSandbox({ port: 0, ledgerIntervalSeconds: 0.3 })
+  const stops: (() => Promise<unknown>)[] = [() => sandbox.stop(), () => rm(dir, { recursive: true, force: true })]
+  const stop = async () => {
+    for (const f of stops.reverse()) await f().catch(() => undefined)
+  }
+  try {
+    const world = await deployWorld(sandbox, {
+      seed: 57,
+      borrowers: 1,
+      keepers: 1,
+      depositors: 0,
+      registerKeepers: false,
+      addressesFile,
+      vaultConfig: { depositCap: DEPOSIT_CAP, withdrawCooldown: BigInt(WITHDRAW_COOLDOWN_SECONDS) },
+    })
+    const keeper = await startDaemon(
+      parseConfig({
+        ...world.addresses.env,
+        KEEPER_SECRET: world.keepers[0]!.secret(),
+        KEEPER_NAME: 'e2e-daemon',
+        API_PORT: '0',
+        POLL_INTERVAL: '1',
+      }),
+      { logger: pino({ level: 'silent' }), stopGraceMs: 2_000 },
+    )
+    stops.push(() => keeper.stop())
+    const server = await startDashboardServer({
+      addressesFile,
+      port: 0,
+      host: '127.0.0.1',
+      keeperApis: [`http://127.0.0.1:${keeper.port}`],
+      build: true,
+    })
+    stops.push(() => server.close())
+    return { sandbox, world, keeper, url: server.url, addressesFile, stop }
+  } catch (err) {
+    await stop()
+    throw err
+  }
+}

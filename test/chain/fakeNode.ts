@@ -1,0 +1,55 @@
+/** A scripted Stellar RPC node for the submission pipeline's unit tests. */
+import { Account, Networks, SorobanDataBuilder, rpc, xdr } from '@stellar/stellar-sdk'
+import type { RpcLike } from '../../src/chain/connection.js'
+
+export type Send = 'PENDING' | 'TRY_AGAIN_LATER' | 'DUPLICATE' | 'ERROR'
+
+/** A scripted node: each call takes the next answer of its script. */
+export function fakeNode(script: { send: Array<Send | 'THROW'>; get: string[]; sim?: 'ok' | string; closeTime?: number }) {
+  let seq = 100n
+  const calls = { send: 0, get: 0, sim: 0, account: 0, sentHashes: [] as string[] }
+  const server: RpcLike = {
+    async getAccount(id: string) {
+      calls.account++
+      return new Account(id, String(seq++))
+    },
+    async simulateTransaction() {
+      calls.sim++
+      if (script.sim && script.sim !== 'ok') {
+        return { id: '1', latestLedger: 10, events: [], _parsed: true, error: script.sim } as unknown as rpc.Api.SimulateTransactionResponse
+      }
+      return {
+        id: '1',
+        latestLedger: 10,
+        events: [],
+        _parsed: true,
+        transactionData: new SorobanDataBuilder().setResourceFee(12_345n),
+        minResourceFee: '12345',
+        result: { auth: [], retval: xdr.ScVal.scvU32(7) },
+      } as unknown as rpc.Api.SimulateTransactionResponse
+    },
+    async sendTransaction(tx) {
+      const status = script.send[calls.send++] ?? 'PENDING'
+      calls.sentHashes.push(tx.hash().toString('hex'))
+      if (status === 'THROW') throw new Error('socket hang up')
+      const errorResult =
+        status === 'ERROR'
+          ? ({ result: () => ({ switch: () => ({ name: 'txInsufficientBalance' }) }) } as unknown as xdr.TransactionResult)
+          : undefined
+      return { status, hash: tx.hash().toString('hex'), latestLedger: 10, latestLedgerCloseTime: 0, errorResult } as unknown as rpc.Api.SendTransactionResponse
+    },
+    async getTransaction() {
+      const status = script.get[calls.get++] ?? 'NOT_FOUND'
+      if (status === 'THROW') throw new Error('ECONNRESET')
+      return { status, ledger: 11, returnValue: xdr.ScVal.scvU32(7) } as unknown as rpc.Api.GetTransactionResponse
+    },
+    async getNetwork() {
+      return { passphrase: Networks.TESTNET, protocolVersion: 23 } as unknown as rpc.Api.GetNetworkResponse
+    },
+    async getLatestLedger() {
+      return { id: 'x', sequence: 12, protocolVersion: '23', closeTime: String(script.closeTime ?? 4_000_000_000) } as unknown as rpc.Api.GetLatestLedgerResponse
+    },
+  }
+  return { server, calls }
+}
+
