@@ -1,0 +1,85 @@
+/**
+ * The dashboard's HTTP server: the built app (target/dashboard) as static files, GET /config.json
+ * derived from the addresses file, and on the sandbox POST /sandbox/faucet.
+ */
+import fastifyStatic from '@fastify/static'
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
+import { existsSync } from 'node:fs'
+import { STATUS_CODES } from 'node:http'
+import { extname, join } from 'node:path'
+import { dashboardConfig, type DashboardAddresses } from './config.js'
+import { FaucetError, type Faucet } from './faucet.js'
+
+export const FAUCET_PATH = '/sandbox/faucet'
+
+export interface DashboardAppOptions {
+  /** The built app (index.html and assets/). */
+  root: string
+  addresses: DashboardAddresses
+  keeperApis: readonly string[]
+  /** The sandbox faucet; without it POST /sandbox/faucet does not exist. */
+  faucet?: Faucet | undefined
+  log?: (line: string) => void
+}
+
+function sendError(reply: FastifyReply, statusCode: number, message: string) {
+  return reply.code(statusCode).send({ error: STATUS_CODES[statusCode] ?? 'Error', statusCode, message })
+}
+
+export async function buildDashboardApp(opts: DashboardAppOptions): Promise<FastifyInstance> {
+  if (!existsSync(join(opts.root, 'index.html'))) {
+    throw new Error(`${join(opts.root, 'index.html')} is missing: build the dashboard first (npm run dashboard without --no-build)`)
+  }
+  const app = Fastify({ logger: false })
+  app.setErrorHandler((err: { statusCode?: number; message?: string }, _req, reply) => {
+    const status = typeof err.statusCode === 'number' && err.statusCode >= 400 ? err.statusCode : 500
+    if (status >= 500) opts.log?.(`error: ${err.message ?? String(err)}`)
+    return sendError(reply, status, status >= 500 ? 'internal error' : (err.message ?? 'bad request'))
+  })
+
+  await app.register(fastifyStatic, {
+    root: opts.root,
+    index: 'index.html',
+    // index.html and config.json change with every build / world; hashed assets never do.
+    setHeaders: (reply, path) => {
+      reply.header('cache-control', path.includes(join('assets', '')) ? 'public, max-age=31536000, immutable' : 'no-cache')
+    },
+  })
+
+  // The faucet's URL is absolute (the app's schema wants an http URL): built from the request's
+  // own host, so it works whichever name or address the browser used.
+  app.get('/config.json', async (req, reply) => {
+    const faucetUrl = opts.faucet ? `${req.protocol}://${req.host}${FAUCET_PATH}` : undefined
+    reply.header('cache-control', 'no-store')
+    return dashboardConfig(opts.addresses, { keeperApis: opts.keeperApis, ...(faucetUrl === undefined ? {} : { faucetUrl }) })
+  })
+
+  const faucet = opts.faucet
+  if (faucet) {
+    app.post(FAUCET_PATH, async (req, reply) => {
+      const body = req.body as { account?: unknown } | undefined
+      if (body === undefined || body === null || typeof body !== 'object') {
+        return sendError(reply, 400, 'send JSON {"account": "G…"} with content-type application/json')
+      }
+      try {
+        const paid = await faucet.pay(body.account)
+        opts.log?.(`faucet: ${paid.message}`)
+        return paid
+      } catch (err) {
+        if (err instanceof FaucetError) return sendError(reply, err.statusCode, err.message)
+        opts.log?.(`faucet failed: ${(err as Error).message}`)
+        return sendError(reply, 502, `the payment failed: ${(err as Error).message}`)
+      }
+    })
+  }
+
+  // Client-side routes (no file extension) get the app; missing files stay 404.
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '/'
+    if ((req.method === 'GET' || req.method === 'HEAD') && extname(path) === '' && !path.startsWith('/sandbox/')) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html')
+    }
+    return sendError(reply, 404, `no route ${req.method} ${path}`)
+  })
+  return app
+}
