@@ -2,16 +2,12 @@
  * Typed reads of the vault, the registry and the USDC token, each one simulation through
  * `simulate` (rpc.ts), with the field names of contracts/vault and contracts/registry.
  */
+import { toVaultState, type VaultState } from '../chain/records/vault.js'
 import { addr } from '../chain/scval.js'
 import { simulate, simulateOrCode, type AuditConnection, type Read } from './rpc.js'
 
-/** The vault's books (`VaultState`). */
-export interface VaultBooks {
-  totalUsdc: bigint
-  totalShares: bigint
-  totalProfit: bigint
-  activeLiq: bigint
-}
+/** The vault's books (`VaultState`, decoded by src/chain/records). */
+export type VaultBooks = VaultState
 
 /** A depositor's record (`DepositorInfo`) and, when read, the vault's `balance` for it. */
 export interface DepositorRecord {
@@ -57,10 +53,7 @@ const big = (v: unknown): bigint => {
 
 const record = (v: unknown): Raw => (v !== null && typeof v === 'object' ? (v as Raw) : {})
 
-export function toBooks(v: unknown): VaultBooks {
-  const r = record(v)
-  return { totalUsdc: big(r.total_usdc), totalShares: big(r.total_shares), totalProfit: big(r.total_profit), activeLiq: big(r.active_liq) }
-}
+export const toBooks: (v: unknown) => VaultBooks = toVaultState
 
 export function toKeeper(v: unknown): KeeperRecord {
   const r = record(v)
