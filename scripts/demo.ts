@@ -18,13 +18,17 @@
  * 5. audits the vault's and the registry's invariants (src/audit, the same check as
  *    `npm run audit -- --addresses target/demo/addresses.json`) and prints the table.
  *
- * Then it keeps the network and the keepers running until Ctrl-C (or exits with `--once`: 0 when
+ * 6. (without --once) starts the dashboard server (`npm run dashboard`, dashboard/server) on
+ *    http://127.0.0.1:5173/ against target/demo/addresses.json and the keepers' APIs, with the
+ *    sandbox USDC faucet.
+ *
+ * Then it keeps the network, the keepers and the dashboard running until Ctrl-C (or exits with `--once`: 0 when
  * a liquidation was booked and every invariant holds, 1 otherwise).
  *
  * Options: --seed N (default 1), --port N (RPC port, default 8000), --api-port N (first keeper's
  * API port, default 8080; the others follow), --keepers N (default 3), --ledger-interval S
  * (default 0.3: faster ledgers, so the auction's ~180 ledgers of ripening take about a minute), --drop PERCENT (default 20), --timeout SECONDS (default 300), --path atomic|two-step (default atomic),
- * --once.
+ * --dashboard-port N (default 5173; 0 = any free port), --no-dashboard, --once (skips the dashboard).
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
@@ -40,8 +44,8 @@ import { RegistryContract } from '../src/keeper/clients/registry.js'
 import { VaultContract, type VaultState } from '../src/keeper/clients/vault.js'
 import { deployExecutor, deployWorld } from '../src/world/index.js'
 import { REPO_ROOT, startSandbox, type Sandbox } from '../sandbox/ts/launch.js'
-
-const UNIT = 10_000_000n
+import { startDashboardServer, type DashboardServer } from '../dashboard/server/index.js'
+import { RipeningProgress, fmt7 } from './demo/progress.js'
 
 function usage(message: string): never {
   process.stderr.write(`demo: ${message}\n`)
@@ -62,64 +66,12 @@ function numberOption(name: string, raw: string | undefined, fallback: number, m
   return n
 }
 
-/** 7-decimal fixed point as a decimal string. */
-function fmt7(v: bigint, digits = 7): string {
-  const neg = v < 0n
-  const a = neg ? -v : v
-  const frac = (a % UNIT).toString().padStart(7, '0').slice(0, digits)
-  return `${neg ? '-' : ''}${a / UNIT}${digits > 0 ? `.${frac}` : ''}`
-}
-
 function run(cmd: string, args: string[]): void {
   const r = spawnSync(cmd, args, { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'] })
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status})`)
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-/**
- * Prints each planned fill once, then a progress line per auction every few seconds while it
- * ripens: block offset on the Dutch curve, lot/bid ratio against MIN_PROFIT, ledgers to go.
- */
-class RipeningProgress {
-  private readonly announced = new Set<string>()
-  private ticks = 0
-
-  constructor(
-    private readonly say: (line: string) => void,
-    private readonly daemons: readonly Daemon[],
-  ) {}
-
-  tick(): void {
-    this.ticks++
-    const seen = new Map<string, { keeper: string; e: Daemon['state']['executions'][number] }>()
-    for (const d of this.daemons) {
-      for (const e of d.state.executions) {
-        if (e.stage !== 'planned' && e.stage !== 'due') continue
-        if (!seen.has(e.key)) seen.set(e.key, { keeper: d.state.keeperName, e })
-      }
-    }
-    for (const [key, { keeper, e }] of seen) {
-      if (!this.announced.has(key)) {
-        this.announced.add(key)
-        const when = e.path === 'atomic' ? 'drawn and returned in the fill transaction' : 'drawn one ledger before the fill'
-        this.say(`${keeper} planned the fill of ${short(e.label)} at ledger ${e.targetLedger} (${e.targetLedger - e.plannedAt} ledgers after planning), capital ${fmt7(e.capital, 2)} USDC, ${when}`)
-      }
-      const p = e.progress
-      if (p === null || this.ticks % 3 !== 0) continue
-      const total = Math.max(1, e.targetLedger - e.plannedAt)
-      const done = Math.min(total, Math.max(0, p.ledger - e.plannedAt))
-      const width = 24
-      const bar = '#'.repeat(Math.round((done / total) * width)).padEnd(width, '.')
-      const ratio = p.ratio === null ? '-' : fmt7(p.ratio, 4)
-      this.say(`  ripening ${short(e.label)} [${bar}] block ${p.offset}, lot/bid ${ratio} vs MIN_PROFIT ${fmt7(p.minProfit, 4)}, ${Math.max(0, e.targetLedger - p.ledger)} ledgers to go`)
-    }
-  }
-}
-
-function short(address: string): string {
-  return address.length > 12 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address
-}
 
 async function main(): Promise<void> {
   let parsed
@@ -135,6 +87,8 @@ async function main(): Promise<void> {
         timeout: { type: 'string' },
         once: { type: 'boolean', default: false },
         path: { type: 'string' },
+        'dashboard-port': { type: 'string' },
+        'no-dashboard': { type: 'boolean', default: false },
       },
       strict: true,
     })
@@ -149,6 +103,8 @@ async function main(): Promise<void> {
   const ledgerInterval = numberOption('ledger-interval', o['ledger-interval'], 0.3, 0.05, 60)
   const dropPercent = numberOption('drop', o.drop, 20, 1, 90)
   const timeoutSeconds = intOption('timeout', o.timeout, 300, 10, 3600)
+  const dashboardPort = intOption('dashboard-port', o['dashboard-port'], 5173, 0, 65535)
+  const withDashboard = !o['no-dashboard'] && !o.once
   const path = o.path ?? 'atomic'
   if (path !== 'atomic' && path !== 'two-step') usage(`--path must be atomic or two-step, got ${JSON.stringify(o.path)}`)
   const say = (line: string) => process.stdout.write(`[demo] ${line}\n`)
@@ -160,10 +116,12 @@ async function main(): Promise<void> {
   say('starting the sandbox node')
   const sandbox: Sandbox = await startSandbox({ port, ledgerIntervalSeconds: ledgerInterval, seed })
   const daemons: Daemon[] = []
+  let dashboard: DashboardServer | undefined
   let stopping = false
   const stopAll = async (code: number) => {
     if (stopping) return
     stopping = true
+    await dashboard?.close().catch(() => undefined)
     await Promise.all(daemons.map((d) => d.stop().catch(() => undefined)))
     await sandbox.stop().catch(() => undefined)
     process.exit(code)
@@ -217,6 +175,21 @@ async function main(): Promise<void> {
       say(`keeper ${env.KEEPER_NAME} (${world.keepers[i]!.publicKey()}${executor ? `, executor ${executor.contractId}` : ''}) API http://127.0.0.1:${daemon.port}/api/state`)
     }
 
+    if (withDashboard) {
+      // The dashboard is a convenience: when it cannot start the demo goes on without it.
+      try {
+        dashboard = await startDashboardServer({
+          addresses: addressesFile,
+          port: dashboardPort,
+          keeperApis: daemons.map((d) => `http://127.0.0.1:${d.port}`),
+          log: (line) => say(`  ${line}`),
+        })
+        say(`dashboard: ${dashboard.url}${'url' in dashboard.faucet ? ` (sandbox USDC faucet: POST ${dashboard.faucet.url})` : ''}`)
+      } catch (err) {
+        say(`the dashboard did not start (${(err as Error).message}); the demo goes on without it`)
+      }
+    }
+
     const collateral = world.collaterals[0]!
     const oldPrice = world.price(collateral.code)
     const newPrice = (oldPrice * BigInt(Math.round((100 - dropPercent) * 100))) / 10_000n
@@ -250,7 +223,7 @@ async function main(): Promise<void> {
     const report = await audit(world.chain, audited)
     process.stdout.write(renderReport(report, { rpcUrl: sandbox.rpcUrl, ...audited }, process.stdout.columns ?? 120))
     if (o.once) await stopAll(report.holds && after.totalProfit > before.totalProfit ? 0 : 1)
-    say(`running: RPC ${sandbox.rpcUrl}, keepers on the ports above; Ctrl-C stops everything`)
+    say(`running: RPC ${sandbox.rpcUrl}, keepers on the ports above${dashboard ? `, dashboard ${dashboard.url}` : ''}; Ctrl-C stops everything`)
   } catch (err) {
     process.stderr.write(`demo failed: ${(err as Error).stack ?? String(err)}\n`)
     await stopAll(1)
