@@ -27,6 +27,10 @@ export default defineConfig({
           name: 'dashboard',
           include: ['dashboard/src/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
+          // Solid and its testing library run through Vite, so solid-js/web and the components
+          // share Solid's browser build; loaded by Node they would get its server build, where
+          // nothing is reactive.
+          server: { deps: { inline: [/solid-js/, /@solidjs\/testing-library/] } },
         },
       },
     ],
