@@ -48,7 +48,10 @@ export function Chart(props: ChartProps) {
   let chart: ChartJs | undefined
 
   onMount(() => {
-    chart = new ChartJs(canvas, { ...props.config(), options: { animation: false, maintainAspectRatio: false, ...props.config().options } })
+    const created = new ChartJs(canvas, { ...props.config(), options: { animation: false, maintainAspectRatio: false, ...props.config().options } })
+    // Without a 2D context (a test DOM, a browser refusing canvas) chart.js only logs; updating
+    // such a chart would throw, so keep none and leave the labelled canvas as it is.
+    chart = created.ctx ? created : undefined
   })
 
   createEffect(() => {

@@ -1,0 +1,99 @@
+/**
+ * A keeper daemon's HTTP API, GET /api/state (src/keeper/routes/views.ts `stateView`, described in
+ * routes/openapi.ts). The shapes are declared here rather than imported from the keeper, and
+ * checked with zod on arrival, so a keeper of another version fails with a readable message
+ * instead of a blank table. Amounts arrive as decimal strings of 7-decimal integers and are
+ * turned into bigints here; times stay ISO-8601 strings.
+ */
+import { z } from 'zod'
+
+const amount = z.string().regex(/^-?\d+$/, 'an integer amount string').transform((s) => BigInt(s))
+
+const positionSchema = z.object({
+  protocol: z.string(),
+  user: z.string(),
+  /** Float, 1.0 = the liquidation threshold; null without debt. */
+  healthFactor: z.number().nullable(),
+  collateralBase: amount.nullable(),
+  liabilityBase: amount.nullable(),
+})
+
+const progressSchema = z.object({
+  /** Ledger the progress was computed at; the fill it describes lands in the next one. */
+  ledger: z.number().int(),
+  /** Blocks since the auction started, for a fill in `ledger + 1`. */
+  offset: z.number().int(),
+  /** Lot value / bid cost of that fill, 7 decimals; null when the bid is free. */
+  ratio: amount.nullable(),
+  minProfit: amount,
+})
+
+const executionSchema = z.object({
+  key: z.string(),
+  adapter: z.string(),
+  label: z.string(),
+  stage: z.string(),
+  path: z.string(),
+  plannedAt: z.number().int(),
+  targetLedger: z.number().int(),
+  expiresAtLedger: z.number().int().nullable(),
+  /** USDC the fill draws (the bid at the target ledger). */
+  capital: amount,
+  priority: z.number(),
+  progress: progressSchema.nullable(),
+  note: z.string().nullable(),
+})
+
+const eventSchema = z.object({
+  id: z.number().int(),
+  ts: z.string(),
+  kind: z.string(),
+  message: z.string(),
+  data: z.record(z.string(), z.unknown()).optional(),
+})
+
+export const keeperStateSchema = z.object({
+  mode: z.string(),
+  operator: z.string(),
+  keeperName: z.string(),
+  updatedAt: z.string().nullable(),
+  positions: z.array(positionSchema),
+  events: z.array(eventSchema),
+  executions: z.array(executionSchema),
+})
+
+export type KeeperState = z.infer<typeof keeperStateSchema>
+export type KeeperPosition = KeeperState['positions'][number]
+export type KeeperExecution = KeeperState['executions'][number]
+export type KeeperProgress = NonNullable<KeeperExecution['progress']>
+/** One line of a keeper's event log (/api/state `events`, /api/events data). */
+export type KeeperEvent = z.infer<typeof eventSchema>
+
+export { eventSchema as keeperEventSchema }
+
+/** `base` + `path` without a doubled slash. */
+export function apiUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}${path}`
+}
+
+/**
+ * GET `<base>/api/state`, checked.
+ *
+ * @throws Error naming the keeper and what went wrong (unreachable, HTTP status, unexpected shape)
+ */
+export async function fetchKeeperState(base: string, init: { signal?: AbortSignal; fetch?: typeof fetch } = {}): Promise<KeeperState> {
+  const get = init.fetch ?? fetch
+  let res: Response
+  try {
+    res = await get(apiUrl(base, '/api/state'), { headers: { accept: 'application/json' }, ...(init.signal ? { signal: init.signal } : {}) })
+  } catch (err) {
+    throw new Error(`keeper ${base} is unreachable (${err instanceof Error ? err.message : String(err)})`)
+  }
+  if (!res.ok) throw new Error(`keeper ${base} answered HTTP ${res.status} to /api/state`)
+  const parsed = keeperStateSchema.safeParse(await res.json())
+  if (!parsed.success) {
+    const first = parsed.error.issues[0]
+    throw new Error(`keeper ${base} sent an /api/state this dashboard does not understand (${first ? `${first.path.join('.')}: ${first.message}` : 'bad shape'})`)
+  }
+  return parsed.data
+}

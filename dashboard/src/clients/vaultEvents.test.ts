@@ -1,0 +1,95 @@
+/** The vault reader against a scripted node: books and events of the same ledger, read incrementally. */
+import { Keypair, StrKey, type xdr } from '@stellar/stellar-sdk'
+import { describe, expect, it } from 'vitest'
+import { addr, i128, struct, sym } from '../../../src/chain/scval.js'
+import { VaultEventsReader, vaultEventsReader, type VaultEventsRpc } from './vaultEvents.js'
+
+const U = 10_000_000n
+const VAULT = StrKey.encodeContract(Buffer.alloc(32, 1))
+const A = Keypair.random().publicKey()
+
+interface RawEvent {
+  id: string
+  ledger: number
+  ledgerClosedAt: string
+  topic: xdr.ScVal[]
+  value: xdr.ScVal
+}
+
+function node(events: RawEvent[]) {
+  let ledger = 10
+  let totalUsdc = 0n
+  const requests: unknown[] = []
+  const server = {
+    async getHealth() {
+      return { status: 'healthy', latestLedger: ledger, oldestLedger: 1, ledgerRetentionWindow: 100 }
+    },
+    async getLatestLedger() {
+      return { id: '0', sequence: ledger, protocolVersion: '23', closeTime: String(1_000 + ledger) }
+    },
+    async simulateTransaction() {
+      const retval = struct({ active_liq: i128(0n), total_profit: i128(0n), total_shares: i128(totalUsdc), total_usdc: i128(totalUsdc) })
+      return { id: '1', latestLedger: ledger, events: [], _parsed: true, minResourceFee: '0', result: { auth: [], retval } }
+    },
+    async getEvents(req: { cursor?: string; startLedger?: number; endLedger?: number; limit?: number }) {
+      requests.push(req)
+      const start = req.cursor === undefined ? events.findIndex((e) => e.ledger >= req.startLedger!) : events.findIndex((e) => e.id > req.cursor!)
+      const page = (start < 0 ? [] : events.slice(start, start + (req.limit ?? 100))).map((e) => ({ ...e, inSuccessfulContractCall: true }))
+      return { events: page, cursor: page.at(-1)?.id ?? req.cursor ?? 'end', latestLedger: ledger, oldestLedger: 1 }
+    },
+  }
+  return {
+    server: server as unknown as VaultEventsRpc,
+    requests,
+    advance(to: number, usdc: bigint) {
+      ledger = to
+      totalUsdc = usdc
+    },
+  }
+}
+
+const deposit = (id: string, ledger: number, amount: bigint): RawEvent => ({
+  id,
+  ledger,
+  ledgerClosedAt: new Date((1_000 + ledger) * 1000).toISOString(),
+  topic: [sym('deposit'), addr(A)],
+  value: struct({ amount: i128(amount), dead_shares: i128(0n), shares: i128(amount) }),
+})
+const registry: RawEvent = { id: '0001', ledger: 2, ledgerClosedAt: new Date(1_002_000).toISOString(), topic: [sym('registry')], value: struct({ registry: addr(VAULT) }) }
+
+describe('VaultEventsReader', () => {
+  it('reads the books and every event through the ledger the books were read at, then only new ledgers', async () => {
+    const events = [registry, deposit('0005', 5, 100n * U), deposit('0012', 12, 50n * U)]
+    const n = node(events)
+    n.advance(10, 100n * U)
+    const reader = new VaultEventsReader(n.server, 'test', VAULT)
+    const first = await reader.read()
+    expect(first.ledger).toBe(10)
+    expect(first.books.totalUsdc).toBe(100n * U)
+    expect(first.events.map((e) => e.event.kind)).toEqual(['registry', 'deposit'])
+    expect(first.events[1]!.closeTime).toBe(1_005)
+    expect(first.complete).toBe(true)
+    expect(first.fromLedger).toBe(1)
+    expect(first.closeTime).toBe(1_010)
+
+    n.advance(12, 150n * U)
+    const second = await reader.read()
+    expect(second.events.map((e) => e.event.ledger)).toEqual([2, 5, 12])
+    // The second round starts after the ledger the first read through.
+    expect(n.requests.filter((r) => (r as { startLedger?: number }).startLedger !== undefined).map((r) => (r as { startLedger: number }).startLedger)).toEqual([1, 11])
+  })
+
+  it('shares one read between overlapping calls', async () => {
+    const n = node([deposit('0005', 5, 100n * U)])
+    n.advance(10, 100n * U)
+    const reader = new VaultEventsReader(n.server, 'test', VAULT)
+    const [a, b] = await Promise.all([reader.read(), reader.read()])
+    expect(a).toBe(b)
+    expect(a.events).toHaveLength(1)
+    expect(a.complete).toBe(false)
+  })
+
+  it('refuses a client that cannot read events', () => {
+    expect(() => vaultEventsReader({ simulateTransaction: () => undefined }, 'test', VAULT)).toThrow(/getEvents/)
+  })
+})

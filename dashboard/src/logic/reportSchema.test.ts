@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest'
+import { emptyReportFixture, reportFixture } from '../../../test/sim/reportFixture.js'
+import { parseReport, parseReportText } from './reportSchema.js'
+
+describe('parseReportText', () => {
+  it('accepts a report.json, as written (JSON)', () => {
+    for (const report of [reportFixture(), emptyReportFixture()]) {
+      const r = parseReportText(JSON.stringify(report))
+      expect(r.ok).toBe(true)
+      if (r.ok) expect(r.report.summary).toEqual(report.summary)
+    }
+  })
+
+  it('reads a report from before the fields added later to version 1, as "not recorded"', () => {
+    const old = reportFixture() as unknown as Record<string, Record<string, unknown> & Record<string, unknown>[]>
+    delete old.summary!.insolventDebt
+    for (const k of old.keepers as unknown as Record<string, unknown>[]) delete k.feesPaid
+    for (const a of old.auctions as unknown as Record<string, unknown>[]) delete a.contenders
+    const r = parseReport(old)
+    if (!r.ok) expect.unreachable(r.problems.join('\n'))
+    else {
+      expect(r.report.summary.insolventDebt).toBeNaN()
+      expect(r.report.keepers[0]!.feesPaid).toBeNaN()
+      expect(r.report.auctions[0]!.contenders).toEqual([])
+    }
+  })
+
+  it('says in words what is wrong with another file', () => {
+    const notJson = parseReportText('<html>')
+    expect(notJson.ok).toBe(false)
+    if (!notJson.ok) expect(notJson.problems[0]).toMatch(/^The file is not JSON/)
+
+    const other = parseReport({ name: 'package', version: '1.0.0' })
+    expect(other.ok).toBe(false)
+    if (!other.ok) expect(other.problems[0]).toMatch(/not a sim run report: it has no schemaVersion/)
+
+    const future = parseReport({ ...reportFixture(), schemaVersion: 2 })
+    if (!future.ok) expect(future.problems).toEqual(['This report has schema version 2; the dashboard reads version 1.'])
+    else expect.unreachable()
+
+    const broken = reportFixture() as unknown as { summary: Record<string, unknown>; series: Record<string, unknown> }
+    broken.summary.lpReturn = 'high'
+    delete broken.series.ledger
+    const r = parseReport(broken)
+    expect(r.ok).toBe(false)
+    if (!r.ok) {
+      expect(r.problems[0]).toMatch(/does not have its shape/)
+      expect(r.problems.some((p) => p.startsWith('summary.lpReturn:'))).toBe(true)
+      expect(r.problems.some((p) => p.startsWith('series.ledger:'))).toBe(true)
+    }
+  })
+})

@@ -1,0 +1,148 @@
+/**
+ * The shape of a sim run's report.json (sim/src/report/types.ts, schema version 1) as a zod
+ * schema, so the Research view can say in words why a file is not one. `parseReportText` is the
+ * whole check: JSON, a report at all, the schema version, then every field.
+ */
+import { z } from 'zod'
+import { REPORT_SCHEMA_VERSION, type Report } from '../../../sim/src/report/types.js'
+
+const num = z.number()
+const nullableNum = z.number().nullable()
+const nums = z.array(num)
+
+// Fields added to schema version 1 after its first runs (without a version bump): a report from
+// before them lacks them. They read as "not recorded" — NaN, which the report's formatters show
+// as the em-dash, or null / [] — never as a made-up zero.
+const laterNum = z.number().default(Number.NaN)
+const laterNullableNum = z.number().nullable().default(null)
+
+const keeper = z.object({
+  index: num,
+  name: z.string(),
+  address: z.string(),
+  operator: z.string(),
+  path: z.enum(['atomic', 'two-step']),
+  minProfit: num,
+  pollIntervalLedgers: num,
+  wins: num,
+  losses: num,
+  missed: laterNum,
+  unprofitable: laterNum,
+  abandoned: num,
+  profit: num,
+  vaultProfit: num,
+  winRate: num,
+  crashed: z.boolean(),
+  slashed: num,
+  feesPaid: laterNum,
+})
+
+const auction = z.object({
+  id: z.string(),
+  user: z.string(),
+  kind: z.enum(['liquidation', 'bad-debt', 'interest']),
+  createdLedger: num,
+  firstProfitableLedger: nullableNum,
+  filledLedger: nullableNum,
+  filledBy: z.string().nullable(),
+  fillDelay: nullableNum,
+  fillLatencyMs: laterNullableNum,
+  fillFee: laterNullableNum,
+  fillProfit: laterNullableNum,
+  contenders: z.array(z.string()).default([]),
+  lotValue: nullableNum,
+  bidValue: nullableNum,
+  outcome: z.enum(['filled', 'expired', 'open']),
+})
+
+const replayKind = z.enum(['fill-ledger', 'fill-amounts', 'share-math', 'health-factor'])
+
+export const reportSchema = z.object({
+  schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
+  scenario: z.object({ name: z.string(), description: z.string(), hash: z.string(), resolved: z.unknown() }),
+  seed: num,
+  versions: z.object({ harness: z.string(), stellarSdk: z.string(), sorobanHost: z.string(), blend: z.string(), protocol: num }),
+  run: z.object({ ledgerSeconds: num, ledgers: num, startLedger: num, endLedger: num, fastForwardedLedgers: num }),
+  summary: z.object({
+    lpReturn: num,
+    lpApy: z.object({ kind: z.string(), value: nullableNum, text: z.string() }),
+    sharePriceStart: num,
+    sharePriceEnd: num,
+    vaultProfit: num,
+    auctions: z.object({ created: num, filled: num, expired: num, open: num }),
+    missed: num,
+    fillDelay: z.object({ median: nullableNum, p95: nullableNum, max: nullableNum }),
+    badDebt: num,
+    borrowedStart: laterNum,
+    insolventDebt: laterNum,
+    liquidatedCollateral: laterNum,
+    slashes: num,
+    keeperProfit: num,
+    peakUtilisation: num,
+    replayMismatches: num,
+    auditHolds: z.boolean(),
+  }),
+  keepers: z.array(keeper),
+  auctions: z.array(auction),
+  replay: z.object({
+    checks: z.array(z.object({ kind: replayKind, checked: num, mismatches: num })),
+    mismatches: z.array(z.object({ kind: replayKind, ledger: num, detail: z.string() })),
+  }),
+  audit: z.object({
+    holds: z.boolean(),
+    invariants: z.array(z.object({ id: num, name: z.string(), holds: z.boolean(), warning: z.boolean(), detail: z.string() })),
+  }),
+  series: z.object({
+    assets: z.array(z.string()),
+    ledger: nums,
+    time: nums,
+    sharePrice: nums,
+    totalUsdc: nums,
+    activeLiq: nums,
+    totalProfit: nums,
+    badDebt: nums,
+    openAuctions: nums,
+    market: z.record(z.string(), nums),
+    oracle: z.record(z.string(), nums),
+    dex: z.record(z.string(), z.array(nullableNum)),
+  }),
+  events: z.array(
+    z.object({
+      ledger: num,
+      kind: z.enum(['deposit', 'withdraw', 'crash', 'restart', 'outage', 'recovery', 'slash', 'auction', 'fill', 'oracle']),
+      text: z.string(),
+    }),
+  ),
+})
+
+export type ParsedReport = { ok: true; report: Report } | { ok: false; problems: string[] }
+
+const MAX_PROBLEMS = 6
+
+/** A report from the text of a file, or what is wrong with it, in words. */
+export function parseReportText(text: string): ParsedReport {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (err) {
+    return { ok: false, problems: [`The file is not JSON (${err instanceof Error ? err.message : String(err)}). Open the report.json of a sim run.`] }
+  }
+  return parseReport(json)
+}
+
+/** A report from parsed JSON, or what is wrong with it, in words. */
+export function parseReport(json: unknown): ParsedReport {
+  if (json === null || typeof json !== 'object' || Array.isArray(json) || !('schemaVersion' in json))
+    return { ok: false, problems: ['This is not a sim run report: it has no schemaVersion. Open the report.json of a run directory (`npm run sim -- run <scenario> --out <dir>`).'] }
+  const version = (json as { schemaVersion: unknown }).schemaVersion
+  if (version !== REPORT_SCHEMA_VERSION)
+    return { ok: false, problems: [`This report has schema version ${JSON.stringify(version)}; the dashboard reads version ${REPORT_SCHEMA_VERSION}.`] }
+  const r = reportSchema.safeParse(json)
+  if (r.success) {
+    const report: Report = r.data
+    return { ok: true, report }
+  }
+  const problems = r.error.issues.slice(0, MAX_PROBLEMS).map((i) => `${i.path.join('.') || 'report'}: ${i.message}`)
+  if (r.error.issues.length > MAX_PROBLEMS) problems.push(`… and ${r.error.issues.length - MAX_PROBLEMS} more problem(s)`)
+  return { ok: false, problems: ['The file looks like a report.json but does not have its shape:', ...problems] }
+}

@@ -1,0 +1,98 @@
+/**
+ * The live log store: one event stream per configured keeper API (clients/events.ts), their lines
+ * merged in arrival order (newest last, at most LOG_CAP kept), and each stream's connection
+ * status. Streams open when the keeper list is known and close with the owner or when it changes.
+ */
+import { createEffect, createSignal, on, onCleanup } from 'solid-js'
+import { openKeeperStream, type StreamOptions, type StreamStatus } from '../clients/events.js'
+import type { KeeperEvent } from '../clients/keeperApi.js'
+
+/** Lines kept; older ones drop off the top. */
+export const LOG_CAP = 500
+
+export interface LogLine {
+  /** Unique within the log: keeper index and event id. */
+  key: string
+  /** The keeper's ISO time of the event. */
+  time: string
+  keeper: string
+  kind: string
+  summary: string
+}
+
+export interface StreamView {
+  url: string
+  keeper: string
+  status: StreamStatus
+  /** The keeper's time in its last heartbeat. */
+  heartbeat: string | undefined
+}
+
+/** A keeper's short name in the log: its API's host and port. */
+export function keeperLabel(url: string): string {
+  try {
+    return new URL(url).host
+  } catch {
+    return url
+  }
+}
+
+/** `lines` with `added` at the end, keeping the last `cap`. */
+export function appendLines(lines: readonly LogLine[], added: readonly LogLine[], cap = LOG_CAP): LogLine[] {
+  const all = [...lines, ...added]
+  return all.length > cap ? all.slice(all.length - cap) : all
+}
+
+export function toLogLine(index: number, keeper: string, e: KeeperEvent): LogLine {
+  return { key: `${index}:${e.id}`, time: e.ts, keeper, kind: e.kind, summary: e.message }
+}
+
+/** The status in words: `connected`, `connecting…`, `retrying in 4 s (attempt 3)`, `closed`. */
+export function statusText(s: StreamStatus): string {
+  switch (s.state) {
+    case 'open':
+      return 'connected'
+    case 'connecting':
+      return s.attempt === 0 ? 'connecting…' : `reconnecting… (attempt ${s.attempt + 1})`
+    case 'retrying':
+      return `disconnected, retrying in ${Math.ceil(s.inMs / 1000)} s (attempt ${s.attempt})`
+    case 'closed':
+      return 'closed'
+  }
+}
+
+export interface LogStore {
+  lines: () => LogLine[]
+  streams: () => StreamView[]
+  clear: () => void
+}
+
+export function createLogStore(urls: () => readonly string[], options: StreamOptions = {}): LogStore {
+  const [lines, setLines] = createSignal<LogLine[]>([])
+  const [streams, setStreams] = createSignal<StreamView[]>([])
+  const key = () => urls().join('\n')
+
+  createEffect(
+    on(key, (joined) => {
+      const list = joined === '' ? [] : joined.split('\n')
+      setStreams(list.map((url) => ({ url, keeper: keeperLabel(url), status: { state: 'connecting', attempt: 0 }, heartbeat: undefined })))
+      const update = (i: number, patch: Partial<StreamView>) => setStreams((all) => all.map((s, j) => (j === i ? { ...s, ...patch } : s)))
+      const closers = list.map((url, i) =>
+        openKeeperStream(
+          url,
+          {
+            onEvent: (e) => setLines((all) => appendLines(all, [toLogLine(i, keeperLabel(url), e)])),
+            onStatus: (status) => update(i, { status }),
+            onHeartbeat: (heartbeat) => update(i, { heartbeat }),
+          },
+          options,
+        ),
+      )
+      onCleanup(() => {
+        for (const close of closers) close()
+      })
+    }),
+  )
+
+  return { lines, streams, clear: () => setLines([]) }
+}

@@ -1,0 +1,72 @@
+import { cleanup, render, screen } from '@solidjs/testing-library'
+import { createResource } from 'solid-js'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { DashboardConfig } from '../config/schema.js'
+import { ConfigContext, type ConfigStore } from '../stores/config.js'
+import { AuctionsView } from './AuctionsView.js'
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
+
+const config = {
+  network: { rpcUrl: 'http://127.0.0.1:8000/rpc', networkPassphrase: 'x' },
+  contracts: { vault: 'CV', registry: 'CR', usdc: 'CU' },
+  keeperApis: ['http://127.0.0.1:8080'],
+} as DashboardConfig
+
+/** /api/state as src/keeper/routes/views.ts writes it (amounts as strings). */
+const state = {
+  mode: 'liquidating',
+  operator: 'GOP',
+  keeperName: 'demo-keeper-1',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+  vault: null,
+  keepers: [],
+  positions: [{ protocol: 'blend', user: 'GBORROWER', healthFactor: 0.93, collateralBase: '1000000000', liabilityBase: '1075268817' }],
+  events: [],
+  outstandingDraw: '0',
+  recovery: null,
+  executions: [
+    {
+      key: '0:GBORROWER',
+      adapter: 'blend',
+      label: 'GBORROWER',
+      stage: 'planned',
+      path: 'atomic',
+      plannedAt: 150,
+      targetLedger: 286,
+      expiresAtLedger: 600,
+      capital: '10000000000',
+      priority: 4,
+      history: [{ stage: 'planned', ledger: 150 }],
+      progress: { ledger: 199, offset: 100, ratio: '5500000', minProfit: '10200000' },
+      note: null,
+      result: null,
+    },
+  ],
+  cycles: { count: 1, overruns: 0, lastStartedAt: null, lastDurationMs: null, lastError: null },
+}
+
+describe('AuctionsView', () => {
+  it('lists the borrowers and open auctions of the keepers’ /api/state and charts the selected auction', async () => {
+    const fetch = vi.fn(async () => new Response(JSON.stringify(state), { status: 200, headers: { 'content-type': 'application/json' } }))
+    vi.stubGlobal('fetch', fetch)
+    render(() => {
+      const [loaded] = createResource(async () => ({ config, problems: [], patch: {} }))
+      const store: ConfigStore = { loaded, reload: () => undefined, config: () => config, reads: () => undefined }
+      return (
+        <ConfigContext.Provider value={store}>
+          <AuctionsView />
+        </ConfigContext.Provider>
+      )
+    })
+    const row = await screen.findByTestId('borrower-row-GBORROWER')
+    expect(row.textContent).toContain('0.9300')
+    expect(fetch).toHaveBeenCalledWith('http://127.0.0.1:8080/api/state', expect.anything())
+    expect(screen.getByTestId('auction-row-0:GBORROWER').textContent).toContain('demo-keeper-1: planned (atomic), ledger 286, 1000.0000000')
+    expect(screen.getByTestId('auction-chart')).toBeTruthy()
+    expect(screen.getByText(/first profitable block/).textContent).toContain('186')
+  })
+})
