@@ -1,4 +1,194 @@
-/** Placeholder until the view lands. */
+/**
+ * Keepers: the registry's keepers with their counters and any outstanding draw, slashing a keeper
+ * whose draw is older than the slash timeout (anyone may), and registering or deregistering the
+ * connected wallet as a keeper.
+ */
+import { For, Show, createMemo, createSignal } from 'solid-js'
+import { WriteAction } from '../components/WriteAction.js'
+import { registryDeregister, registryRegister, registrySlash } from '../clients/writes.js'
+import { useConfig } from '../stores/config.js'
+import { createKeepersStore } from '../stores/keepers.js'
+import { createLedgerClock } from '../stores/ledgerClock.js'
+import { activeWrite, wallet } from '../stores/wallet.js'
+import { formatAmount } from '../logic/amounts.js'
+import { keeperRows, ownKeeper, type KeeperRow } from '../logic/keeperRows.js'
+import type { KeeperInfo } from '../clients/chain.js'
+import { formatDuration } from '../logic/time.js'
+import { returnedI128 } from '../logic/writeFlow.js'
+
 export function KeepersView() {
-  return <section><h2>KeepersView</h2></section>
+  const { config, reads } = useConfig()
+  const store = createKeepersStore(reads)
+  const ledger = createLedgerClock(reads)
+  const me = () => wallet()?.address
+  const registryId = () => {
+    const c = config()
+    if (c === undefined) throw new Error('The dashboard is not configured.')
+    return c.contracts.registry
+  }
+  const operator = () => {
+    const a = me()
+    if (a === undefined) throw new Error('Connect a wallet first.')
+    return a
+  }
+  const rows = () => {
+    const r = store.registry()
+    if (r === undefined) return []
+    return keeperRows(r.keepers, { slashTimeout: r.config.slashTimeout, closeTime: ledger.latest?.closeTime ?? 0, me: me() })
+  }
+  const own = () => ownKeeper(store.registry()?.keepers ?? [], me())
+  // The deregister form outlives the record it removed while it is the active write, so its
+  // outcome ("included in ledger N") stays on the page.
+  const deregistering = createMemo<KeeperInfo | undefined>((prev) => own() ?? (activeWrite() === 'deregister' ? prev : undefined))
+  const [keeperName, setKeeperName] = createSignal('')
+  // Rows are keyed by operator, so a row (and a slash in progress in it) survives each refresh.
+  const operators = () => rows().map((r) => r.operator)
+  const rowOf = (op: string) => rows().find((r) => r.operator === op)
+  const minStake = () => {
+    const r = store.registry()
+    return r === undefined ? '—' : formatAmount(r.config.minStake)
+  }
+
+  return (
+    <>
+      <section aria-labelledby="keepers-title">
+        <h2 id="keepers-title">Keepers</h2>
+        <Show when={store.error()}>
+          {(e) => (
+            <p role="alert" class="error">
+              Could not read the registry: {e()}
+            </p>
+          )}
+        </Show>
+        <Show when={store.registry()}>
+          {(r) => (
+            <p>
+              Stake to register: {formatAmount(r().config.minStake)} USDC. A draw held longer than {formatDuration(r().config.slashTimeout)}{' '}
+              may be slashed by anyone ({r().config.slashRateBps / 100}% of the stake goes to the vault).
+            </p>
+          )}
+        </Show>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Operator</th>
+              <th scope="col">Stake (USDC)</th>
+              <th scope="col">Executions</th>
+              <th scope="col">Fills</th>
+              <th scope="col">Win rate</th>
+              <th scope="col">Avg response</th>
+              <th scope="col">Active draw (USDC)</th>
+              <th scope="col">Draw age</th>
+              <th scope="col">Slashed</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            <For each={operators()} fallback={<EmptyRow loaded={store.registry() !== undefined} />}>
+              {(op) => <Show when={rowOf(op)}>{(row) => <KeeperTableRow row={row()} registry={registryId} />}</Show>}
+            </For>
+          </tbody>
+        </table>
+      </section>
+
+      <section aria-labelledby="my-keeper-title">
+        <h2 id="my-keeper-title">My keeper registration</h2>
+        <Show when={me() !== undefined} fallback={<p class="notice">Connect a wallet to register it as a keeper.</p>}>
+          {/* The register form stays until another write starts, so its outcome stays readable. */}
+          <Show when={own() === undefined || activeWrite() === 'register'}>
+            <WriteAction
+              name="register"
+              label="Register as a keeper"
+              submitTestId="register-submit"
+              disabled={own() !== undefined}
+              build={() => registryRegister(registryId(), operator(), keeperName())}
+              effect={() => `registers “${keeperName()}” and takes a stake of ${minStake()} USDC from your wallet`}
+            >
+              <RegisterFields minStake={minStake()} name={keeperName()} setName={setKeeperName} />
+            </WriteAction>
+          </Show>
+          <Show when={deregistering()}>
+            {(k) => (
+              <WriteAction
+                name="deregister"
+                label="Deregister and take the stake back"
+                submitTestId="deregister-submit"
+                disabled={own() === undefined}
+                build={() => registryDeregister(registryId(), operator())}
+                effect={() => `removes “${k().name}” and refunds its stake of ${formatAmount(k().stake)} USDC`}
+              >
+                <p>
+                  Registered as “{k().name}” with a stake of {formatAmount(k().stake)} USDC. Deregistering refunds the stake; it is refused
+                  while the keeper holds a draw.
+                </p>
+              </WriteAction>
+            )}
+          </Show>
+        </Show>
+      </section>
+    </>
+  )
+}
+
+function RegisterFields(props: { minStake: string; name: string; setName: (name: string) => void }) {
+  return (
+    <>
+      <label>
+        Keeper name
+        <input
+          data-testid="register-name"
+          autocomplete="off"
+          maxLength={64}
+          value={props.name}
+          onInput={(e) => props.setName(e.currentTarget.value)}
+          aria-describedby="register-help"
+        />
+      </label>
+      <p id="register-help">
+        Registering takes the registry’s minimum stake, {props.minStake} USDC, from this wallet. You get it back when you deregister,
+        unless the keeper is slashed first.
+      </p>
+    </>
+  )
+}
+
+function EmptyRow(props: { loaded: boolean }) {
+  return (
+    <tr>
+      <td colSpan={11}>{props.loaded ? 'No keeper is registered.' : 'Reading the registry…'}</td>
+    </tr>
+  )
+}
+
+function KeeperTableRow(props: { row: KeeperRow; registry: () => string }) {
+  const row = () => props.row
+  return (
+    <tr data-testid={`keeper-row-${row().operator}`} classList={{ mine: row().mine }}>
+      <td>{row().name}</td>
+      <td title={row().operator} style={{ 'white-space': 'nowrap' }}>
+        {row().operatorShort}
+      </td>
+      <td>{formatAmount(row().stake)}</td>
+      <td>{row().executions}</td>
+      <td>{row().fills}</td>
+      <td>{row().winRate}</td>
+      <td>{row().avgResponseMs} ms</td>
+      <td>{row().draw === undefined ? '—' : formatAmount(row().draw!)}</td>
+      <td>{row().drawAge}</td>
+      <td>{row().slashed ? 'yes' : 'no'}</td>
+      <td>
+        <Show when={row().slashable || activeWrite() === `slash-${row().operator}`}>
+          <WriteAction
+            name={`slash-${row().operator}`}
+            label="Slash"
+            disabled={!row().slashable}
+            submitTestId={`slash-${row().operator}`}
+            build={() => registrySlash(props.registry(), row().operator)}
+            effect={(ret) => `slashes ${formatAmount(returnedI128(ret))} USDC of ${row().name}’s stake to the vault`}
+          />
+        </Show>
+      </td>
+    </tr>
+  )
 }

@@ -1,0 +1,75 @@
+/**
+ * The "My position" figures that are not read straight from the chain: deposit and withdraw
+ * previews (the core's share math, the same algorithm as the vault), the deposit cap left and
+ * the withdraw cooldown. Share math itself lives only in src/core.
+ */
+import { BaseError, sharesForDeposit, usdcForShares } from '../../../src/core/index.js'
+import { VAULT_ERRORS, type VaultConfig, type VaultState } from '../../../src/chain/records/index.js'
+import { formatAmount, parseAmount } from './amounts.js'
+import { formatDuration } from './time.js'
+
+/** A preview: the exact value and its sentence, or why there is none in words. */
+export type Preview = { ok: true; value: bigint; text: string } | { ok: false; text: string }
+
+/** A core share-math error in the vault's words (the codes are shared with the contract). */
+export function coreErrorInWords(e: unknown): string {
+  if (e instanceof BaseError) {
+    const known = Object.values(VAULT_ERRORS).find((v) => v.name === e.code)
+    return known?.message ?? e.shortMessage
+  }
+  return e instanceof Error ? e.message : String(e)
+}
+
+/**
+ * Shares a deposit of `amountText` USDC would mint now: "You receive N shares".
+ *
+ * @example
+ * depositPreview('1000', { totalUsdc: 0n, totalShares: 0n, totalProfit: 0n, activeLiq: 0n })
+ * // { ok: true, value: 9_999_999_000n, text: 'You receive 999.9999000 shares' }
+ */
+export function depositPreview(amountText: string, state: VaultState | undefined): Preview {
+  const amount = parseAmount(amountText)
+  if (!amount.ok) return { ok: false, text: amount.error }
+  if (state === undefined) return { ok: false, text: 'Reading the vault…' }
+  try {
+    const { shares } = sharesForDeposit({ amount: amount.value, totalUsdc: state.totalUsdc, totalShares: state.totalShares })
+    return { ok: true, value: shares, text: `You receive ${formatAmount(shares)} shares` }
+  } catch (e) {
+    return { ok: false, text: coreErrorInWords(e) }
+  }
+}
+
+/** USDC a withdrawal of `sharesText` shares would pay now: "You receive N USDC". */
+export function withdrawPreview(sharesText: string, state: VaultState | undefined, held: bigint | undefined): Preview {
+  const shares = parseAmount(sharesText)
+  if (!shares.ok) return { ok: false, text: shares.error }
+  if (state === undefined) return { ok: false, text: 'Reading the vault…' }
+  if (held !== undefined && shares.value > held) return { ok: false, text: VAULT_ERRORS[109]!.message }
+  try {
+    const usdc = usdcForShares({ shares: shares.value, totalUsdc: state.totalUsdc, totalShares: state.totalShares })
+    return { ok: true, value: usdc, text: `You receive ${formatAmount(usdc)} USDC` }
+  } catch (e) {
+    return { ok: false, text: coreErrorInWords(e) }
+  }
+}
+
+/** Room under the deposit cap: deposit_cap − total_usdc, never below 0. */
+export function depositCapLeft(config: VaultConfig, state: VaultState): bigint {
+  const left = config.depositCap - state.totalUsdc
+  return left > 0n ? left : 0n
+}
+
+/**
+ * Seconds until the depositor may withdraw: last_deposit_time + withdraw_cooldown − the latest
+ * ledger close time (the vault compares with the ledger timestamp, not the wall clock). ≤ 0 means
+ * ready; a depositor who never deposited is ready.
+ */
+export function cooldownRemaining(lastDepositTime: number, withdrawCooldown: number, closeTime: number): number {
+  if (lastDepositTime === 0) return 0
+  return lastDepositTime + withdrawCooldown - closeTime
+}
+
+/** "ready", or the time left in words ("2 min 5 s left"). */
+export function cooldownText(remaining: number): string {
+  return remaining <= 0 ? 'ready' : `${formatDuration(remaining)} left`
+}
