@@ -4,7 +4,8 @@
  * core's math and the contracts' own records. Each view's screenshot goes to target/screenshots/.
  */
 import { mkdirSync } from 'node:fs'
-import { writeFile } from 'node:fs/promises'
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -93,7 +94,7 @@ describe('dashboard in chromium', () => {
   it('shows a deposit over the cap refused in words', async () => {
     await page.getByTestId('deposit-amount').fill(String((DEPOSIT_CAP / UNIT) + 1n))
     await page.getByTestId('deposit-submit').click()
-    await expect.poll(async () => (await page.getByTestId('write-error').textContent()) ?? '', { timeout: 30_000 }).toMatch(/deposit cap/i)
+    await expect.poll(async () => (await page.getByTestId('write-error').textContent()) ?? '', { timeout: 30_000 }).toMatch(/over its deposit cap.*DepositCapExceeded, #107/)
   })
 
   it('withdraws once the cooldown has passed (sandbox clock advanced)', async () => {
@@ -138,16 +139,25 @@ describe('dashboard in chromium', () => {
   it('shows the keeper’s borrowers with their health factors', async () => {
     await view('auctions')
     await page.locator('[data-testid^="borrower-row-"]').first().waitFor({ timeout: 60_000 })
-    await screenshot('auctions')
+    await screenshot('auctions-borrowers')
   })
 
   it('opens a sim run’s report.json in Research and draws its charts', async () => {
-    const file = join(SCREENSHOTS, 'report.json')
+    const file = join(await mkdtemp(join(tmpdir(), 'dashboard-report-')), 'report.json')
     await writeFile(file, reportJson(reportFixture()))
     await view('research')
     await page.getByTestId('research-file').setInputFiles(file)
     await page.getByTestId('research-chart').first().waitFor({ timeout: 30_000 })
     expect(await page.getByTestId('research-error').count()).toBe(0)
     await screenshot('research')
+  })
+
+  it('charts an open auction’s lot value against its bid cost once a price drop makes a borrower liquidatable', async () => {
+    const collateral = env.world.collaterals[0]!
+    await env.world.setPrice(collateral.code, (env.world.price(collateral.code) * 75n) / 100n)
+    await view('auctions')
+    await page.locator('[data-testid^="auction-row-"]').first().waitFor({ timeout: 120_000 })
+    await page.getByTestId('auction-chart').first().waitFor({ timeout: 120_000 })
+    await screenshot('auctions')
   })
 })

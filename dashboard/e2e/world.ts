@@ -52,7 +52,7 @@ export async function startDashboardWorld(): Promise<DashboardWorld> {
         KEEPER_SECRET: world.keepers[0]!.secret(),
         KEEPER_NAME: 'e2e-daemon',
         API_PORT: '0',
-        POLL_INTERVAL: '1',
+        POLL_INTERVAL: '3',
       }),
       { logger: pino({ level: 'silent' }), stopGraceMs: 2_000 },
     )
