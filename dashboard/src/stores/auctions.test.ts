@@ -64,7 +64,7 @@ describe('auctionRows', () => {
     ]
     const rows = auctionRows(results)
     expect(rows.map((r) => r.key)).toEqual(['0:GA'])
-    expect(rows[0]!.executions.map((e) => `${e.keeper} ${e.stage} ${e.capital}`)).toEqual(['k1 planned 1000.0000000', 'k2 due 1000.0000000'])
+    expect(rows[0]!.executions.map((e) => `${e.keeper} ${e.stage} ${e.capital}`)).toEqual(['k1 planned 1,000.0000000', 'k2 due 1,000.0000000'])
   })
 
   it('charts from the freshest progress: start = ledger + 1 − offset, target offset from the target ledger', () => {

@@ -5,7 +5,7 @@
  */
 import { createMemo, createResource, onCleanup } from 'solid-js'
 import { MISSING, SCALAR_7, taskPriority } from '../../../src/core/index.js'
-import { formatAmount } from '../../../src/audit/format.js'
+import { formatAmount } from '../logic/amounts.js'
 import { fetchKeeperState, type KeeperExecution, type KeeperState } from '../clients/keeperApi.js'
 import { auctionChartData, type AuctionChartData } from '../logic/auctionCurve.js'
 

@@ -18,7 +18,7 @@ import type { ChartConfiguration } from 'chart.js'
 import { createMemo, createResource, onCleanup } from 'solid-js'
 import { MISSING, apyDisplay, sharePrice, type ApyDisplayReturnType, type SharePricePoint } from '../../../src/core/index.js'
 import { replayBackward } from '../../../src/audit/invariants/replay.js'
-import { formatAmount } from '../../../src/audit/format.js'
+import { formatAmount } from '../logic/amounts.js'
 import type { Reads } from '../clients/chain.js'
 import { vaultEventsReader, type VaultBooks, type VaultEventsReader, type VaultRead } from '../clients/vaultEvents.js'
 

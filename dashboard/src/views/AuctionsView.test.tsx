@@ -65,7 +65,7 @@ describe('AuctionsView', () => {
     const row = await screen.findByTestId('borrower-row-GBORROWER')
     expect(row.textContent).toContain('0.9300')
     expect(fetch).toHaveBeenCalledWith('http://127.0.0.1:8080/api/state', expect.anything())
-    expect(screen.getByTestId('auction-row-0:GBORROWER').textContent).toContain('demo-keeper-1: planned (atomic), ledger 286, 1000.0000000')
+    expect(screen.getByTestId('auction-row-0:GBORROWER').textContent).toContain('demo-keeper-1: planned (atomic), ledger 286, 1,000.0000000')
     expect(screen.getByTestId('auction-chart')).toBeTruthy()
     expect(screen.getByText(/first profitable block/).textContent).toContain('186')
   })

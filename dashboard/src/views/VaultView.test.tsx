@@ -18,7 +18,7 @@ describe('VaultFiguresList', () => {
     render(() => <VaultFiguresList figures={vaultFigures(books, history)} />)
     expect(screen.getByTestId('vault-apy').textContent).toBe('1.00% cumulative')
     expect(screen.getByTestId('vault-apy').textContent).toContain('cumulative')
-    expect(screen.getByTestId('vault-tvl').textContent).toBe('1010.0000000 USDC')
+    expect(screen.getByTestId('vault-tvl').textContent).toBe('1,010.0000000 USDC')
     expect(screen.getByTestId('vault-idle').textContent).toBe('810.0000000 USDC')
     expect(screen.getByTestId('vault-deployed').textContent).toBe('200.0000000 USDC')
     expect(screen.getByTestId('vault-profit').textContent).toBe('10.0000000 USDC')
@@ -44,6 +44,6 @@ describe('VaultFiguresList', () => {
   it('shows the em-dash for the APY of a vault with books but a single point of history', () => {
     render(() => <VaultFiguresList figures={vaultFigures(books, [{ timestamp: 0, price: 10_000_000n }])} />)
     expect(screen.getByTestId('vault-apy').textContent).toBe('—')
-    expect(screen.getByTestId('vault-tvl').textContent).toBe('1010.0000000 USDC')
+    expect(screen.getByTestId('vault-tvl').textContent).toBe('1,010.0000000 USDC')
   })
 })
