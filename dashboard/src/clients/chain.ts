@@ -7,6 +7,7 @@ import { createChain, type Chain } from '../../../src/chain/connection.js'
 import { simulateReadAt } from '../../../src/chain/simulate.js'
 import { addr } from '../../../src/chain/scval.js'
 import {
+  toBigInt,
   toDepositorInfo,
   toKeeperInfo,
   toRegistryConfig,
@@ -35,8 +36,6 @@ async function read<T>(chain: Chain, contract: string, method: string, args: xdr
   return decode(scValToNative(retval))
 }
 
-const big = (v: unknown): bigint => (typeof v === 'bigint' ? v : BigInt(String(v ?? 0)))
-
 /** Typed reads of one deployment (vault, registry, USDC). */
 export class Reads {
   constructor(
@@ -49,12 +48,12 @@ export class Reads {
   depositor = (account: string): Promise<DepositorInfo> =>
     read(this.chain, this.contracts.vault, 'get_depositor', [addr(account)], toDepositorInfo)
   /** `vault.balance(account)`: the USDC value of the account's shares (floor). */
-  vaultBalance = (account: string): Promise<bigint> => read(this.chain, this.contracts.vault, 'balance', [addr(account)], big)
+  vaultBalance = (account: string): Promise<bigint> => read(this.chain, this.contracts.vault, 'balance', [addr(account)], (v) => toBigInt(v))
   keepers = (): Promise<KeeperInfo[]> =>
     read(this.chain, this.contracts.registry, 'get_keepers', [], (v) => (Array.isArray(v) ? v : []).map(toKeeperInfo))
   registryConfig = (): Promise<RegistryConfig> => read(this.chain, this.contracts.registry, 'get_config', [], toRegistryConfig)
   /** The account's USDC balance (SEP-41 `balance`). */
-  usdcBalance = (account: string): Promise<bigint> => read(this.chain, this.contracts.usdc, 'balance', [addr(account)], big)
+  usdcBalance = (account: string): Promise<bigint> => read(this.chain, this.contracts.usdc, 'balance', [addr(account)], (v) => toBigInt(v))
   /** The latest ledger's sequence and close time (s), the clock for cooldowns and draw ages. */
   latestLedger = async (): Promise<{ sequence: number; closeTime: number }> => {
     const l = await this.chain.server.getLatestLedger()
