@@ -11,6 +11,12 @@ export interface KeeperMetrics {
   cycleOverruns: Counter
   rpcErrors: Counter<'stage'>
   drawsOutstanding: Gauge
+  /** Ledgers since this keeper's outstanding draw was taken (0 without a draw). */
+  drawOutstandingLedgers: Gauge
+  /** Unix time (s) of the last completed poll cycle. */
+  lastCycleTimestamp: Gauge
+  /** POLL_INTERVAL in seconds, so that alerts can speak in intervals. */
+  pollInterval: Gauge
   tasksTotal: Counter<'adapter' | 'outcome'>
   adapterErrors: Counter<'adapter' | 'stage'>
   profitTotal: Counter
@@ -50,6 +56,21 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Keepe
     drawsOutstanding: new Gauge({
       name: 'service_draws_outstanding',
       help: "This keeper's outstanding vault draw in USDC (0 or more).",
+      registers: r,
+    }),
+    drawOutstandingLedgers: new Gauge({
+      name: 'service_draw_outstanding_ledgers',
+      help: "Ledgers since this keeper's outstanding vault draw was taken (0 without a draw).",
+      registers: r,
+    }),
+    lastCycleTimestamp: new Gauge({
+      name: 'service_last_cycle_timestamp_seconds',
+      help: 'Unix time of the last completed poll cycle (0 before the first).',
+      registers: r,
+    }),
+    pollInterval: new Gauge({
+      name: 'service_poll_interval_seconds',
+      help: 'The configured POLL_INTERVAL.',
       registers: r,
     }),
     tasksTotal: new Counter({
