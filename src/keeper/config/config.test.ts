@@ -1,5 +1,5 @@
 import { Keypair, Networks } from '@stellar/stellar-sdk'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -139,6 +139,16 @@ describe('.env loading', () => {
     expect(loadEnvironment(dir, { X: '1' })).toEqual({ X: '1' })
     writeFileSync(join(dir, '.env'), 'POLL_INTERVAL=5\nKEEPER_NAME=from-file\n')
     expect(loadEnvironment(dir, { KEEPER_NAME: 'from-env' })).toEqual({ POLL_INTERVAL: '5', KEEPER_NAME: 'from-env' })
+  })
+
+  it('reads multi-line and backtick-quoted values as dotenv does', () => {
+    expect(parseDotEnv('K="line1\nline2"\nM=`a b`\n')).toEqual({ K: 'line1\nline2', M: 'a b' })
+  })
+
+  it('refuses a .env that exists but cannot be read, naming the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keeper-env-'))
+    mkdirSync(join(dir, '.env')) // a directory: reading it fails with EISDIR
+    expect(() => loadEnvironment(dir, {})).toThrow(/cannot read .*\.env \(EISDIR\)/)
   })
 
   it('reads KEEPER_SECRET from KEEPER_SECRET_FILE when it is not set directly', () => {

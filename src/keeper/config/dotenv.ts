@@ -1,42 +1,31 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import dotenv from 'dotenv'
+import { ConfigError } from './config.js'
 
 /**
- * Parses `.env` text: `KEY=value` lines, `#` comments, optional `export ` prefix, values in
- * single or double quotes (double quotes understand \n). Malformed lines are ignored.
+ * Parses `.env` text with the dotenv package: `KEY=value` lines, `#` comments, optional `export `
+ * prefix, single, double or backtick quotes (double quotes understand \n), multi-line values.
  */
 export function parseDotEnv(text: string): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const rawLine of text.split(/\r?\n/)) {
-    const line = rawLine.trim()
-    if (line === '' || line.startsWith('#')) continue
-    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line)
-    if (!m) continue
-    const key = m[1]!
-    let value = m[2]!
-    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) {
-      value = value.slice(1, -1).replace(/\\n/g, '\n').replace(/\\"/g, '"')
-    } else if (value.startsWith("'") && value.endsWith("'") && value.length >= 2) {
-      value = value.slice(1, -1)
-    } else {
-      value = value.replace(/\s+#.*$/, '')
-    }
-    out[key] = value
-  }
-  return out
+  return dotenv.parse(text)
 }
 
 /**
- * The environment the keeper runs with: `.env` in `cwd` read best effort (absent or unreadable
- * is fine), then the process environment on top (a variable set in both wins from the
- * environment). Nothing is written to `process.env`.
+ * The environment the keeper runs with: `.env` in `cwd` (absent is fine), then the process
+ * environment on top (a variable set in both wins from the environment). Nothing is written to
+ * `process.env`.
+ *
+ * @throws ConfigError when `.env` exists but cannot be read.
  */
 export function loadEnvironment(cwd: string, env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  const file = join(cwd, '.env')
   let fromFile: Record<string, string> = {}
   try {
-    fromFile = parseDotEnv(readFileSync(join(cwd, '.env'), 'utf8'))
-  } catch {
-    // Best effort by design: no .env means environment only.
+    fromFile = parseDotEnv(readFileSync(file, 'utf8'))
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code !== 'ENOENT') throw new ConfigError([`cannot read ${file} (${code ?? (err as Error).message})`])
   }
   return { ...fromFile, ...env }
 }
