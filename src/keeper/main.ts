@@ -1,18 +1,17 @@
 import pino from 'pino'
-import { ConfigError, loadEnvironment, parseConfig, resolveSecretFiles, type KeeperConfig } from './config/index.js'
+import { ConfigError, applyDeploymentsFile, loadEnvironment, parseConfig, resolveSecretFiles, type KeeperConfig } from './config/index.js'
 import { startDaemon } from './daemon.js'
 
 /**
  * The process entry (server.ts and the single executable call it): 1 load .env then the
- * environment, 2 validate, then the daemon's steps 3–6; SIGTERM/SIGINT stop it cleanly, exit 0.
+ * environment (and DEPLOYMENTS_FILE under it), 2 validate, then the daemon's steps 3–6; SIGTERM/SIGINT stop it cleanly, exit 0.
  * A configuration problem prints one line per problem to stderr and exits 1.
  */
 export async function main(args: readonly string[] = process.argv.slice(2)): Promise<void> {
   if (args[0] === 'healthcheck') return healthcheck()
-  const env = resolveSecretFiles(loadEnvironment(process.cwd(), process.env))
   let config: KeeperConfig
   try {
-    config = parseConfig(env)
+    config = parseConfig(applyDeploymentsFile(resolveSecretFiles(loadEnvironment(process.cwd(), process.env))))
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(err.problems.map((p) => `${p}\n`).join(''))
@@ -59,7 +58,12 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
  * 5 s, else 1. The container image has no shell or curl, so its HEALTHCHECK runs this.
  */
 async function healthcheck(): Promise<void> {
-  const env = loadEnvironment(process.cwd(), process.env)
+  let env: Record<string, string | undefined> = process.env
+  try {
+    env = loadEnvironment(process.cwd(), process.env)
+  } catch {
+    // an unreadable .env: the environment alone says the port
+  }
   const port = Number(env.API_PORT ?? '8080') || 8080
   try {
     const res = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(5_000) })

@@ -177,6 +177,8 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     rebalanceVault: config.rebalanceVault,
     rebalanceDriftBps: config.rebalanceDriftBps,
     historyApiUrl: config.historyApiUrl,
+    watchAddresses: config.watchAddresses,
+    borrowerHintsFile: config.borrowerHintsFile,
     emit: (kind, message, data) => {
       events.push(kind, message, data)
     },

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, TESTNET_DEFAULTS, parseConfig } from './config.js'
+import { applyDeploymentsFile } from './deployments.js'
 import { loadEnvironment, parseDotEnv, resolveSecretFiles } from './dotenv.js'
 
 const C1 = 'CA3D5KRYM6CB7OWQ6TWYRR3Z4T7GNZLKERYNZGGA5SOAOPIFY6YQGAXE'
@@ -27,9 +28,11 @@ describe('parseConfig', () => {
     expect(c.operator).toBe(kp.publicKey())
     expect(c.keeperName).toBe('service-keeper-1')
     expect(c.lendingPool).toBeUndefined()
-    expect(c.usdcContract).toBe(TESTNET_DEFAULTS.USDC_CONTRACT)
+    expect(c.usdcContract).toBeUndefined()
     expect(c.rpcUrl).toBe('https://soroban-testnet.stellar.org')
-    expect(c.historyApiUrl).toBe('https://horizon-testnet.stellar.org')
+    expect(c.historyApiUrl).toBeUndefined()
+    expect(c.watchAddresses).toEqual([])
+    expect(c.borrowerHintsFile).toBeUndefined()
     expect(c.networkPassphrase).toBe(Networks.TESTNET)
     expect(c.pollIntervalSeconds).toBe(10)
     expect(c.minProfit).toBe(1.02)
@@ -121,6 +124,46 @@ describe('parseConfig', () => {
     expect(c.knownDepositors).toEqual([g, C1])
     expect(c.rpcUrl).toBe('http://127.0.0.1:8000/rpc')
     expect(c.networkPassphrase).toBe('Sandbox')
+  })
+})
+
+describe('borrower discovery variables', () => {
+  it('reads WATCH_ADDRESSES, BORROWER_HINTS_FILE and HISTORY_API_URL, and names a bad entry', () => {
+    const g = Keypair.random().publicKey()
+    const c = parseConfig({ ...base, WATCH_ADDRESSES: `${g}, ${C1} ${g}`, BORROWER_HINTS_FILE: ' /var/lib/keeper/borrowers.txt ', HISTORY_API_URL: 'https://archive.example.org/rpc' })
+    expect(c.watchAddresses).toEqual([g, C1])
+    expect(c.borrowerHintsFile).toBe('/var/lib/keeper/borrowers.txt')
+    expect(c.historyApiUrl).toBe('https://archive.example.org/rpc')
+    expect(problems({ ...base, WATCH_ADDRESSES: 'GNOPE' })).toEqual(['WATCH_ADDRESSES entry is not a Stellar address (G... or C...): "GNOPE"'])
+    expect(problems({ ...base, HISTORY_API_URL: 'ftp://x' })).toEqual(['HISTORY_API_URL must be an http(s) URL of a Stellar RPC, got "ftp://x"'])
+  })
+})
+
+describe('DEPLOYMENTS_FILE', () => {
+  const usdc = 'CDLZFC3SYJYDZT7K67VZ75HPJVIEUVNIXF47ZG2FB2RMQQVU2HHGCYSC'
+  const file = (json: unknown) => {
+    const path = join(mkdtempSync(join(tmpdir(), 'keeper-deployments-')), 'testnet.json')
+    writeFileSync(path, typeof json === 'string' ? json : JSON.stringify(json))
+    return path
+  }
+  const deployment = {
+    network: { name: 'testnet', rpcUrl: 'http://127.0.0.1:8000/rpc', networkPassphrase: 'Test SDF Network ; September 2015' },
+    service: { vault: C2, registry: C1 },
+    assets: { usdc: { code: 'USDC', issuer: Keypair.random().publicKey(), contract: usdc } },
+  }
+
+  it('supplies the contracts, USDC, RPC URL and passphrase; the environment wins', () => {
+    const env = applyDeploymentsFile({ KEEPER_SECRET: kp.secret(), DEPLOYMENTS_FILE: file(deployment), CONTRACT_RPC: 'https://rpc.example.org' })
+    const c = parseConfig(env)
+    expect(c).toMatchObject({ vaultContract: C2, registryContract: C1, usdcContract: usdc, rpcUrl: 'https://rpc.example.org' })
+    expect(c.networkPassphrase).toBe('Test SDF Network ; September 2015')
+  })
+
+  it('names the file and the field of each problem, and an unreadable file', () => {
+    const bad = { ...deployment, service: { vault: 'nope', registry: C1 } }
+    expect(() => applyDeploymentsFile({ DEPLOYMENTS_FILE: file(bad) })).toThrow(/DEPLOYMENTS_FILE .*testnet\.json: service\.vault must be a contract address/)
+    expect(() => applyDeploymentsFile({ DEPLOYMENTS_FILE: file('{') })).toThrow(/not JSON/)
+    expect(() => applyDeploymentsFile({ DEPLOYMENTS_FILE: '/nonexistent/d.json' })).toThrow(/DEPLOYMENTS_FILE \/nonexistent\/d\.json: cannot read the file \(ENOENT\)/)
   })
 })
 

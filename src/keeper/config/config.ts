@@ -1,10 +1,12 @@
 import { Keypair, Networks, StrKey } from '@stellar/stellar-sdk'
 import { z } from 'zod'
 
-/** Public testnet endpoints used when the variables are not set. */
+/**
+ * The public testnet. CONTRACT_RPC and NETWORK_PASSPHRASE default to it; USDC_CONTRACT has no
+ * default (the testnet preset of `npm run deploy` writes this USDC into the deployments file).
+ */
 export const TESTNET_DEFAULTS = {
   CONTRACT_RPC: 'https://soroban-testnet.stellar.org',
-  HISTORY_API_URL: 'https://horizon-testnet.stellar.org',
   NETWORK_PASSPHRASE: Networks.TESTNET,
   /** Circle's testnet USDC (issuer GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5) as a Stellar Asset Contract. */
   USDC_CONTRACT: 'CBIELTK6YBZJU5UP2WWQEUCYKLPU6AUNZ2BQ4WWFEIE3USCIHMXQDAMA',
@@ -26,10 +28,22 @@ export interface KeeperConfig {
   executorContract: string | undefined
   /** undefined = vault-monitor-only mode (API served, no liquidation cycle). */
   lendingPool: string | undefined
-  /** undefined = stale-draw recovery disabled (USDC_CONTRACT set to empty). */
+  /** undefined = stale-draw recovery disabled (USDC_CONTRACT unset or empty, the default). */
   usdcContract: string | undefined
   rpcUrl: string
-  historyApiUrl: string
+  /**
+   * A Stellar RPC with a longer event history than CONTRACT_RPC (HISTORY_API_URL, optional):
+   * borrower discovery backfills from it what the main RPC's retention window no longer holds.
+   */
+  historyApiUrl: string | undefined
+  /** Borrowers always scanned, whatever the events say (WATCH_ADDRESSES). */
+  watchAddresses: string[]
+  /**
+   * A file of borrower addresses, one per line (BORROWER_HINTS_FILE): read at start, and every
+   * newly discovered borrower is appended, so a restart after the RPC's retention window still
+   * knows them.
+   */
+  borrowerHintsFile: string | undefined
   networkPassphrase: string
   pollIntervalSeconds: number
   minProfit: number
@@ -113,6 +127,19 @@ const url = (key: string, dflt: string) =>
     return z.NEVER
   })
 
+/** Comma- or space-separated G... / C... addresses, deduplicated in order. */
+const addressList = (key: string) =>
+  optional.transform((v, ctx) => {
+    const list = (v ?? '').split(/[\s,]+/).filter((s) => s !== '')
+    for (const a of list) {
+      if (!StrKey.isValidEd25519PublicKey(a) && !StrKey.isValidContract(a)) {
+        ctx.addIssue({ code: 'custom', message: `${key} entry is not a Stellar address (G... or C...): "${a}"` })
+        return z.NEVER
+      }
+    }
+    return [...new Set(list)]
+  })
+
 /** `http(s)://host[:port]` with nothing after it (what a browser sends as Origin). */
 function isOrigin(s: string): boolean {
   try {
@@ -138,16 +165,19 @@ const schema = z.object({
   }),
   LENDING_POOL: contractId('LENDING_POOL'),
   EXECUTOR_CONTRACT: contractId('EXECUTOR_CONTRACT'),
-  // USDC_CONTRACT: unset → testnet USDC; set but empty → none (stale-draw recovery disabled).
-  USDC_CONTRACT: z
-    .string()
-    .optional()
-    .transform((v) => (v === undefined ? TESTNET_DEFAULTS.USDC_CONTRACT : v.trim() === '' ? undefined : v.trim()))
-    .refine((v) => v === undefined || StrKey.isValidContract(v), {
-      message: 'USDC_CONTRACT must be a contract address (C..., 56 characters) or empty',
-    }),
+  // USDC_CONTRACT: unset or empty → none (stale-draw recovery disabled).
+  USDC_CONTRACT: optional.refine((v) => v === undefined || StrKey.isValidContract(v), {
+    message: 'USDC_CONTRACT must be a contract address (C..., 56 characters) or empty',
+  }),
   CONTRACT_RPC: url('CONTRACT_RPC', TESTNET_DEFAULTS.CONTRACT_RPC),
-  HISTORY_API_URL: url('HISTORY_API_URL', TESTNET_DEFAULTS.HISTORY_API_URL),
+  HISTORY_API_URL: optional.transform((v, ctx) => {
+    if (v === undefined) return undefined
+    if (URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)) return v
+    ctx.addIssue({ code: 'custom', message: `HISTORY_API_URL must be an http(s) URL of a Stellar RPC, got "${v}"` })
+    return z.NEVER
+  }),
+  WATCH_ADDRESSES: addressList('WATCH_ADDRESSES'),
+  BORROWER_HINTS_FILE: optional,
   NETWORK_PASSPHRASE: optional.transform((v) => v ?? TESTNET_DEFAULTS.NETWORK_PASSPHRASE),
   POLL_INTERVAL: numberIn('POLL_INTERVAL', 3, 300, 10, false),
   MIN_PROFIT: optional.transform((v, ctx) => {
@@ -176,16 +206,7 @@ const schema = z.object({
   SLIPPAGE_BPS: numberIn('SLIPPAGE_BPS', 0, 10_000, 100, true),
   REBALANCE_VAULT: contractId('REBALANCE_VAULT'),
   REBALANCE_DRIFT_BPS: numberIn('REBALANCE_DRIFT_BPS', 0, 10_000, 500, true),
-  KNOWN_DEPOSITORS: optional.transform((v, ctx) => {
-    const list = (v ?? '').split(/[\s,]+/).filter((s) => s !== '')
-    for (const a of list) {
-      if (!StrKey.isValidEd25519PublicKey(a) && !StrKey.isValidContract(a)) {
-        ctx.addIssue({ code: 'custom', message: `KNOWN_DEPOSITORS entry is not a Stellar address (G... or C...): "${a}"` })
-        return z.NEVER
-      }
-    }
-    return [...new Set(list)]
-  }),
+  KNOWN_DEPOSITORS: addressList('KNOWN_DEPOSITORS'),
   RPC_INSTRUCTION_LEEWAY: numberIn('RPC_INSTRUCTION_LEEWAY', 0, 100_000_000, 0, true),
   CHANNEL_ACCOUNTS: numberIn('CHANNEL_ACCOUNTS', 0, 16, 4, true),
   LEDGER_POLL_MS: numberIn('LEDGER_POLL_MS', 50, 10_000, 250, true),
@@ -226,6 +247,8 @@ export function parseConfig(env: Record<string, string | undefined>): KeeperConf
     usdcContract: c.USDC_CONTRACT,
     rpcUrl: c.CONTRACT_RPC,
     historyApiUrl: c.HISTORY_API_URL,
+    watchAddresses: c.WATCH_ADDRESSES,
+    borrowerHintsFile: c.BORROWER_HINTS_FILE,
     networkPassphrase: c.NETWORK_PASSPHRASE,
     pollIntervalSeconds: c.POLL_INTERVAL,
     minProfit: c.MIN_PROFIT,

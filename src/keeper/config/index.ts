@@ -1,2 +1,3 @@
 export { ConfigError, REQUIRED_KEYS, TESTNET_DEFAULTS, parseConfig, type KeeperConfig } from './config.js'
 export { loadEnvironment, parseDotEnv, resolveSecretFiles } from './dotenv.js'
+export { applyDeploymentsFile } from './deployments.js'

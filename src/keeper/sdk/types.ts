@@ -123,8 +123,15 @@ export interface AdapterContext {
   fallbackDexRouter: string | undefined
   rebalanceVault: string | undefined
   rebalanceDriftBps: number
-  /** History (Horizon-style) API base URL (HISTORY_API_URL). */
-  historyApiUrl?: string
+  /**
+   * A Stellar RPC with a longer event history than `chain` (HISTORY_API_URL): discovery backfills
+   * from it what the main RPC's retention window no longer holds.
+   */
+  historyApiUrl?: string | undefined
+  /** Borrowers always scanned, whatever the events say (WATCH_ADDRESSES). */
+  watchAddresses?: string[]
+  /** File of known borrowers, one address per line, read at start and appended to (BORROWER_HINTS_FILE). */
+  borrowerHintsFile?: string | undefined
   /** Tells the event stream about something worth showing (scans, fills...). */
   emit(kind: string, message: string, data?: Record<string, unknown>): void
   /**
