@@ -1,4 +1,5 @@
-import { rpc } from '@stellar/stellar-sdk'
+import { Account, Keypair, rpc, xdr } from '@stellar/stellar-sdk'
+import { ConnectionError, connectionFailureReason } from './errors.js'
 
 /** The subset of `rpc.Server` the pipeline uses (lets unit tests substitute a fake node). */
 export type RpcLike = Pick<
@@ -55,12 +56,57 @@ export interface CreateChainParameters {
   friendbotUrl?: string
   retry?: Partial<RetryPolicy>
   instructionLeeway?: number
-  /** Use this node client instead of building an `rpc.Server` (tests). */
+  /** Use this node client instead of building an `rpc.Server` (tests). It is used as given. */
   server?: RpcLike
 }
 
+function mapConnectionError(url: string, err: unknown): unknown {
+  const reason = connectionFailureReason(err)
+  return reason === undefined || err instanceof ConnectionError ? err : new ConnectionError(url, reason, { cause: err })
+}
+
 /**
- * Connects to a Stellar RPC endpoint.
+ * `server` with every call that could not reach the node failing as a `ConnectionError` naming
+ * `url` (instead of the HTTP client's `connect ECONNREFUSED 127.0.0.1:8000`), and a `getAccount`
+ * that tells a node it cannot reach from a missing account: the SDK's own `getAccount` turns any
+ * failure into `Account not found: G...`. Other errors and every answer pass through unchanged.
+ */
+export function withConnectionErrors<S extends object>(server: S, url: string): S {
+  const getAccount = async (address: string): Promise<Account> => {
+    const s = server as unknown as Pick<rpc.Server, 'getLedgerEntries'>
+    const key = xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: Keypair.fromPublicKey(address).xdrPublicKey() }))
+    let res: rpc.Api.GetLedgerEntriesResponse
+    try {
+      res = await s.getLedgerEntries(key)
+    } catch (err) {
+      throw mapConnectionError(url, err)
+    }
+    const entry = res.entries[0]
+    if (entry === undefined) throw new Error(`Account not found: ${address}`)
+    return new Account(address, entry.val.account().seqNum().toString())
+  }
+  return new Proxy(server, {
+    get(target, prop, receiver) {
+      if (prop === 'getAccount' && typeof (target as { getLedgerEntries?: unknown }).getLedgerEntries === 'function') return getAccount
+      const value = Reflect.get(target, prop, receiver) as unknown
+      if (typeof value !== 'function') return value
+      return (...args: unknown[]) => {
+        let out: unknown
+        try {
+          out = (value as (...a: unknown[]) => unknown).apply(target, args)
+        } catch (err) {
+          throw mapConnectionError(url, err)
+        }
+        if (out instanceof Promise) return out.catch((err: unknown) => Promise.reject(mapConnectionError(url, err)))
+        return out
+      }
+    },
+  })
+}
+
+/**
+ * Connects to a Stellar RPC endpoint. A call that cannot reach it fails with a `ConnectionError`
+ * naming `rpcUrl` (see `withConnectionErrors`; a `server` passed in is used as given).
  *
  * @example
  * import { createChain } from './index.js'
@@ -68,7 +114,7 @@ export interface CreateChainParameters {
  */
 export function createChain(p: CreateChainParameters): Chain {
   const server =
-    p.server ?? new rpc.Server(p.rpcUrl, { allowHttp: p.allowHttp ?? p.rpcUrl.startsWith('http://') })
+    p.server ?? withConnectionErrors(new rpc.Server(p.rpcUrl, { allowHttp: p.allowHttp ?? p.rpcUrl.startsWith('http://') }), p.rpcUrl)
   return {
     server,
     networkPassphrase: p.networkPassphrase,

@@ -57,6 +57,67 @@ export class RetriesExhaustedError extends ChainError {
   override name = 'RetriesExhaustedError'
 }
 
+/**
+ * The RPC node could not be reached: the connection was refused, reset, timed out or the host
+ * name did not resolve. `url` is the RPC URL; `reason` the system code when there is one
+ * (`ECONNREFUSED`, `ENOTFOUND`, ...). Nothing was read, and nothing was sent.
+ */
+export class ConnectionError extends ChainError {
+  override name = 'ConnectionError'
+  readonly url: string
+  readonly reason: string
+  constructor(url: string, reason: string, options: { cause?: unknown } = {}) {
+    super(`cannot reach the RPC at ${url} (${reason})`, options)
+    this.url = url
+    this.reason = reason
+  }
+}
+
+/** System error codes that mean the node was not reached. */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ERR_NETWORK',
+])
+
+/**
+ * The reason an error says the RPC node was not reached (`ECONNREFUSED`, ...), or `undefined`
+ * when it is any other error (an answer from the node, a contract error, ...). Recognises Node's
+ * system errors, HTTP-client errors that got no response, and `fetch failed` with such a cause.
+ *
+ * @example
+ * import { connectionFailureReason } from './errors.js'
+ * connectionFailureReason(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED' })) // 'ECONNREFUSED'
+ * connectionFailureReason(new Error('Account not found')) // undefined
+ */
+export function connectionFailureReason(err: unknown): string | undefined {
+  if (err instanceof ConnectionError) return err.reason
+  for (let e: unknown = err, depth = 0; e !== null && typeof e === 'object' && depth < 4; depth++) {
+    const o = e as { code?: unknown; cause?: unknown }
+    if (typeof o.code === 'string' && CONNECTION_CODES.has(o.code)) return o.code
+    e = o.cause
+  }
+  const o = err as { isAxiosError?: unknown; response?: unknown; code?: unknown; message?: unknown } | null
+  if (o !== null && typeof o === 'object') {
+    // An HTTP client error without a response (a cancelled request aside): no answer came.
+    if (o.isAxiosError === true && o.response === undefined && o.code !== 'ERR_CANCELED') {
+      return typeof o.code === 'string' ? o.code : 'no response'
+    }
+    if (o instanceof TypeError && o.message === 'fetch failed') return 'fetch failed'
+  }
+  return undefined
+}
+
 const CONTRACT_ERROR_TEXT = /Error\(Contract, #(\d+)\)/
 
 /**

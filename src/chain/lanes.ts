@@ -11,6 +11,7 @@
  */
 import { Keypair, Operation, hash } from '@stellar/stellar-sdk'
 import type { Chain } from './connection.js'
+import { ConnectionError } from './errors.js'
 import { submit, type SubmitOptions } from './submit.js'
 
 /** The `n` channel accounts of `operator`, derived from its secret seed. */
@@ -25,13 +26,17 @@ export function channelKeypairs(operator: Keypair, n: number): Keypair[] {
 /**
  * Creates the channel accounts that do not exist yet, funded by the operator with
  * `startingBalance` XLM each, in one transaction. Returns the addresses it created.
+ *
+ * @throws ConnectionError when the node cannot be reached (no account is taken for missing then)
  */
 export async function ensureChannels(chain: Chain, operator: Keypair, channels: readonly Keypair[], startingBalance = '5'): Promise<string[]> {
   const missing: string[] = []
   for (const c of channels) {
     try {
       await chain.server.getAccount(c.publicKey())
-    } catch {
+    } catch (err) {
+      // A node that cannot be reached says nothing about the account.
+      if (err instanceof ConnectionError) throw err
       missing.push(c.publicKey())
     }
   }
