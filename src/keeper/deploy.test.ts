@@ -32,12 +32,12 @@ describe('Dockerfile', () => {
 })
 
 describe('deployment configs', () => {
-  it('compose: restart unless-stopped, json-file logs 50m x 3, secret mapped to KEEPER_SECRET', () => {
+  it('compose: restart unless-stopped, json-file logs 50m x 3, secret mapped to KEEPER_SECRET and readable by the image user', () => {
     const compose = text('deploy/docker-compose.yml')
     expect(compose).toMatch(/restart: unless-stopped/)
     expect(compose).toMatch(/driver: json-file[\s\S]*max-size: "50m"[\s\S]*max-file: "3"/)
     expect(compose).toMatch(/KEEPER_SECRET_FILE: \/run\/secrets\/keeper_secret/)
-    expect(compose).toMatch(/chmod 600/)
+    expect(compose).toMatch(/chown 65532 [^\n]*&& sudo chmod 400/)
   })
 
   it('hosted platform: Dockerfile build, ./keeper, ON_FAILURE x5, /healthz with 30 s timeout', () => {
