@@ -134,10 +134,6 @@ describe('alerting rules (deploy/prometheus/alerts.yml)', () => {
     expect(cfg.rule_files).toContain(basename(ALERTS))
     expect(cfg.scrape_configs.map((s) => s.job_name)).toEqual(expect.arrayContaining(['keeper', 'audit']))
   })
-
-  it.skipIf(!which('promtool'))('promtool accepts the rules', () => {
-    execFileSync('promtool', ['check', 'rules', join(REPO_ROOT, ALERTS)], { stdio: 'pipe' })
-  })
 })
 
 describe('metric names in alerts and dashboard exist', () => {
