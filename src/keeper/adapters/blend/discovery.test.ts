@@ -1,58 +1,9 @@
-import { Address, xdr, type rpc } from '@stellar/stellar-sdk'
+import { xdr } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
 import { BorrowerDiscovery, borrowerOf } from './discovery.js'
+import { borrowEvent, FakeEvents } from './fakeEvents.test-util.js'
 import { randomAccount, randomContract } from './fakeLedger.test-util.js'
 import { newRpcStats } from './rpcStats.js'
-
-interface FakeEvent {
-  id: string
-  ledger: number
-  topic: xdr.ScVal[]
-}
-
-function borrowEvent(ledger: number, i: number, name: string, user: string): FakeEvent {
-  return {
-    id: `${String(ledger).padStart(19, '0')}-${String(i).padStart(10, '0')}`,
-    ledger,
-    topic: [xdr.ScVal.scvSymbol(name), new Address(randomContract()).toScVal(), new Address(user).toScVal()],
-  }
-}
-
-/** A node holding events in ledgers [oldest, latest]; cursor = id of the last event returned. */
-class FakeEvents {
-  events: FakeEvent[] = []
-  oldest = 100
-  latest = 500
-  requests: rpc.Api.GetEventsRequest[] = []
-  forgetBefore: string | undefined
-  getHealth = async (): Promise<rpc.Api.GetHealthResponse> => ({
-    status: 'healthy',
-    latestLedger: this.latest,
-    oldestLedger: this.oldest,
-    ledgerRetentionWindow: this.latest - this.oldest,
-  })
-  getEvents = async (req: rpc.Api.GetEventsRequest): Promise<rpc.Api.GetEventsResponse> => {
-    this.requests.push(req)
-    let candidates: FakeEvent[]
-    if (req.cursor !== undefined) {
-      if (this.forgetBefore !== undefined && req.cursor < this.forgetBefore) throw new Error('cursor out of retention')
-      candidates = this.events.filter((e) => e.id > req.cursor!)
-    } else {
-      if (req.startLedger! < this.oldest) throw new Error('startLedger before retention')
-      candidates = this.events.filter((e) => e.ledger >= req.startLedger!)
-    }
-    const page = candidates.slice(0, req.limit ?? 100)
-    const cursor = page.length > 0 ? page[page.length - 1]!.id : `${String(this.latest + 1).padStart(19, '0')}-0000000000`
-    return {
-      events: page as unknown as rpc.Api.EventResponse[],
-      cursor,
-      latestLedger: this.latest,
-      oldestLedger: this.oldest,
-      latestLedgerCloseTime: '0',
-      oldestLedgerCloseTime: '0',
-    }
-  }
-}
 
 describe('borrower discovery', () => {
   it('cold start pages the whole retention window, then reads only new events', async () => {

@@ -5,8 +5,13 @@
  * Cold start pages through the whole RPC retention window (startLedger = oldestLedger, then the
  * cursor); later cycles continue from the saved cursor and read only new events. A cursor that
  * fell out of the retention window (the keeper was down long) restarts discovery cold.
+ *
+ * With a history node (`HistoryBackfill`), each cold start also asks it for the ledgers before
+ * the main RPC's window: all of its history on the first one, the ledgers missed while the keeper
+ * was away on a later one. A backfill that failed is retried on the next poll.
  */
 import { Address, xdr, type rpc } from '@stellar/stellar-sdk'
+import type { HistoryBackfill } from './historyBackfill.js'
 import type { RpcStats } from './rpcStats.js'
 
 export type EventsReader = Pick<rpc.Server, 'getEvents' | 'getHealth'>
@@ -22,7 +27,10 @@ export interface DiscoveryState {
 }
 
 export interface PollResult {
+  /** Borrowers new to the discovery's set. */
   added: string[]
+  /** Every borrower the events read by this poll named (main RPC and history node), each once. */
+  named: string[]
   /** Close time (unix seconds) of the latest ledger the node reported, when it said. */
   latestLedgerCloseTime: bigint | undefined
   pages: number
@@ -31,6 +39,11 @@ export interface PollResult {
 
 function topicFilter(name: string): string[] {
   return [xdr.ScVal.scvSymbol(name).toXDR('base64'), '*', '*']
+}
+
+/** The getEvents filter for the pool's borrower events. */
+export function borrowerEventFilters(pool: string): rpc.Api.EventFilter[] {
+  return [{ type: 'contract', contractIds: [pool], topics: BORROWER_EVENTS.map(topicFilter) }]
 }
 
 /** The user of a borrower event, or undefined for anything else. */
@@ -47,34 +60,52 @@ export class BorrowerDiscovery {
   readonly pool: string
   readonly pageLimit: number
   readonly state: DiscoveryState = { borrowers: new Set(), cursor: undefined, nextStartLedger: undefined }
+  readonly history: HistoryBackfill | undefined
+  /** The latest ledger the main RPC reported at the end of the last successful poll. */
+  private coveredThrough: number | undefined
 
-  constructor(pool: string, opts: { pageLimit?: number } = {}) {
+  constructor(pool: string, opts: { pageLimit?: number; history?: HistoryBackfill | undefined } = {}) {
     this.pool = pool
     this.pageLimit = opts.pageLimit ?? 1000
+    this.history = opts.history
   }
 
   get borrowers(): string[] {
     return [...this.state.borrowers]
   }
 
-  /** Read new events (all of the retention window on the first call). */
+  /**
+   * Read new events (all of the retention window on the first call), then whatever the history
+   * node still owes (a cold start's backfill, or one that failed before).
+   */
   async poll(server: EventsReader, stats?: RpcStats): Promise<PollResult> {
     const cold = this.state.cursor === undefined && this.state.nextStartLedger === undefined
+    let out: PollResult
     try {
-      return await this.scan(server, cold, stats)
+      out = await this.scan(server, cold, stats)
     } catch (err) {
       if (cold) throw err
       // The saved position is no longer served (outside retention): start over from the window.
       this.state.cursor = undefined
       this.state.nextStartLedger = undefined
-      return await this.scan(server, true, stats)
+      out = await this.scan(server, true, stats)
     }
+    if (this.history?.pending !== undefined) {
+      const named = new Set(out.named)
+      for (const user of await this.history.run(stats)) {
+        named.add(user)
+        if (!this.state.borrowers.has(user)) {
+          this.state.borrowers.add(user)
+          out.added.push(user)
+        }
+      }
+      out.named = [...named]
+    }
+    return out
   }
 
   private async scan(server: EventsReader, cold: boolean, stats?: RpcStats): Promise<PollResult> {
-    const filters: rpc.Api.EventFilter[] = [
-      { type: 'contract', contractIds: [this.pool], topics: BORROWER_EVENTS.map(topicFilter) },
-    ]
+    const filters = borrowerEventFilters(this.pool)
     let request: rpc.Api.GetEventsRequest
     if (cold) {
       const health = await server.getHealth()
@@ -82,13 +113,18 @@ export class BorrowerDiscovery {
         stats.other += 1
         stats.waves += 1
       }
-      request = { filters, startLedger: Math.max(1, health.oldestLedger), limit: this.pageLimit }
+      const start = Math.max(1, health.oldestLedger)
+      // What the main window does not hold: everything before it on the first start, the
+      // ledgers missed since the last poll after a cursor fell out of the window.
+      this.history?.request(start, this.coveredThrough)
+      request = { filters, startLedger: start, limit: this.pageLimit }
     } else if (this.state.cursor !== undefined) {
       request = { filters, cursor: this.state.cursor, limit: this.pageLimit }
     } else {
       request = { filters, startLedger: this.state.nextStartLedger!, limit: this.pageLimit }
     }
     const added: string[] = []
+    const named = new Set<string>()
     let pages = 0
     let closeTime: bigint | undefined
     for (;;) {
@@ -100,7 +136,9 @@ export class BorrowerDiscovery {
       }
       for (const ev of res.events) {
         const user = borrowerOf(ev)
-        if (user !== undefined && user !== this.pool && !this.state.borrowers.has(user)) {
+        if (user === undefined || user === this.pool) continue
+        named.add(user)
+        if (!this.state.borrowers.has(user)) {
           this.state.borrowers.add(user)
           added.push(user)
         }
@@ -115,9 +153,10 @@ export class BorrowerDiscovery {
       } else if (this.state.cursor === undefined) {
         this.state.nextStartLedger = res.latestLedger
       }
+      this.coveredThrough = res.latestLedger
       if (res.events.length < this.pageLimit || cursor === undefined) break
       request = { filters, cursor, limit: this.pageLimit }
     }
-    return { added, pages, coldStart: cold, latestLedgerCloseTime: closeTime }
+    return { added, named: [...named], pages, coldStart: cold, latestLedgerCloseTime: closeTime }
   }
 }

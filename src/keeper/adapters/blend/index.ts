@@ -28,6 +28,7 @@ import { isReplan, isSkip, makeResult, taskPriority } from '../../sdk/index.js'
 import { atomicExecutor } from './atomic.js'
 import { minProfitScaled } from './auctionPlan.js'
 import { backstopAuctions, type PreparedBackstop } from './backstop.js'
+import { openBorrowerSources, type BorrowerSources } from './borrowerSources.js'
 import type { AtomicExecutor, BlendContext } from './context.js'
 import { ErrBadTask } from './errors.js'
 import { chooseLiquidationPercent } from './liquidationPercent.js'
@@ -70,6 +71,12 @@ export interface LendingPoolAdapterParameters {
   /** Give up waiting after this many ledgers past the planned one have not appeared (ms bound). */
   maxWaitMs?: number
   eventsPageLimit?: number
+  /**
+   * Borrowers learned besides the main RPC's events (WATCH_ADDRESSES, BORROWER_HINTS_FILE,
+   * HISTORY_API_URL; `openBorrowerSources`): scanned from the first cycle, discovered ones
+   * appended to the hints file.
+   */
+  borrowerSources?: BorrowerSources
   /**
    * Local networks only: close ledgers at once until the latest is at least `toLedger` (e.g. with
    * the sandbox's closeLedgers) instead of waiting for them while an auction ramps up. Must be
@@ -114,7 +121,12 @@ export interface LendingPoolAdapter extends StagedAdapter<BlendTaskData, BlendPl
 
 export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPoolAdapter {
   const now = p.now ?? Date.now
-  const scanner = new PoolScanner(p.pool, { ...(p.eventsPageLimit === undefined ? {} : { eventsPageLimit: p.eventsPageLimit }), now })
+  const scanner = new PoolScanner(p.pool, {
+    ...(p.eventsPageLimit === undefined ? {} : { eventsPageLimit: p.eventsPageLimit }),
+    now,
+    history: p.borrowerSources?.history,
+  })
+  if (p.borrowerSources !== undefined) scanner.addBorrowers(p.borrowerSources.initial)
   const minProfit = minProfitScaled(p.minProfit)
   let last: ScanResult | undefined
   let usdc = p.usdc
@@ -286,6 +298,7 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     async getTasks(chain: Chain): Promise<Task<BlendTaskData>[]> {
       const reader = readerOf(chain, p.reader)
       last = await scanner.scan(reader, chain)
+      await p.borrowerSources?.record(last.discovered)
       p.emit?.('scan', `scanned ${last.borrowers.length} borrowers in ${Math.round(last.durationMs)} ms`)
       const tasks: Task<BlendTaskData>[] = []
       for (const b of last.borrowers) {
@@ -353,11 +366,20 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
 
 /**
  * Factory the keeper calls when LENDING_POOL is set. With EXECUTOR_CONTRACT and a DEX router,
- * user liquidations take the atomic path through the executor.
+ * user liquidations take the atomic path through the executor. Borrowers come from the pool's
+ * events plus WATCH_ADDRESSES, BORROWER_HINTS_FILE and HISTORY_API_URL (an unreadable hints file
+ * fails the build with an error naming it).
  */
-export const createLendingPoolAdapter: AdapterFactory = (ctx) => {
+export const createLendingPoolAdapter: AdapterFactory = async (ctx) => {
   if (ctx.lendingPool === undefined) throw new Error('LENDING_POOL is not set')
   const pool = ctx.lendingPool
+  const borrowerSources = await openBorrowerSources({
+    pool,
+    watchAddresses: ctx.watchAddresses,
+    hintsFile: ctx.borrowerHintsFile,
+    historyApiUrl: ctx.historyApiUrl,
+    log: ctx.logger,
+  })
   let executor: AtomicExecutor | undefined
   if (ctx.executorContract !== undefined) {
     if (ctx.primaryDexRouter === undefined) throw new Error('EXECUTOR_CONTRACT needs PRIMARY_DEX_ROUTER: the atomic path sells the collateral in the same transaction')
@@ -384,5 +406,6 @@ export const createLendingPoolAdapter: AdapterFactory = (ctx) => {
     ...(ctx.now === undefined ? {} : { now: ctx.now }),
     ...(ctx.lanes === undefined ? {} : { lanes: ctx.lanes }),
     ...(executor === undefined ? {} : { executor }),
+    borrowerSources,
   })
 }

@@ -1,6 +1,11 @@
-import { Address, xdr, type rpc, type Transaction } from '@stellar/stellar-sdk'
-import { describe, expect, it } from 'vitest'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Address, Keypair, xdr, type rpc, type Transaction } from '@stellar/stellar-sdk'
+import { afterEach, describe, expect, it } from 'vitest'
 import { createChain } from '../../../chain/index.js'
+import type { AdapterContext } from '../../sdk/index.js'
+import { openBorrowerSources } from './borrowerSources.js'
 import {
   contractEntry,
   encodeAuctionData,
@@ -13,7 +18,7 @@ import {
   randomAccount,
   randomContract,
 } from './fakeLedger.test-util.js'
-import { lendingPoolAdapter } from './index.js'
+import { createLendingPoolAdapter, lendingPoolAdapter, type LendingPoolAdapter } from './index.js'
 import { PoolScanner } from './scan.js'
 import { auctionKey, AuctionType, instanceKey, positionsKey, resConfigKey, resDataKey, resListKey } from './storage.js'
 
@@ -97,7 +102,7 @@ function world() {
     },
   }
   const chain = createChain({ rpcUrl: 'http://localhost:1', networkPassphrase: 'test', server: server as never })
-  return { ledger, pool, backstop, usdc, xlm, healthy, sick, reader, chain, counts: () => ({ eventCalls, simulations }) }
+  return { ledger, pool, backstop, usdc, xlm, healthy, sick, reader, server, chain, setDebt, counts: () => ({ eventCalls, simulations }) }
 }
 
 describe('pool scan', () => {
@@ -151,5 +156,112 @@ describe('pool scan', () => {
     expect(a.estimateCapital(t)).toBeLessThan(40n * ONE + ONE / 1000n)
     const positions = await a.getPositions!(w.chain)
     expect(positions).toHaveLength(2)
+  })
+})
+
+describe('borrowers besides events (WATCH_ADDRESSES, BORROWER_HINTS_FILE)', () => {
+  const dirs: string[] = []
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+  })
+  function hintsPath(): string {
+    const d = mkdtempSync(join(tmpdir(), 'scan-hints-'))
+    dirs.push(d)
+    return join(d, 'hints.txt')
+  }
+  function logs() {
+    const warns: string[] = []
+    const infos: string[] = []
+    return {
+      warns,
+      infos,
+      log: {
+        info: (_: object, msg?: string) => void infos.push(msg ?? ''),
+        warn: (_: object, msg?: string) => void warns.push(msg ?? ''),
+        error: () => {},
+        debug: () => {},
+      },
+    }
+  }
+
+  /** The fake pool plus users whose borrow events are gone: `watched` and `hinted` owe, `lender` does not. */
+  function quietWorld() {
+    const w = world()
+    const watched = randomAccount()
+    const hinted = randomAccount()
+    const lender = randomAccount()
+    w.setDebt(watched, 90n * ONE) // 75 / 90: liquidatable
+    w.setDebt(hinted, 10n * ONE)
+    w.ledger.set(
+      positionsKey(w.pool, lender),
+      contractEntry(positionsKey(w.pool, lender), encodePositions({ collateral: new Map(), liabilities: new Map(), supply: new Map([[0, 500n * ONE]]) })),
+    )
+    return { ...w, watched, hinted, lender }
+  }
+
+  it('merges the watch list and the hints file with the event-discovered set; discovered borrowers are appended to the file', async () => {
+    const w = quietWorld()
+    const users = async (a: ReturnType<typeof lendingPoolAdapter>) => {
+      await a.getTasks(w.chain)
+      return new Set(a.lastScan()!.borrowers.map((b) => b.user))
+    }
+    // events alone: only the two borrowers whose events the node still holds
+    expect(await users(lendingPoolAdapter({ pool: w.pool, usdc: w.usdc, minProfit: 1.02, slippageBps: 100, reader: w.reader }))).toEqual(new Set([w.healthy, w.sick]))
+
+    const path = hintsPath()
+    writeFileSync(path, `# seeded by hand\n${w.hinted}\nnot-an-address\n`)
+    const l = logs()
+    const borrowerSources = await openBorrowerSources({ pool: w.pool, watchAddresses: [w.watched, w.lender], hintsFile: path, log: l.log })
+    expect(l.warns).toEqual([`${path}:3: "not-an-address" is not a Stellar account (G...) or contract (C...) address; line ignored`])
+    expect(borrowerSources.initial).toEqual([w.watched, w.lender, w.hinted])
+    const a = lendingPoolAdapter({ pool: w.pool, usdc: w.usdc, minProfit: 1.02, slippageBps: 100, reader: w.reader, borrowerSources })
+    // the lender has no liabilities: skipped by the scan as before
+    expect(await users(a)).toEqual(new Set([w.healthy, w.sick, w.watched, w.hinted]))
+    const tasks = await a.getTasks(w.chain)
+    expect(new Set(tasks.map((t) => t.data.user))).toEqual(new Set([w.sick, w.watched]))
+    // the borrowers found in events are appended, once; hand-seeded lines stay as they were
+    expect(readFileSync(path, 'utf8')).toBe(`# seeded by hand\n${w.hinted}\nnot-an-address\n${w.healthy}\n${w.sick}\n`)
+    expect(l.infos).toContain('borrower hints appended')
+
+    // a restart reads them back: nothing comes from events, every borrower is still scanned
+    const silent = { ...w.reader, getEvents: async () => ({ events: [], cursor: '', latestLedger: 100, oldestLedger: 90 }) as unknown as rpc.Api.GetEventsResponse }
+    const restarted = await openBorrowerSources({ pool: w.pool, hintsFile: path, log: logs().log })
+    const b = lendingPoolAdapter({ pool: w.pool, usdc: w.usdc, minProfit: 1.02, slippageBps: 100, reader: silent, borrowerSources: restarted })
+    expect(await users(b)).toEqual(new Set([w.healthy, w.sick, w.hinted]))
+  })
+
+  it('the keeper factory takes them from the adapter context', async () => {
+    const w = quietWorld()
+    const path = hintsPath()
+    writeFileSync(path, `${w.hinted}\n`)
+    const l = logs()
+    const chain = createChain({ rpcUrl: 'http://localhost:1', networkPassphrase: 'test', server: { ...w.reader, ...w.server } as never })
+    const ctx: AdapterContext = {
+      chain,
+      keypair: Keypair.random(),
+      logger: l.log,
+      vaultContract: randomContract(),
+      registryContract: randomContract(),
+      usdcContract: w.usdc,
+      lendingPool: w.pool,
+      minProfit: 1.02,
+      slippageBps: 100,
+      primaryDexRouter: undefined,
+      fallbackDexRouter: undefined,
+      rebalanceVault: undefined,
+      rebalanceDriftBps: 500,
+      watchAddresses: [w.watched],
+      borrowerHintsFile: path,
+      historyApiUrl: undefined,
+      emit: () => {},
+    }
+    const a = (await createLendingPoolAdapter(ctx)) as LendingPoolAdapter
+    await a.getTasks(chain)
+    expect(new Set(a.lastScan()!.borrowers.map((b) => b.user))).toEqual(new Set([w.healthy, w.sick, w.watched, w.hinted]))
+    expect(readFileSync(path, 'utf8').trimEnd().split('\n')).toEqual([w.hinted, w.healthy, w.sick])
+    expect(l.infos).toContain('borrower sources')
+
+    await expect(createLendingPoolAdapter({ ...ctx, borrowerHintsFile: dirs[0]! })).rejects.toThrow(`BORROWER_HINTS_FILE ${dirs[0]} cannot be read`)
+    await expect(createLendingPoolAdapter({ ...ctx, watchAddresses: ['GNOPE'] })).rejects.toThrow('WATCH_ADDRESSES: not a Stellar account or contract address: GNOPE')
   })
 })

@@ -11,6 +11,7 @@ import type { rpc } from '@stellar/stellar-sdk'
 import type { Chain } from '../../../chain/index.js'
 import { accrueReserve } from '../../../core/index.js'
 import { BorrowerDiscovery } from './discovery.js'
+import type { HistoryBackfill } from './historyBackfill.js'
 import { loadOraclePrices, type OraclePrices } from './oracle.js'
 import { getEntriesBatched, loadPool, type PoolSnapshot, type Reserve } from './loadPool.js'
 import { healthFactorOf, isLiquidatable, positionData, type PoolValuation, type PositionData } from './positionData.js'
@@ -50,6 +51,8 @@ export interface ScanResult {
   backstopAuctions: { type: AuctionType; auction: AuctionData }[]
   /** The backstop's own positions: liabilities there are bad debt waiting for an auction. */
   backstopPositions: Positions
+  /** Borrowers named by the events this scan read (main RPC and history node): for the hints file. */
+  discovered: string[]
   stats: RpcStats
   durationMs: number
 }
@@ -84,15 +87,18 @@ export class PoolScanner {
 
   private readonly now: () => number
 
-  constructor(pool: string, opts: { eventsPageLimit?: number; now?: () => number } = {}) {
+  constructor(pool: string, opts: { eventsPageLimit?: number; now?: () => number; history?: HistoryBackfill | undefined } = {}) {
     this.pool = pool
     this.now = opts.now ?? Date.now
-    this.discovery = new BorrowerDiscovery(pool, opts.eventsPageLimit === undefined ? {} : { pageLimit: opts.eventsPageLimit })
+    this.discovery = new BorrowerDiscovery(pool, {
+      ...(opts.eventsPageLimit === undefined ? {} : { pageLimit: opts.eventsPageLimit }),
+      history: opts.history,
+    })
   }
 
   /**
-   * Track users learned elsewhere (another keeper's list, a snapshot): they are loaded from the
-   * next scan on, like borrowers found in events.
+   * Track users learned elsewhere (WATCH_ADDRESSES, the hints file, another keeper's list): they
+   * are loaded from the next scan on, like borrowers found in events.
    */
   addBorrowers(users: readonly string[]): void {
     const known = new Set(this.known)
@@ -198,6 +204,7 @@ export class PoolScanner {
       borrowers,
       backstopAuctions,
       backstopPositions: backstopPositions ?? emptyPositions(),
+      discovered: poll.named,
       stats,
       durationMs: performance.now() - started,
     }
