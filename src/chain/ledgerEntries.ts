@@ -1,0 +1,66 @@
+/**
+ * What is on the ledger, read with getLedgerEntries (nothing simulated or sent): whether an
+ * account, an uploaded contract code or a contract instance exists, and the id a contract
+ * deployment will get before it is sent. Deployments use these to tell a step already done from
+ * one still to do.
+ */
+import { Address, StrKey, hash, xdr, type rpc } from '@stellar/stellar-sdk'
+
+/** The node call these reads need (an `rpc.Server` is one). */
+export type LedgerReader = Pick<rpc.Server, 'getLedgerEntries'>
+
+/**
+ * The contract id `createCustomContract` from `deployer` with `salt` gets on the network of
+ * `networkPassphrase`: sha256 of the contract-id preimage, as the host derives it. The same
+ * deployer and salt always give the same id, so a deployment can look for its contract before
+ * sending anything.
+ */
+export function contractIdFor(networkPassphrase: string, deployer: string, salt: Uint8Array): string {
+  if (salt.length !== 32) throw new RangeError(`a contract salt is 32 bytes, got ${salt.length}`)
+  const preimage = xdr.HashIdPreimage.envelopeTypeContractId(
+    new xdr.HashIdPreimageContractId({
+      networkId: hash(Buffer.from(networkPassphrase)),
+      contractIdPreimage: xdr.ContractIdPreimage.contractIdPreimageFromAddress(
+        new xdr.ContractIdPreimageFromAddress({ address: new Address(deployer).toScAddress(), salt: Buffer.from(salt) }),
+      ),
+    }),
+  )
+  return StrKey.encodeContract(hash(preimage.toXDR()))
+}
+
+/** A contract instance's code: uploaded wasm (by hash, hex) or the built-in Stellar Asset Contract. */
+export type ContractExecutable = { kind: 'wasm'; wasmHash: string } | { kind: 'stellar-asset' }
+
+function instanceKey(contractId: string): xdr.LedgerKey {
+  return xdr.LedgerKey.contractData(
+    new xdr.LedgerKeyContractData({
+      contract: new Address(contractId).toScAddress(),
+      key: xdr.ScVal.scvLedgerKeyContractInstance(),
+      durability: xdr.ContractDataDurability.persistent(),
+    }),
+  )
+}
+
+/** The executable of the contract `contractId`, or undefined when no such contract exists. */
+export async function contractExecutable(server: LedgerReader, contractId: string): Promise<ContractExecutable | undefined> {
+  const { entries } = await server.getLedgerEntries(instanceKey(contractId))
+  const entry = entries[0]
+  if (entry === undefined) return undefined
+  const executable = entry.val.contractData().val().instance().executable()
+  if (executable.switch() === xdr.ContractExecutableType.contractExecutableStellarAsset()) return { kind: 'stellar-asset' }
+  return { kind: 'wasm', wasmHash: Buffer.from(executable.wasmHash()).toString('hex') }
+}
+
+/** Whether contract code with this hash (hex) has been uploaded. */
+export async function contractCodeExists(server: LedgerReader, wasmHash: string): Promise<boolean> {
+  const key = xdr.LedgerKey.contractCode(new xdr.LedgerKeyContractCode({ hash: Buffer.from(wasmHash, 'hex') }))
+  const { entries } = await server.getLedgerEntries(key)
+  return entries.length > 0
+}
+
+/** Whether the account `accountId` (G...) exists. */
+export async function accountExists(server: LedgerReader, accountId: string): Promise<boolean> {
+  const key = xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: xdr.PublicKey.publicKeyTypeEd25519(StrKey.decodeEd25519PublicKey(accountId)) }))
+  const { entries } = await server.getLedgerEntries(key)
+  return entries.length > 0
+}
