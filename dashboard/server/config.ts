@@ -1,10 +1,11 @@
 /**
- * The addresses file (src/world `writeAddresses`, e.g. target/demo/addresses.json) → the
- * dashboard's config.json. Only the parts the dashboard and the sandbox faucet need are read and
- * validated; every problem is reported in words with its path in the file.
+ * The addresses file (a deployments file: `npm run deploy`'s deployments/<network>.json or a
+ * world's, e.g. target/demo/addresses.json) → the dashboard's config.json. The file is read and
+ * validated by src/chain/deployments (the one format the keeper, the auditor and the dashboard
+ * share); every problem is reported in words with its path in the file.
  */
-import { readFileSync } from 'node:fs'
-import { z } from 'zod'
+import { DeploymentsError, parseDeployments, type Deployments } from '../../src/chain/deployments.js'
+import { readDeploymentsFile } from '../../src/chain/deploymentsFile.js'
 import { SANDBOX_PASSPHRASE, configSchema, type DashboardConfig } from '../src/config/schema.js'
 
 export { SANDBOX_PASSPHRASE, type DashboardConfig }
@@ -14,78 +15,30 @@ export class UsageError extends Error {
   override name = 'UsageError'
 }
 
-const contractId = (what: string) =>
-  z.string({ error: `${what} is missing` }).regex(/^C[A-Z2-7]{55}$/, `${what} must be a contract address (C…, 56 characters)`)
-const accountId = (what: string) =>
-  z.string({ error: `${what} is missing` }).regex(/^G[A-Z2-7]{55}$/, `${what} must be an account address (G…, 56 characters)`)
-const httpUrl = (what: string) =>
-  z
-    .string({ error: `${what} is missing` })
-    .refine((s) => /^https?:\/\/[^\s]+$/.test(s) && URL.canParse(s), { message: `${what} must be an http(s) URL` })
+/** What the dashboard reads from the addresses file: network, service, assets.usdc and a world's seed. */
+export type DashboardAddresses = Deployments
 
-export const addressesSchema = z.object({
-  /** The world's seed (decimal): with it the sandbox faucet derives the USDC issuer's key. */
-  seed: z
-    .string()
-    .regex(/^\d+$/, 'seed must be a decimal integer string')
-    .optional(),
-  network: z.object(
-    {
-      rpcUrl: httpUrl('network.rpcUrl'),
-      networkPassphrase: z.string({ error: 'network.networkPassphrase is missing' }).min(1, 'network.networkPassphrase is empty'),
-      friendbotUrl: httpUrl('network.friendbotUrl').optional(),
-    },
-    { error: 'no network section (rpcUrl, networkPassphrase)' },
-  ),
-  service: z.object(
-    { vault: contractId('service.vault'), registry: contractId('service.registry') },
-    { error: 'no service section (service.vault and service.registry); was the world deployed with its vault and registry?' },
-  ),
-  assets: z.object(
-    {
-      usdc: z.object(
-        {
-          code: z.string({ error: 'assets.usdc.code is missing' }).regex(/^[A-Za-z0-9]{1,12}$/, 'assets.usdc.code must be an asset code (1–12 letters or digits)'),
-          issuer: accountId('assets.usdc.issuer'),
-          contract: contractId('assets.usdc.contract'),
-        },
-        { error: 'no assets.usdc section (code, issuer, contract)' },
-      ),
-    },
-    { error: 'no assets section (assets.usdc)' },
-  ),
-})
-
-export type DashboardAddresses = z.infer<typeof addressesSchema>
+function usageError(err: unknown): unknown {
+  // DeploymentsError's message is "<file>: <problems>".
+  return err instanceof DeploymentsError ? new UsageError(`--addresses ${err.message}`) : err
+}
 
 /** Validates parsed JSON; `source` names the file in messages. @throws UsageError */
 export function parseAddresses(json: unknown, source: string): DashboardAddresses {
-  const parsed = addressesSchema.safeParse(json)
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => {
-      const at = i.path.join('.')
-      return at !== '' && !i.message.includes(at) ? `${at}: ${i.message}` : i.message
-    })
-    throw new UsageError(`--addresses ${source}: ${lines.join('; ')}`)
+  try {
+    return parseDeployments(json, source)
+  } catch (err) {
+    throw usageError(err)
   }
-  return parsed.data
 }
 
 /** Reads and validates an addresses file. @throws UsageError */
 export function readAddressesFile(path: string): DashboardAddresses {
-  let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    return readDeploymentsFile(path)
   } catch (err) {
-    throw new UsageError(`--addresses ${path}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`)
+    throw usageError(err)
   }
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (err) {
-    throw new UsageError(`--addresses ${path}: not JSON (${(err as Error).message})`)
-  }
-  return parseAddresses(json, path)
 }
 
 /** Whether the addresses describe the local sandbox network (the faucet is offered there only). */

@@ -9,6 +9,17 @@ const C = (n: number) => StrKey.encodeContract(Buffer.alloc(32, n))
 const VAULT = C(1)
 const REGISTRY = C(2)
 const USDC = C(3)
+const ISSUER = StrKey.encodeEd25519PublicKey(Buffer.alloc(32, 4))
+
+/** A deployments file (src/chain/deployments), the format every addresses file has. */
+function deployments(over: Record<string, unknown> = {}) {
+  return {
+    network: { rpcUrl: 'http://127.0.0.1:8000/rpc', networkPassphrase: 'Standalone Network ; February 2017' },
+    service: { vault: VAULT, registry: REGISTRY },
+    assets: { usdc: { code: 'USDC', issuer: ISSUER, contract: USDC } },
+    ...over,
+  }
+}
 
 describe('audit command line', () => {
   let dir: string
@@ -16,7 +27,7 @@ describe('audit command line', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'audit-options-'))
     world = join(dir, 'world.json')
-    writeFileSync(world, JSON.stringify({ network: { rpcUrl: 'http://127.0.0.1:8000/rpc' }, service: { vault: VAULT, registry: REGISTRY }, assets: { usdc: { contract: USDC } } }))
+    writeFileSync(world, JSON.stringify(deployments()))
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -59,10 +70,13 @@ describe('audit command line', () => {
     fails(['--addresses', bad], /--addresses .*bad\.json: not JSON/)
     writeFileSync(bad, JSON.stringify({ network: { rpcUrl: 'http://h/rpc' } }))
     fails(['--addresses', bad], /no service section/)
-    writeFileSync(bad, JSON.stringify({ network: { rpcUrl: 'http://h/rpc' }, service: { vault: 'GABC', registry: REGISTRY } }))
-    fails(['--addresses', bad], /service\.vault: service\.vault must be a contract address/)
-    writeFileSync(bad, JSON.stringify({ service: { vault: VAULT, registry: REGISTRY } }))
-    fails(['--addresses', bad], /no network\.rpcUrl in the file; give --rpc-url/)
+    writeFileSync(bad, JSON.stringify(deployments({ service: { vault: 'GABC', registry: REGISTRY } })))
+    fails(['--addresses', bad], /--addresses .*bad\.json: service\.vault must be a contract address/)
+    const { network: _network, ...noNetwork } = deployments()
+    writeFileSync(bad, JSON.stringify(noNetwork))
+    fails(['--addresses', bad], /--addresses .*bad\.json: no network section \(rpcUrl, networkPassphrase\)/)
+    writeFileSync(bad, JSON.stringify(deployments({ assets: { usdc: { contract: USDC } } })))
+    fails(['--addresses', bad], /assets\.usdc\.code is missing; assets\.usdc\.issuer is missing/)
     fails(['--rpc-url', 'ftp://h', '--vault', VAULT, '--registry', REGISTRY], /must be http:\/\/ or https:\/\//)
     fails(['--rpc-url', 'http://h/rpc', '--vault', 'x', '--registry', REGISTRY], /--vault must be a contract address/)
     fails(['--rpc-url', 'http://h/rpc', '--vault', VAULT], /give --registry/)

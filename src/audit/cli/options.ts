@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { StrKey } from '@stellar/stellar-sdk'
-import { z } from 'zod'
+import { DeploymentsError, type Deployments } from '../../chain/deployments.js'
+import { readDeploymentsFile } from '../../chain/deploymentsFile.js'
 
 /** Bad flags, an unreadable or malformed file: the audit cannot start (exit 2). */
 export class UsageError extends Error {
@@ -46,41 +47,19 @@ export interface CliOptions {
   source: string
 }
 
-const contractId = (what: string) =>
-  z.string().refine((s) => StrKey.isValidContract(s), { message: `${what} must be a contract address (C..., 56 characters)` })
-
 /**
- * The parts of a world / demo addresses file (src/world `writeAddresses`) the auditor reads:
- * `network.rpcUrl`, `service.vault`, `service.registry` and `assets.usdc.contract`.
+ * The addresses file: a deployments file (src/chain/deployments: `npm run deploy`'s
+ * deployments/<network>.json or a world's addresses file). The auditor takes `network.rpcUrl`,
+ * `service.vault`, `service.registry` and `assets.usdc.contract` from it.
  */
-const AddressesFile = z.object({
-  network: z.object({ rpcUrl: z.string().optional() }).optional(),
-  service: z.object({ vault: contractId('service.vault'), registry: contractId('service.registry') }, {
-    error: 'no service section (service.vault and service.registry); was the world deployed with its vault and registry?',
-  }),
-  assets: z.object({ usdc: z.object({ contract: contractId('assets.usdc.contract') }).optional() }).optional(),
-})
-
-function readAddressesFile(path: string): z.infer<typeof AddressesFile> {
-  let text: string
+function readAddressesFile(path: string): Deployments {
   try {
-    text = readFileSync(path, 'utf8')
+    return readDeploymentsFile(path)
   } catch (err) {
-    throw new UsageError(`--addresses ${path}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`)
+    // DeploymentsError's message is "<file>: <problems>".
+    if (err instanceof DeploymentsError) throw new UsageError(`--addresses ${err.message}`)
+    throw err
   }
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (err) {
-    throw new UsageError(`--addresses ${path}: not JSON (${(err as Error).message})`)
-  }
-  const parsed = AddressesFile.safeParse(json)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
-    const at = issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''
-    throw new UsageError(`--addresses ${path}: ${at}${issue.message}`)
-  }
-  return parsed.data
 }
 
 function readDepositors(path: string): string[] {
@@ -170,13 +149,12 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
 
   const flags = { vault: contractFlag('vault', values.vault), registry: contractFlag('registry', values.registry), usdc: contractFlag('usdc', values.usdc) }
   const file = values.addresses === undefined ? undefined : readAddressesFile(values.addresses)
-  const rawUrl = values['rpc-url'] ?? file?.network?.rpcUrl
-  if (rawUrl === undefined)
-    throw new UsageError(file ? `--addresses ${values.addresses}: no network.rpcUrl in the file; give --rpc-url` : 'give --addresses <file>, or --rpc-url with --vault and --registry')
+  const rawUrl = values['rpc-url'] ?? file?.network.rpcUrl
+  if (rawUrl === undefined) throw new UsageError('give --addresses <file>, or --rpc-url with --vault and --registry')
   const vault = flags.vault ?? file?.service.vault
   const registry = flags.registry ?? file?.service.registry
   if (vault === undefined || registry === undefined) throw new UsageError(`give ${vault === undefined ? '--vault' : '--registry'} (or --addresses <file>)`)
-  const usdc = flags.usdc ?? file?.assets?.usdc?.contract
+  const usdc = flags.usdc ?? file?.assets.usdc.contract
 
   if (!values.watch) {
     for (const flag of ['interval-ledgers', 'metrics-port', 'metrics-host'] as const)
