@@ -26,6 +26,7 @@ cargo build --profile sandbox -p sandbox --quiet
 echo "== tsc --noEmit"
 npx tsc --noEmit -p tsconfig.json
 npx tsc --noEmit -p dashboard/tsconfig.json
+npx tsc --noEmit -p packages/keeper-sdk/tsconfig.check.json
 
 echo "== vitest"
 npx vitest run --reporter=default --reporter=json --outputFile.json=target/test-results/vitest.json

@@ -28,12 +28,12 @@ const TYPES = join(DIST, 'types')
 const ENTRIES = { index: 'src/index.ts', example: 'src/example.ts' } as const
 
 /**
- * Modules of src/ the package does not ship although an index it re-exports from names them:
- * src/chain/deployments (the deployments-file schema, built on zod) is re-exported by
- * src/chain/index.ts. Its code is dropped from the bundle as unused; its declaration and the
- * re-export lines naming it are removed from dist/types, so the types need no zod either.
+ * Modules of src/ the package does not ship although an index it re-exports from names them
+ * (e.g. a module built on zod that an index re-exports): their code is dropped from the bundle as
+ * unused, and their declarations and the re-export lines naming them are removed from dist/types.
+ * None today.
  */
-const NOT_SHIPPED = ['src/chain/deployments']
+const NOT_SHIPPED: string[] = []
 
 interface PackageJson {
   peerDependencies?: Record<string, string>

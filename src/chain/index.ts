@@ -27,4 +27,3 @@ export {
 export { addr, bool, i128, str, struct, sym, u32, u64 } from './scval.js'
 export { prepareWrite, sendSigned, type EnvelopeSigner, type PreparedWrite } from './signed.js'
 export * from './records/index.js'
-export { DeploymentsError, deploymentsSchema, parseDeployments, type Deployments } from './deployments.js'
