@@ -1,0 +1,10 @@
+// npm run deploy as a library: the deployment, its options, presets and the file it writes.
+export { deploy, STEPS, type DeployIo, type DeployOutcome } from './deploy.js'
+export { StepFailedError, UsageError } from './errors.js'
+export { DEFAULT_RPC, USAGE, parseOptions, type CrashPoint, type DeployOptions, type NetworkName } from './options.js'
+export { DEFAULT_SALT, MAINNET_PASSPHRASE, deployerSecretPath, type Plan } from './plan.js'
+export { PRESETS, TESTNET_USDC, formatUsdc, parseUsdc, type ServiceParameters, type UsdcAsset } from './preset.js'
+export { runDeployCli, type CliIo } from './run.js'
+export { serviceSalt } from './serviceSteps.js'
+export { localUsdcIssuer } from './setupSteps.js'
+export { STEP_NAMES, readDeployFile, type DeployFile, type StepName } from './state.js'

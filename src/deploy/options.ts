@@ -1,0 +1,205 @@
+/**
+ * The command line of `npm run deploy` and its environment (DEPLOYER_SECRET, DEPLOY_CRASH_AT),
+ * validated into `DeployOptions`. Every problem is a UsageError naming the flag; a secret is
+ * never part of a message.
+ */
+import { readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { Keypair, StrKey } from '@stellar/stellar-sdk'
+import { UsageError } from './errors.js'
+import { PARAMETER_NAMES, PRESETS, isPresetName, parseUsdc, type PresetName, type ServiceParameters } from './preset.js'
+import { STEP_NAMES, type StepName } from './state.js'
+
+export const NETWORKS = ['testnet', 'local'] as const
+export type NetworkName = (typeof NETWORKS)[number]
+
+/** Default RPC of each network. */
+export const DEFAULT_RPC: Record<NetworkName, string> = {
+  testnet: 'https://soroban-testnet.stellar.org',
+  local: 'http://127.0.0.1:8000/rpc',
+}
+
+/** Repository root (this file is src/deploy/options.ts). */
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
+
+export const USAGE = `usage:
+  npm run deploy -- --network testnet|local [options]
+
+options:
+  --network testnet|local    which network (required); the RPC's passphrase must be the testnet's
+                             for testnet; local is any other network (default RPC the sandbox's)
+  --rpc-url URL              Stellar RPC (default: the file's, else ${DEFAULT_RPC.testnet}
+                             for testnet, ${DEFAULT_RPC.local} for local)
+  --preset testnet           the contracts' parameters (the default and only preset): min_stake 100 USDC,
+                             slash_timeout 3600 s, slash_rate_bps 1000, deposit_cap 10,000,000 USDC,
+                             withdraw_cooldown 3600 s, max_draw_per_keeper 10,000 USDC; on the testnet
+                             also Circle's USDC
+  --min-stake USDC  --slash-timeout SECONDS  --slash-rate-bps BPS
+  --deposit-cap USDC  --withdraw-cooldown SECONDS  --max-draw-per-keeper USDC
+                             one parameter instead of the preset's (USDC with up to 7 decimals)
+  --usdc C...                the USDC Stellar Asset Contract (default: the preset's on the testnet; on
+                             a local network a USDC issued by a key derived from the deployer's)
+  --secret-file FILE         the deployer's secret key (S...); or the DEPLOYER_SECRET variable. On a
+                             local network without one, a deployer is created and funded by friendbot
+                             and its secret written next to the deployments file
+  --out FILE                 the deployments file (default deployments/<network>.json)
+  --salt LABEL               the contracts' addresses derive from the deployer and this label
+                             (default service); another label deploys another pair
+  --wasm-dir DIR             where vault.wasm and registry.wasm are (default target/wasm)
+  --allow-mainnet            deploy even when the RPC is on the public network
+  -h, --help
+
+A rerun continues an unfinished deployment from the file, or verifies a finished one and sends
+nothing. Exit status: 0 deployed (or already complete), 1 a step failed on the chain (rerun to
+resume), 2 bad command line or a refused file or network.`
+
+/** Where a test makes the deployment crash: after a step is recorded, or after its transaction landed but before it is recorded. */
+export type CrashPoint = `${'after' | 'sent'}:${StepName}`
+
+export interface DeployOptions {
+  network: NetworkName
+  /** undefined: the file's RPC, else the network's default. */
+  rpcUrl: string | undefined
+  preset: PresetName
+  /** The parameters: the preset's with the flags' overrides. */
+  parameters: ServiceParameters
+  /** Whether --preset or a parameter flag was given (a rerun otherwise keeps the file's parameters). */
+  parametersGiven: boolean
+  usdc: string | undefined
+  /** The deployer's key and where it came from ("--secret-file F", "DEPLOYER_SECRET"). */
+  deployer: { keypair: Keypair; from: string } | undefined
+  out: string
+  salt: string | undefined
+  wasmDir: string
+  allowMainnet: boolean
+  crashAt: CrashPoint | undefined
+}
+
+const AMOUNT_FLAGS = { 'min-stake': 'min_stake', 'deposit-cap': 'deposit_cap', 'max-draw-per-keeper': 'max_draw_per_keeper' } as const
+const SECONDS_FLAGS = { 'slash-timeout': 'slash_timeout', 'withdraw-cooldown': 'withdraw_cooldown' } as const
+
+function httpUrl(raw: string): string {
+  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) throw new UsageError(`--rpc-url must be an http(s) URL, got ${JSON.stringify(raw)}`)
+  return raw
+}
+
+function secretKey(text: string, from: string): Keypair {
+  const s = text.trim()
+  if (!StrKey.isValidEd25519SecretSeed(s)) throw new UsageError(`${from}: not a Stellar secret key (S..., 56 characters)`)
+  return Keypair.fromSecret(s)
+}
+
+function readSecretFile(path: string): Keypair {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (err) {
+    throw new UsageError(`--secret-file ${path}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`)
+  }
+  return secretKey(text, `--secret-file ${path}`)
+}
+
+function crashPoint(raw: string | undefined): CrashPoint | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined
+  const [when, step] = raw.trim().split(':')
+  if ((when !== 'after' && when !== 'sent') || !(STEP_NAMES as readonly string[]).includes(step ?? '')) {
+    throw new UsageError(`DEPLOY_CRASH_AT must be after:<step> or sent:<step> with a step of ${STEP_NAMES.join(', ')}; got ${JSON.stringify(raw)}`)
+  }
+  return raw.trim() as CrashPoint
+}
+
+/**
+ * Parses the arguments after `npm run deploy --` and the environment.
+ * @throws UsageError
+ */
+export function parseOptions(argv: readonly string[], env: Record<string, string | undefined>, cwd = process.cwd()): DeployOptions | 'help' {
+  let values
+  try {
+    ;({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        network: { type: 'string' },
+        'rpc-url': { type: 'string' },
+        preset: { type: 'string' },
+        'min-stake': { type: 'string' },
+        'slash-timeout': { type: 'string' },
+        'slash-rate-bps': { type: 'string' },
+        'deposit-cap': { type: 'string' },
+        'withdraw-cooldown': { type: 'string' },
+        'max-draw-per-keeper': { type: 'string' },
+        usdc: { type: 'string' },
+        'secret-file': { type: 'string' },
+        out: { type: 'string' },
+        salt: { type: 'string' },
+        'wasm-dir': { type: 'string' },
+        'allow-mainnet': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }))
+  } catch (err) {
+    throw new UsageError((err as Error).message)
+  }
+  if (values.help) return 'help'
+
+  const network = values.network
+  if (network === undefined) throw new UsageError('give --network testnet or --network local')
+  if (!(NETWORKS as readonly string[]).includes(network)) throw new UsageError(`--network must be testnet or local, got ${JSON.stringify(network)}`)
+
+  const preset = values.preset ?? 'testnet'
+  if (!isPresetName(preset)) throw new UsageError(`--preset must be one of ${Object.keys(PRESETS).join(', ')}, got ${JSON.stringify(preset)}`)
+  const parameters: ServiceParameters = { ...PRESETS[preset].parameters }
+  for (const [flag, key] of Object.entries(AMOUNT_FLAGS)) {
+    const raw = values[flag as keyof typeof AMOUNT_FLAGS]
+    if (raw === undefined) continue
+    const v = parseUsdc(raw)
+    if (v === undefined || v <= 0n) throw new UsageError(`--${flag} must be a USDC amount above 0 with at most 7 decimals (e.g. 100 or 0.5), got ${JSON.stringify(raw)}`)
+    parameters[key] = v
+  }
+  for (const [flag, key] of Object.entries(SECONDS_FLAGS)) {
+    const raw = values[flag as keyof typeof SECONDS_FLAGS]
+    if (raw === undefined) continue
+    if (!/^\d+$/.test(raw) || BigInt(raw) >= 1n << 64n) throw new UsageError(`--${flag} must be a whole number of seconds, got ${JSON.stringify(raw)}`)
+    parameters[key] = BigInt(raw)
+  }
+  const bps = values['slash-rate-bps']
+  if (bps !== undefined) {
+    if (!/^\d+$/.test(bps) || Number(bps) > 10_000) throw new UsageError(`--slash-rate-bps must be an integer from 0 to 10000, got ${JSON.stringify(bps)}`)
+    parameters.slash_rate_bps = Number(bps)
+  }
+  const parametersGiven = values.preset !== undefined || PARAMETER_NAMES.some((k) => values[k.replaceAll('_', '-') as 'min-stake'] !== undefined)
+
+  if (values.usdc !== undefined && !StrKey.isValidContract(values.usdc)) {
+    throw new UsageError(`--usdc must be a contract address (C..., 56 characters), got ${JSON.stringify(values.usdc)}`)
+  }
+  if (values.salt !== undefined && !/^[A-Za-z0-9._-]{1,64}$/.test(values.salt)) {
+    throw new UsageError(`--salt must be 1-64 letters, digits, '.', '_' or '-', got ${JSON.stringify(values.salt)}`)
+  }
+
+  const fromEnv = env.DEPLOYER_SECRET !== undefined && env.DEPLOYER_SECRET.trim() !== ''
+  if (fromEnv && values['secret-file'] !== undefined) throw new UsageError('give the deployer key once: --secret-file or DEPLOYER_SECRET, not both')
+  const deployer =
+    values['secret-file'] !== undefined
+      ? { keypair: readSecretFile(values['secret-file']), from: `--secret-file ${values['secret-file']}` }
+      : fromEnv
+        ? { keypair: secretKey(env.DEPLOYER_SECRET!, 'DEPLOYER_SECRET'), from: 'DEPLOYER_SECRET' }
+        : undefined
+
+  return {
+    network: network as NetworkName,
+    rpcUrl: values['rpc-url'] === undefined ? undefined : httpUrl(values['rpc-url']),
+    preset,
+    parameters,
+    parametersGiven,
+    usdc: values.usdc,
+    deployer,
+    out: resolve(cwd, values.out ?? join('deployments', `${network}.json`)),
+    salt: values.salt,
+    wasmDir: values['wasm-dir'] === undefined ? join(REPO_ROOT, 'target', 'wasm') : resolve(cwd, values['wasm-dir']),
+    allowMainnet: values['allow-mainnet'],
+    crashAt: crashPoint(env.DEPLOY_CRASH_AT),
+  }
+}
