@@ -10,7 +10,7 @@
  * All of them merge into the scanner's borrower set; users with no liabilities are skipped by the
  * scan as before.
  */
-import type { AdapterLogger } from '../../sdk/index.js'
+import type { AdapterContext, AdapterLogger } from '../../sdk/index.js'
 import type { EventsReader } from './discovery.js'
 import { BorrowerHintsFile, isBorrowerAddress } from './hints.js'
 import { HistoryBackfill, urlForLogs } from './historyBackfill.js'
@@ -95,4 +95,15 @@ export async function openBorrowerSources(o: BorrowerSourcesOptions): Promise<Bo
       }
     },
   }
+}
+
+/** The sources the keeper's configuration asks for (AdapterContext: WATCH_ADDRESSES, BORROWER_HINTS_FILE, HISTORY_API_URL). */
+export function borrowerSourcesOf(ctx: AdapterContext, pool: string): Promise<BorrowerSources> {
+  return openBorrowerSources({
+    pool,
+    watchAddresses: ctx.watchAddresses,
+    hintsFile: ctx.borrowerHintsFile,
+    historyApiUrl: ctx.historyApiUrl,
+    log: ctx.logger,
+  })
 }

@@ -28,7 +28,7 @@ import { isReplan, isSkip, makeResult, taskPriority } from '../../sdk/index.js'
 import { atomicExecutor } from './atomic.js'
 import { minProfitScaled } from './auctionPlan.js'
 import { backstopAuctions, type PreparedBackstop } from './backstop.js'
-import { openBorrowerSources, type BorrowerSources } from './borrowerSources.js'
+import { borrowerSourcesOf, type BorrowerSources } from './borrowerSources.js'
 import type { AtomicExecutor, BlendContext } from './context.js'
 import { ErrBadTask } from './errors.js'
 import { chooseLiquidationPercent } from './liquidationPercent.js'
@@ -71,11 +71,7 @@ export interface LendingPoolAdapterParameters {
   /** Give up waiting after this many ledgers past the planned one have not appeared (ms bound). */
   maxWaitMs?: number
   eventsPageLimit?: number
-  /**
-   * Borrowers learned besides the main RPC's events (WATCH_ADDRESSES, BORROWER_HINTS_FILE,
-   * HISTORY_API_URL; `openBorrowerSources`): scanned from the first cycle, discovered ones
-   * appended to the hints file.
-   */
+  /** Borrowers besides the main RPC's events (watch list, hints file, history node): borrowerSources.ts. */
   borrowerSources?: BorrowerSources
   /**
    * Local networks only: close ledgers at once until the latest is at least `toLedger` (e.g. with
@@ -121,12 +117,9 @@ export interface LendingPoolAdapter extends StagedAdapter<BlendTaskData, BlendPl
 
 export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPoolAdapter {
   const now = p.now ?? Date.now
-  const scanner = new PoolScanner(p.pool, {
-    ...(p.eventsPageLimit === undefined ? {} : { eventsPageLimit: p.eventsPageLimit }),
-    now,
-    history: p.borrowerSources?.history,
-  })
-  if (p.borrowerSources !== undefined) scanner.addBorrowers(p.borrowerSources.initial)
+  const pageLimit = p.eventsPageLimit === undefined ? {} : { eventsPageLimit: p.eventsPageLimit }
+  const scanner = new PoolScanner(p.pool, { ...pageLimit, now, history: p.borrowerSources?.history })
+  scanner.addBorrowers(p.borrowerSources?.initial ?? [])
   const minProfit = minProfitScaled(p.minProfit)
   let last: ScanResult | undefined
   let usdc = p.usdc
@@ -366,20 +359,13 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
 
 /**
  * Factory the keeper calls when LENDING_POOL is set. With EXECUTOR_CONTRACT and a DEX router,
- * user liquidations take the atomic path through the executor. Borrowers come from the pool's
- * events plus WATCH_ADDRESSES, BORROWER_HINTS_FILE and HISTORY_API_URL (an unreadable hints file
- * fails the build with an error naming it).
+ * user liquidations take the atomic path through the executor. Borrowers: the pool's events plus
+ * WATCH_ADDRESSES, BORROWER_HINTS_FILE and HISTORY_API_URL (an unreadable hints file fails the build).
  */
 export const createLendingPoolAdapter: AdapterFactory = async (ctx) => {
   if (ctx.lendingPool === undefined) throw new Error('LENDING_POOL is not set')
   const pool = ctx.lendingPool
-  const borrowerSources = await openBorrowerSources({
-    pool,
-    watchAddresses: ctx.watchAddresses,
-    hintsFile: ctx.borrowerHintsFile,
-    historyApiUrl: ctx.historyApiUrl,
-    log: ctx.logger,
-  })
+  const borrowerSources = await borrowerSourcesOf(ctx, pool)
   let executor: AtomicExecutor | undefined
   if (ctx.executorContract !== undefined) {
     if (ctx.primaryDexRouter === undefined) throw new Error('EXECUTOR_CONTRACT needs PRIMARY_DEX_ROUTER: the atomic path sells the collateral in the same transaction')
