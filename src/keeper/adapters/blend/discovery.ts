@@ -134,6 +134,11 @@ export class BorrowerDiscovery {
         stats.getEvents += 1
         stats.waves += 1
       }
+      // A node that serves an old cursor from its oldest ledger (instead of refusing it) lost the
+      // ledgers between the last poll and its window: the history node is asked for those.
+      if (!cold && pages === 1 && this.coveredThrough !== undefined && res.oldestLedger > this.coveredThrough + 1) {
+        this.history?.request(res.oldestLedger, this.coveredThrough)
+      }
       for (const ev of res.events) {
         const user = borrowerOf(ev)
         if (user === undefined || user === this.pool) continue

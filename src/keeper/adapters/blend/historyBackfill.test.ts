@@ -113,7 +113,10 @@ describe('history backfill', () => {
     expect(c.history.requests[2]!.cursor).toBe(c.history.requests[1]!.cursor)
   })
 
-  it('after a cursor fell out of the main window, only the ledgers missed meanwhile are backfilled', async () => {
+  it.each([
+    ['refuses the old cursor', true],
+    ['serves the old cursor from its oldest ledger', false],
+  ])('after the cursor fell out of the main window (the node %s), only the ledgers missed meanwhile are backfilled', async (_, refuses) => {
     const c = chain(2)
     const history = new HistoryBackfill({ pool: c.pool, url: URL_, server: c.history })
     const d = new BorrowerDiscovery(c.pool, { history })
@@ -125,10 +128,10 @@ describe('history backfill', () => {
     c.main.oldest = 1300
     c.history.events.push(borrowEvent(900, 0, 'borrow', missed), borrowEvent(1400, 0, 'borrow', now))
     c.main.events = c.history.events.filter((e) => e.ledger >= 1300)
-    c.main.forgetBefore = c.main.events[0]!.id
+    if (refuses) c.main.forgetBefore = c.main.events[0]!.id
     const requests = c.history.requests.length
     const res = await d.poll(c.main)
-    expect(res.coldStart).toBe(true)
+    expect(res.coldStart).toBe(refuses)
     expect(new Set(res.added)).toEqual(new Set([missed, now]))
     expect(c.history.requests[requests]).toMatchObject({ startLedger: 500, endLedger: 1300 })
   })
