@@ -4,9 +4,9 @@
  * that completes without a second contract, a rerun that sends nothing; the contracts hold the
  * preset's parameters; the keeper, the auditor and the dashboard accept the file.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { Asset, Keypair, Operation } from '@stellar/stellar-sdk'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -131,6 +131,18 @@ describe('npm run deploy on the sandbox', () => {
     expect((await chain.server.getAccount(deployer.publicKey())).sequenceNumber()).toBe(seq)
     expect(await history()).toHaveLength(txs)
     expect(readFileSync(file, 'utf8')).toBe(before)
+
+    // Without the deployer's key (a copy of the file without the secret next to it) it still verifies.
+    const copy = join(dir, 'elsewhere', 'local.json')
+    mkdirSync(dirname(copy), { recursive: true })
+    copyFileSync(file, copy)
+    const keyless = await deployInProcess(['--network', 'local', '--out', copy])
+    expect(keyless.stderr).toBe('')
+    expect(keyless.code).toBe(0)
+    expect(keyless.stdout).toContain(`deployer ${deployer.publicKey()} (no key given: checking only, nothing can be sent)`)
+    expect(keyless.stdout).toMatch(/already complete and verified on the chain; nothing sent\n/)
+    expect(existsSync(join(dir, 'elsewhere', 'local.deployer.secret'))).toBe(false)
+    expect(await history()).toHaveLength(txs)
   }, 60_000)
 
   it('refuses other parameters for a file that holds a deployment', async () => {

@@ -1,7 +1,8 @@
 /**
  * What `npm run deploy` refuses before sending anything (exit 2): the public network without
  * --allow-mainnet, --network testnet on another network, a file whose network is not the RPC's;
- * and how a failed step ends (exit 1, the step named, how to resume).
+ * how a failed step ends (exit 1, the step named, how to resume); and a record whose chain was
+ * reset under it (every step checked, the missing ones done again at the same addresses).
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,7 +13,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
 import { readDeployFile } from './index.js'
 import { deployInProcess, deployProcess } from './testing.js'
 
-describe('npm run deploy refuses', () => {
+describe('npm run deploy: refusals, failures, a record without its chain', () => {
   let local: Sandbox
   let mainnet: Sandbox
   let dir: string
@@ -101,5 +102,26 @@ describe('npm run deploy refuses', () => {
     const other = await deployInProcess(['--network', 'local', '--rpc-url', local.rpcUrl, '--out', out, '--usdc', StrKey.encodeContract(Buffer.alloc(32, 8))])
     expect(other.code).toBe(2)
     expect(other.stderr).toMatch(/was started with other settings: --usdc C[A-Z2-7]{55}, but the file's USDC is C[A-Z2-7]{55}/)
+  })
+
+  it('a file\'s record without the chain behind it: on a node reset under it, every step is done again at the same addresses', async () => {
+    const out = join(dir, 'reset', 'local.json')
+    const { id } = await local.call<{ id: number }>('sandbox_snapshot')
+    const first = await deployInProcess(['--network', 'local', '--rpc-url', local.rpcUrl, '--out', out])
+    expect(first.code).toBe(0)
+    const before = readDeployFile(out)!
+    await local.call('sandbox_revert', { id })
+    const again = await deployInProcess(['--network', 'local', '--rpc-url', local.rpcUrl, '--out', out])
+    expect(again.stderr).toBe('')
+    expect(again.code).toBe(0)
+    // The code was uploaded before the snapshot (by beforeAll's deployment): only the uploads survive.
+    const redone = [...again.stdout.matchAll(/\[\d\/9\] ([a-z-]+): recorded as done, but the chain does not show it: doing it again/g)].map((m) => m[1])
+    expect(redone).toEqual(['deployer', 'usdc', 'deploy-vault', 'deploy-registry', 'link-vault', 'link-registry'])
+    expect(first.stdout).toMatch(/this run sent 5 transaction\(s\)/)
+    expect(again.stdout).toMatch(/this run sent 5 transaction\(s\)/)
+    const after = readDeployFile(out)!
+    expect(after.service).toEqual(before.service)
+    expect(after.assets).toEqual(before.assets)
+    expect(after.deploy.transactions).toHaveLength(10)
   })
 })
