@@ -105,7 +105,7 @@ function resolveDeployer(opts: DeployOptions, existing: DeployFile | undefined, 
   }
 }
 
-function resolveUsdc(opts: DeployOptions, existing: DeployFile | undefined, passphrase: string, conflicts: string[]): Plan['usdc'] {
+function resolveUsdc(opts: DeployOptions, existing: DeployFile | undefined, rpcUrl: string, passphrase: string, conflicts: string[]): Plan['usdc'] {
   const recorded = existing?.deploy
   if (opts.usdc !== undefined) {
     const recordedContract = recorded?.usdc ?? existing?.assets?.usdc?.contract
@@ -116,7 +116,7 @@ function resolveUsdc(opts: DeployOptions, existing: DeployFile | undefined, pass
   const presetUsdc = PRESETS[opts.preset].usdc
   if (presetUsdc.networkPassphrase === passphrase) return { source: 'preset', contract: presetUsdc.asset.contract }
   if (opts.network === 'local' && passphrase !== MAINNET_PASSPHRASE) return { source: 'created', contract: undefined }
-  throw new UsageError(`give --usdc C... (the USDC Stellar Asset Contract of the network at ${opts.rpcUrl ?? 'the RPC'}): the preset has none for it`)
+  throw new UsageError(`give --usdc C... (the USDC Stellar Asset Contract of the network at ${rpcUrl}): the preset has none for it`)
 }
 
 /**
@@ -162,7 +162,7 @@ export async function preparePlan(opts: DeployOptions): Promise<Plan> {
     parameters = before
     preset = recorded.preset
   }
-  const usdc = resolveUsdc(opts, existing, passphrase, conflicts)
+  const usdc = resolveUsdc(opts, existing, rpcUrl, passphrase, conflicts)
   if (conflicts.length > 0) {
     throw new UsageError(`${opts.out} was started with other settings: ${conflicts.join('; ')}. Rerun with the settings it was started with, or choose another --out`)
   }
