@@ -20,6 +20,10 @@ export interface KeeperApiOptions {
   sseHeartbeatMs?: number
   /** Browser origins allowed by CORS (API_CORS_ORIGINS; default `['*']`, any origin). */
   corsOrigins?: readonly string[]
+  /** How long /metrics reuses one collection of the Node process metrics (ms; default 1000). */
+  metricsProcessTtlMs?: number
+  /** Clock of that reuse (tests; default Date.now). */
+  metricsNow?: () => number
 }
 
 function errorBody(statusCode: number, message: string) {
@@ -30,7 +34,11 @@ function errorBody(statusCode: number, message: string) {
 export const keeperApi: FastifyPluginAsync<KeeperApiOptions> = async (app, opts) => {
   await registerCors(app as unknown as FastifyInstance, opts.corsOrigins ?? ['*'])
   await app.register(healthRoutes)
-  await app.register(metricsRoutes, { metrics: opts.metrics })
+  await app.register(metricsRoutes, {
+    metrics: opts.metrics,
+    ...(opts.metricsProcessTtlMs === undefined ? {} : { processTtlMs: opts.metricsProcessTtlMs }),
+    ...(opts.metricsNow === undefined ? {} : { now: opts.metricsNow }),
+  })
   await app.register(stateRoutes, { state: opts.state, events: opts.events })
   await app.register(eventRoutes, {
     events: opts.events,

@@ -1,8 +1,17 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 
-/** The keeper's Prometheus metrics, on their own registry (one per app instance). */
+/** The keeper's Prometheus metrics, on their own registries (one set per app instance). */
 export interface KeeperMetrics {
+  /** Every metric: the keeper's own and the Node process's (what GET /metrics serves). */
   registry: Registry
+  /** The keeper's own metrics (service_*): cheap to collect, rendered afresh for every scrape. */
+  own: Registry
+  /**
+   * The Node process metrics (prom-client's defaults: process_*, nodejs_*), undefined without
+   * them. Their collection reads /proc and lists every open handle, so it grows with the open
+   * connections: /metrics reuses one collection for up to a second (routes/metrics.ts).
+   */
+  process: Registry | undefined
   cyclesTotal: Counter
   liquidationsTotal: Counter
   vaultTvl: Gauge
@@ -23,15 +32,17 @@ export interface KeeperMetrics {
 }
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): KeeperMetrics {
-  const registry = new Registry()
-  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry })
-  const r = [registry]
-  return {
-    registry,
+  const own = new Registry()
+  const proc = (options.defaultMetrics ?? true) ? new Registry() : undefined
+  if (proc !== undefined) collectDefaultMetrics({ register: proc })
+  const r = [own]
+  const metrics = {
+    own,
+    process: proc,
     cyclesTotal: new Counter({ name: 'service_cycles_total', help: 'Poll cycles completed.', registers: r }),
     liquidationsTotal: new Counter({
       name: 'service_liquidations_total',
-      help: 'Tasks executed with a successful fill.',
+      help: 'Successful liquidation fills (work that is not a liquidation, such as a rebalance, is not counted).',
       registers: r,
     }),
     vaultTvl: new Gauge({ name: 'service_vault_tvl', help: 'Vault total_usdc in USDC (7 decimals applied).', registers: r }),
@@ -91,6 +102,8 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Keepe
       registers: r,
     }),
   }
+  // The same metric objects, keeper's first: what registry.metrics() of both would render.
+  return { ...metrics, registry: proc === undefined ? own : Registry.merge([own, proc]) }
 }
 
 /** 7-decimal stroops to a float for gauges (display only). */
