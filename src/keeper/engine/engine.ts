@@ -84,6 +84,18 @@ export interface ExecutionView {
   progress: (PlanProgress & { ledger: number }) | null
   note: string | null
   result: Result | null
+  /**
+   * The typed error that ended the execution: the result's `error` (e.g. `ErrAlreadyFilled` for a
+   * lost race) or what the adapter threw; null otherwise.
+   */
+  error: Error | null
+}
+
+/** How the log and the event stream name an error: its class name, its code when it has one. */
+export function errorTag(err: Error | undefined | null): { name: string; code?: string | number; message: string } | undefined {
+  if (err === undefined || err === null) return undefined
+  const code = (err as { code?: unknown }).code
+  return { name: err.name, ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}), message: err.message }
 }
 
 interface Entry {
@@ -100,6 +112,7 @@ interface Entry {
   progress: (PlanProgress & { ledger: number }) | null
   note: string | null
   result: Result | null
+  error: Error | null
   firing: boolean
   /** Set once the entry reached its final stage (the adapter's `returned` step is not final). */
   done: boolean
@@ -257,7 +270,7 @@ export class ExecutionEngine {
     void pr.finally(() => this.inflight.delete(pr))
   }
 
-  private add(e: Omit<Entry, 'seq' | 'stage' | 'plannedAt' | 'history' | 'progress' | 'note' | 'result' | 'firing' | 'done'>): Entry {
+  private add(e: Omit<Entry, 'seq' | 'stage' | 'plannedAt' | 'history' | 'progress' | 'note' | 'result' | 'error' | 'firing' | 'done'>): Entry {
     const entry: Entry = {
       ...e,
       seq: this.seq++,
@@ -267,6 +280,7 @@ export class ExecutionEngine {
       progress: null,
       note: null,
       result: null,
+      error: null,
       firing: false,
       done: false,
     }
@@ -284,8 +298,9 @@ export class ExecutionEngine {
       if (isSkip(outcome)) {
         if (this.skipped.get(key) !== outcome.skip) {
           this.skipped.set(key, outcome.skip)
-          this.p.logger.info({ adapter: name, key, reason: outcome.skip }, 'nothing to plan')
-          this.p.emit('miss', `${name}: ${task.label ?? key}: ${outcome.skip}`, { adapter: name, key })
+          const error = errorTag(outcome.error)
+          this.p.logger.info({ adapter: name, key, reason: outcome.skip, ...(error ? { error: error.name } : {}) }, 'nothing to plan')
+          this.p.emit('miss', `${name}: ${task.label ?? key}: ${outcome.skip}`, { adapter: name, key, ...(error ? { error } : {}) })
         }
         return
       }
@@ -429,8 +444,10 @@ export class ExecutionEngine {
       this.p.onError?.(e.adapterName, 'fire', err)
       const drawn = e.stage === 'drawn' || e.stage === 'filled' || e.stage === 'swapped'
       const note = `${errMessage(err)}${drawn ? ' (a draw may be outstanding: stale-draw recovery returns it)' : ''}`
-      this.p.logger.error({ adapter: e.adapterName, key: e.plan.key, stage: e.stage, err: errMessage(err) }, 'execution failed')
-      this.p.emit('error', `${e.adapterName}: ${e.label}: ${note}`, { adapter: e.adapterName, key: e.plan.key, stage: e.stage })
+      if (err instanceof Error) e.error = err
+      const error = errorTag(e.error)
+      this.p.logger.error({ adapter: e.adapterName, key: e.plan.key, stage: e.stage, err: errMessage(err), ...(error ? { error: error.name } : {}) }, 'execution failed')
+      this.p.emit('error', `${e.adapterName}: ${e.label}: ${note}`, { adapter: e.adapterName, key: e.plan.key, stage: e.stage, ...(error ? { error } : {}) })
       this.finish(e, 'abandoned', note)
     } finally {
       if (holdsExclusive) this.exclusive = false
@@ -476,6 +493,7 @@ export class ExecutionEngine {
   private finishWith(e: Entry, result: Result): void {
     const stage: Stage = result.success === false ? (result.lost ? 'lost' : 'abandoned') : 'returned'
     e.result = result
+    e.error = result.error ?? null
     this.p.onResult?.(this.view({ ...e, stage }), result)
     this.finish(e, stage, result.note ?? null)
   }
@@ -513,6 +531,7 @@ export class ExecutionEngine {
       progress: e.progress,
       note: e.note,
       result: e.result,
+      error: e.error,
     }
   }
 }

@@ -1,15 +1,23 @@
 import { toUnits } from '../metrics.js'
+import { errorTag } from '../engine/index.js'
 import type { Result } from '../sdk/index.js'
 import type { CycleDeps } from './types.js'
 
-/** Folds one finished execution into the dashboard history, the metrics, the log and the event stream. */
+/**
+ * Folds one finished execution into the dashboard history, the metrics, the log and the event
+ * stream. `service_liquidations_total` counts successful liquidations only: a result that says
+ * it was no liquidation (`liquidation: false`, a rebalance) is counted in
+ * `service_tasks_total` but not there. The result's typed error (e.g. `ErrAlreadyFilled`) is
+ * kept on the record and named in the log line and the event (`error: { name, code, message }`).
+ */
 export function recordResult(deps: Pick<CycleDeps, 'state' | 'metrics' | 'logger' | 'events'>, adapter: string, label: string, result: Result): void {
   const rec = deps.state.fold(adapter, label, result)
   if (rec.success) {
-    deps.metrics.liquidationsTotal.inc()
+    if (rec.liquidation) deps.metrics.liquidationsTotal.inc()
     deps.metrics.profitTotal.inc(toUnits(rec.profit))
   }
   deps.metrics.tasksTotal.inc({ adapter, outcome: rec.success ? 'filled' : 'unfilled' })
+  const error = errorTag(result.error)
   deps.logger.info(
     {
       adapter,
@@ -19,6 +27,7 @@ export function recordResult(deps: Pick<CycleDeps, 'state' | 'metrics' | 'logger
       profit: rec.profit.toString(),
       responseTimeMs: rec.responseTimeMs,
       success: rec.success,
+      ...(error ? { error: error.name, ...(error.code === undefined ? {} : { errorCode: error.code }) } : {}),
     },
     'task executed',
   )
@@ -28,5 +37,6 @@ export function recordResult(deps: Pick<CycleDeps, 'state' | 'metrics' | 'logger
     proceeds: rec.proceeds.toString(),
     profit: rec.profit.toString(),
     responseTimeMs: rec.responseTimeMs,
+    ...(error ? { error } : {}),
   })
 }

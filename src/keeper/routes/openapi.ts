@@ -56,6 +56,14 @@ const error = {
   properties: { error: { type: 'string' }, statusCode: { type: 'integer' }, message: { type: 'string' } },
 }
 
+const taskError = {
+  type: 'object',
+  nullable: true,
+  description: 'the typed error behind the outcome: name is its class (ErrAlreadyFilled for a race another keeper won first), code when it has one',
+  required: ['name', 'message'],
+  properties: { name: { type: 'string' }, code: { oneOf: [{ type: 'string' }, { type: 'integer' }] }, message: { type: 'string' } },
+}
+
 const liquidation = {
   type: 'object',
   properties: {
@@ -68,6 +76,8 @@ const liquidation = {
     responseTimeMs: { type: 'number' },
     success: { type: 'boolean' },
     txHash: { type: 'string', nullable: true },
+    liquidation: { type: 'boolean', description: 'false for work that is not a liquidation (a rebalance)' },
+    error: taskError,
   },
 }
 
@@ -85,7 +95,7 @@ export const openApiDocument = {
       get: {
         summary: 'Prometheus metrics',
         description:
-          'service_cycles_total, service_liquidations_total, service_vault_tvl, service_sse_active, service_cycle_duration_seconds, service_cycle_overruns_total, service_rpc_errors_total{stage}, service_draws_outstanding, service_tasks_total{adapter,outcome}, service_adapter_errors_total{adapter,stage}, service_profit_usdc_total, process defaults',
+          'service_cycles_total, service_liquidations_total (liquidation fills only), service_vault_tvl, service_sse_active, service_cycle_duration_seconds, service_cycle_overruns_total, service_rpc_errors_total{stage}, service_draws_outstanding, service_draw_outstanding_ledgers, service_last_cycle_timestamp_seconds, service_poll_interval_seconds, service_tasks_total{adapter,outcome}, service_adapter_errors_total{adapter,stage}, service_profit_usdc_total, process defaults (process_*, nodejs_*: one collection shared by the scrapes of a second)',
         responses: { '200': { description: 'text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } } },
       },
     },
@@ -103,6 +113,11 @@ export const openApiDocument = {
                     mode: { type: 'string', enum: ['monitor-only', 'liquidating'] },
                     operator: { type: 'string' },
                     keeperName: { type: 'string' },
+                    registration: {
+                      type: 'string',
+                      enum: ['registered', 'skipped', 'failed', 'not attempted'],
+                      description: 'registration with the keeper registry; a failed one is retried at the start of every cycle (skipped = AlreadyRegistered)',
+                    },
                     updatedAt: { type: 'string', format: 'date-time', nullable: true },
                     vault,
                     keepers: { type: 'array', items: keeper },
@@ -120,7 +135,8 @@ export const openApiDocument = {
                       },
                     },
                     events: { type: 'array', items: event, description: 'last 50 lines, oldest first' },
-                    outstandingDraw: amount,
+                    outstandingDraw: { ...amount, description: "this keeper's outstanding vault draw (get_keeper_draw), kept current while the engine holds it" },
+                    outstandingDrawLedgers: { type: 'integer', description: 'ledgers since that draw was taken (its vault draw event), 0 without a draw' },
                     recovery: {
                       type: 'object',
                       nullable: true,
@@ -153,8 +169,17 @@ export const openApiDocument = {
                           result: {
                             type: 'object',
                             nullable: true,
-                            properties: { drew: amount, proceeds: amount, profit: amount, responseTimeMs: { type: 'integer' }, success: { type: 'boolean' } },
+                            properties: {
+                              drew: amount,
+                              proceeds: amount,
+                              profit: amount,
+                              responseTimeMs: { type: 'integer' },
+                              success: { type: 'boolean' },
+                              lost: { type: 'boolean' },
+                              error: taskError,
+                            },
                           },
+                          error: { ...taskError, description: 'the typed error that ended the execution (the result\'s, or what the adapter threw)' },
                         },
                       },
                     },
@@ -165,7 +190,12 @@ export const openApiDocument = {
                         overruns: { type: 'integer' },
                         lastStartedAt: { type: 'string', nullable: true },
                         lastDurationMs: { type: 'number', nullable: true },
-                        lastError: { type: 'string', nullable: true },
+                        lastError: {
+                          type: 'string',
+                          nullable: true,
+                          description: "the last completed cycle's first error ('stage: message', '(+N more)' when several); null after a clean cycle",
+                        },
+                        lastErrorAt: { type: 'string', format: 'date-time', nullable: true, description: 'when a cycle last had an error; kept after clean cycles' },
                       },
                     },
                   },

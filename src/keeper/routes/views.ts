@@ -1,6 +1,6 @@
 import { sharePrice } from '../../core/index.js'
 import type { KeeperInfo, VaultState } from '../clients/index.js'
-import type { ExecutionView } from '../engine/index.js'
+import { errorTag, type ExecutionView } from '../engine/index.js'
 import type { Position } from '../sdk/index.js'
 import type { DashboardState, LiquidationRecord } from '../state/dashboard.js'
 import type { EventLog } from '../state/events.js'
@@ -54,6 +54,11 @@ export function positionView(p: Position) {
   }
 }
 
+/** An error as JSON: `{ name, code?, message }` (`name` is the class, e.g. `ErrAlreadyFilled`), or null. */
+export function errorView(err: Error | null | undefined) {
+  return errorTag(err) ?? null
+}
+
 export function liquidationView(r: LiquidationRecord) {
   return {
     at: r.at,
@@ -65,6 +70,8 @@ export function liquidationView(r: LiquidationRecord) {
     responseTimeMs: r.responseTimeMs,
     success: r.success,
     txHash: r.txHash ?? null,
+    liquidation: r.liquidation,
+    error: errorView(r.error),
   }
 }
 
@@ -89,7 +96,16 @@ export function executionView(e: ExecutionView) {
     result:
       e.result === null
         ? null
-        : { drew: e.result.drew.toString(), proceeds: e.result.proceeds.toString(), profit: e.result.profit.toString(), responseTimeMs: e.result.responseTimeMs, success: e.result.success ?? true },
+        : {
+            drew: e.result.drew.toString(),
+            proceeds: e.result.proceeds.toString(),
+            profit: e.result.profit.toString(),
+            responseTimeMs: e.result.responseTimeMs,
+            success: e.result.success ?? true,
+            lost: e.result.lost ?? false,
+            error: errorView(e.result.error),
+          },
+    error: errorView(e.error),
   }
 }
 
@@ -102,8 +118,10 @@ export function stateView(state: DashboardState, events: EventLog) {
     vault: vaultView(state.vault),
     keepers: state.keepers.map(keeperView),
     positions: state.positions.map(positionView),
+    registration: state.registration,
     events: events.recent(50),
     outstandingDraw: state.outstandingDraw.toString(),
+    outstandingDrawLedgers: state.outstandingDrawLedgers,
     recovery:
       state.recovery === null
         ? null

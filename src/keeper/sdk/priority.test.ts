@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { sortTasksByPriority, taskPriority } from './priority.js'
+import { clampPriority, clampTaskPriorities, sortTasksByPriority, taskPriority } from './priority.js'
 import { makeResult } from './profit.js'
 
 describe('taskPriority', () => {
@@ -38,6 +38,41 @@ describe('sortTasksByPriority', () => {
         for (let k = 1; k < sorted.length; k++) {
           const a = sorted[k - 1]!
           const b = sorted[k]!
+          expect(a.priority > b.priority || (a.priority === b.priority && a.i < b.i)).toBe(true)
+        }
+      }),
+    )
+  })
+})
+
+describe('priorities out of range', () => {
+  it('clamps 99 to 10, -3 and NaN to 0, copying only the tasks it changes', () => {
+    expect([99, -3, Number.NaN, 7].map(clampPriority)).toEqual([10, 0, 0, 7])
+    const tasks = [
+      { priority: 99, id: 'a' },
+      { priority: 7, id: 'b' },
+      { priority: Number.NaN, id: 'c' },
+      { priority: -3, id: 'd' },
+    ]
+    const clamped = clampTaskPriorities(tasks)
+    expect(clamped.map((t) => [t.id, t.priority])).toEqual([
+      ['a', 10],
+      ['b', 7],
+      ['c', 0],
+      ['d', 0],
+    ])
+    expect(clamped[1]).toBe(tasks[1])
+    expect(tasks[0]!.priority).toBe(99) // the adapter's objects are left alone
+  })
+
+  it('sorts any numbers as if clamped, stably', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.double(), fc.constantFrom(Number.NaN, 99, -3))), (ps) => {
+        const sorted = clampTaskPriorities(sortTasksByPriority(ps.map((priority, i) => ({ priority, i }))))
+        for (let k = 1; k < sorted.length; k++) {
+          const a = sorted[k - 1]!
+          const b = sorted[k]!
+          expect(a.priority >= 0 && a.priority <= 10).toBe(true)
           expect(a.priority > b.priority || (a.priority === b.priority && a.i < b.i)).toBe(true)
         }
       }),

@@ -67,8 +67,12 @@ export interface FireContext {
   responseTimeMs(fillLedger: number): Promise<number>
 }
 
-/** A plan, or the reason there is nothing to plan. */
-export type PlanOutcome<P> = ExecutionPlan<P> | { skip: string }
+/**
+ * A plan, or the reason there is nothing to plan: `skip` in words and, optionally, the typed
+ * error behind it (e.g. `ErrAlreadyFilled` when the auction is gone), which the engine names in
+ * the log and the event stream.
+ */
+export type PlanOutcome<P> = ExecutionPlan<P> | { skip: string; error?: Error }
 
 /** What firing did: a final result, or a new target ledger (prices moved; try later). */
 export type FireOutcome = Result | { replan: number }
@@ -96,6 +100,6 @@ export function isReplan(o: FireOutcome): o is { replan: number } {
   return typeof (o as { replan?: unknown }).replan === 'number'
 }
 
-export function isSkip<P>(o: PlanOutcome<P>): o is { skip: string } {
+export function isSkip<P>(o: PlanOutcome<P>): o is { skip: string; error?: Error } {
   return typeof (o as { skip?: unknown }).skip === 'string'
 }

@@ -35,6 +35,18 @@ export interface Result {
   note?: string
   /** True when the work was gone before this keeper could do it (another keeper filled first). */
   lost?: boolean
+  /**
+   * The typed error behind an unsuccessful result, when the adapter has one (e.g. the Blend
+   * adapter's `ErrAlreadyFilled` for a lost race); `note` stays its one-line text. The engine
+   * keeps it on the execution, and the log, the event stream and `/api/state` name it
+   * (`error.name`, `error.code`).
+   */
+  error?: Error
+  /**
+   * Whether this work was a liquidation (counted by `service_liquidations_total` when it
+   * succeeds); default true. Work that is not a liquidation, such as a rebalance, sets false.
+   */
+  liquidation?: boolean
 }
 
 /** The vault as an adapter sees it: bound to the keeper's own key. */

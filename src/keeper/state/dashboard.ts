@@ -13,6 +13,10 @@ export interface LiquidationRecord {
   responseTimeMs: number
   success: boolean
   txHash?: string
+  /** The typed error behind an unsuccessful result (e.g. `ErrAlreadyFilled`), when the adapter gave one. */
+  error?: Error
+  /** False for work that is not a liquidation (a rebalance). */
+  liquidation: boolean
 }
 
 export interface DepositorView {
@@ -38,7 +42,13 @@ export interface CycleStats {
   overruns: number
   lastStartedAt: string | null
   lastDurationMs: number | null
+  /**
+   * The last completed cycle's error (`stage: message`, `(+N more)` when it had several), null
+   * after a clean cycle.
+   */
   lastError: string | null
+  /** When a cycle last had an error (kept after clean cycles); null when none ever had. */
+  lastErrorAt: string | null
 }
 
 /**
@@ -56,10 +66,14 @@ export class DashboardState {
   depositors: DepositorView[] = []
   history: LiquidationRecord[] = []
   outstandingDraw = 0n
+  /** Ledgers since the outstanding draw was taken (0 without one). */
+  outstandingDrawLedgers = 0
+  /** Registration with the keeper registry: retried each cycle while 'failed'. */
+  registration: 'registered' | 'skipped' | 'failed' | 'not attempted' = 'not attempted'
   recovery: RecoveryRecord | null = null
   /** The execution engine's book: planned, in-flight and recently finished work. */
   executions: ExecutionView[] = []
-  cycles: CycleStats = { count: 0, overruns: 0, lastStartedAt: null, lastDurationMs: null, lastError: null }
+  cycles: CycleStats = { count: 0, overruns: 0, lastStartedAt: null, lastDurationMs: null, lastError: null, lastErrorAt: null }
   updatedAt: string | null = null
 
   constructor(private readonly historyCapacity = 500) {}
@@ -76,6 +90,8 @@ export class DashboardState {
       responseTimeMs: r.responseTimeMs,
       success: r.success ?? true,
       ...(r.txHash ? { txHash: r.txHash } : {}),
+      ...(r.error ? { error: r.error } : {}),
+      liquidation: r.liquidation ?? true,
     }
     this.history.push(rec)
     if (this.history.length > this.historyCapacity) this.history.splice(0, this.history.length - this.historyCapacity)

@@ -12,7 +12,7 @@ import type { AtomicExecutor, AtomicFill } from './context.js'
 import { ErrAlreadyFilled } from './errors.js'
 import { usdcValue } from './sellCollateral.js'
 import { AuctionType } from './storage.js'
-import { sameAuction } from './userLiquidation.js'
+import { lostRace, sameAuction } from './userLiquidation.js'
 import type { PoolReader } from './scan.js'
 import { loadAuction } from './loadPool.js'
 
@@ -56,14 +56,15 @@ export function atomicExecutor(p: AtomicExecutorParameters): AtomicExecutor {
         // Nothing was drawn: the transaction either landed whole or not at all.
         const now = await loadAuction(p.reader, p.pool, AuctionType.UserLiquidation, plan.data.user).catch(() => plan.data.auction)
         const lost = now === undefined || !sameAuction(now, plan.data.auction)
+        if (lost) return lostRace(new ErrAlreadyFilled(plan.data.user))
         const why = err instanceof ContractError ? `contract error #${err.code}` : err instanceof Error ? err.message : String(err)
         return makeResult({
           drew: 0n,
           proceeds: 0n,
           responseTimeMs: 0,
           success: false,
-          note: lost ? new ErrAlreadyFilled(plan.data.user).message : `atomic fill failed (nothing drawn): ${why}`,
-          ...(lost ? { lost } : {}),
+          note: `atomic fill failed (nothing drawn): ${why}`,
+          ...(err instanceof Error ? { error: err } : {}),
         })
       }
       for (const step of ['drawn', 'filled', 'swapped', 'returned'] as const) await fc.step(step, { ledger: sent.ledger, txHash: sent.hash })

@@ -27,7 +27,24 @@ export interface PreparedBackstop {
   run(chain: Chain, keypair: Keypair, fc: FireContext): Promise<Result>
 }
 
-const nothing = (note: string, lost = false): Result => makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: 0, success: false, note, ...(lost ? { lost } : {}) })
+/** A race lost before anything was drawn: the result carries the typed error, not only its words. */
+const lostRace = (err: ErrAlreadyFilled): Result =>
+  makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: 0, success: false, note: err.message, lost: true, error: err })
+
+/** Nothing to plan because the auction is gone: the reason and its typed error. */
+function gone(backstop: string, details: string): { skip: string; error: ErrAlreadyFilled } {
+  const error = new ErrAlreadyFilled(backstop, details)
+  return { skip: error.message, error }
+}
+
+/** A fill that failed after drawing: lost (typed) or the error itself. */
+function failed(lost: boolean, backstop: string, err: unknown, what: string): { note: string; lost?: boolean; error?: Error } {
+  if (lost) {
+    const error = new ErrAlreadyFilled(backstop)
+    return { note: error.message, lost: true, error }
+  }
+  return { note: `${what} fill failed: ${err instanceof Error ? err.message : String(err)}`, ...(err instanceof Error ? { error: err } : {}) }
+}
 
 export function backstopAuctions(ctx: BlendContext) {
   let backstopToken: string | undefined
@@ -60,7 +77,7 @@ export function backstopAuctions(ctx: BlendContext) {
    * the first ledger that clears MIN_PROFIT (fill + repay in one submit), exit the LP tokens to
    * USDC and return the proceeds. LP tokens that cannot be exited within the slippage floor are held.
    */
-  async function prepareBadDebt(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>): Promise<PreparedBackstop | { skip: string }> {
+  async function prepareBadDebt(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>): Promise<PreparedBackstop | { skip: string; error?: Error }> {
     const { reader, backstop, usdc, scan, comet } = await base(chain, task)
     if (!task.data.hasAuction) {
       const list = scan.snapshot.reserveList
@@ -69,7 +86,7 @@ export function backstopAuctions(ctx: BlendContext) {
       await open(chain, keypair, AuctionType.BadDebt, backstop, bid, [comet], 'bad-debt')
     }
     const auction = await ctx.loadAuction(reader, AuctionType.BadDebt, backstop)
-    if (auction === undefined) return { skip: new ErrAlreadyFilled(backstop, 'no open bad-debt auction').message }
+    if (auction === undefined) return gone(backstop, 'no open bad-debt auction')
     const [{ reserves, prices, latest }, cometState] = await Promise.all([ctx.freshValuation(chain, scan), readComet(chain, comet, usdc)])
     const lpTotal = auction.lot.get(comet) ?? 0n
     const exitFull = cometExitUsdc(cometState, lpTotal)
@@ -95,7 +112,7 @@ export function backstopAuctions(ctx: BlendContext) {
 
     const run = async (chain: Chain, keypair: Keypair, fc: FireContext): Promise<Result> => {
       const me = keypair.publicKey()
-      if (await lostSince(chain, AuctionType.BadDebt, backstop, auction)) return nothing(new ErrAlreadyFilled(backstop).message, true)
+      if (await lostSince(chain, AuctionType.BadDebt, backstop, auction)) return lostRace(new ErrAlreadyFilled(backstop))
       const usdcBefore = await tokenBalance(chain, usdc, me)
       const lpBefore = await tokenBalance(chain, comet, me)
       await fc.vault.draw(drew)
@@ -111,8 +128,7 @@ export function backstopAuctions(ctx: BlendContext) {
         const lost = await lostSince(chain, AuctionType.BadDebt, backstop, auction)
         await fc.vault.returnProceeds(drew, 0)
         await fc.step('returned')
-        const note = lost ? new ErrAlreadyFilled(backstop).message : `bad-debt fill failed: ${err instanceof Error ? err.message : String(err)}`
-        return makeResult({ drew, proceeds: drew, responseTimeMs: 0, success: false, note, ...(lost ? { lost } : {}) })
+        return makeResult({ drew, proceeds: drew, responseTimeMs: 0, success: false, ...failed(lost, backstop, err, 'bad-debt') })
       }
       await fc.step('filled', { ledger: fillLedger, txHash: fillHash })
       const responseTimeMs = await fc.responseTimeMs(fillLedger)
@@ -154,7 +170,7 @@ export function backstopAuctions(ctx: BlendContext) {
    * tokens with a single-sided USDC join costs; at the first profitable ledger the keeper mints
    * exactly the scaled bid, fills, and returns the USDC lot.
    */
-  async function prepareInterest(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>): Promise<PreparedBackstop | { skip: string }> {
+  async function prepareInterest(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>): Promise<PreparedBackstop | { skip: string; error?: Error }> {
     const { reader, backstop, usdc, scan, comet } = await base(chain, task)
     if (!task.data.hasAuction) {
       const lot = [...scan.valuation.reserves.values()].filter((r) => r.data.backstop_credit > 0n).map((r) => r.asset)
@@ -162,7 +178,7 @@ export function backstopAuctions(ctx: BlendContext) {
       await open(chain, keypair, AuctionType.Interest, backstop, [comet], lot, 'interest')
     }
     const auction = await ctx.loadAuction(reader, AuctionType.Interest, backstop)
-    if (auction === undefined) return { skip: new ErrAlreadyFilled(backstop, 'no open interest auction').message }
+    if (auction === undefined) return gone(backstop, 'no open interest auction')
     if ([...auction.lot.keys()].some((a) => a !== usdc)) return { skip: 'interest lot holds assets other than USDC' }
     const [{ reserves, prices, latest }, cometState] = await Promise.all([ctx.freshValuation(chain, scan), readComet(chain, comet, usdc)])
     const lpBid = auction.bid.get(comet) ?? 0n
@@ -187,7 +203,7 @@ export function backstopAuctions(ctx: BlendContext) {
 
     const run = async (chain: Chain, keypair: Keypair, fc: FireContext): Promise<Result> => {
       const me = keypair.publicKey()
-      if (await lostSince(chain, AuctionType.Interest, backstop, auction)) return nothing(new ErrAlreadyFilled(backstop).message, true)
+      if (await lostSince(chain, AuctionType.Interest, backstop, auction)) return lostRace(new ErrAlreadyFilled(backstop))
       const usdcBefore = await tokenBalance(chain, usdc, me)
       const lpBefore = await tokenBalance(chain, comet, me)
       if (drew > 0n) {
@@ -217,8 +233,7 @@ export function backstopAuctions(ctx: BlendContext) {
         if (back > 0n) await fc.vault.returnProceeds(back, 0)
         if (drew > 0n) await fc.step('returned')
         const lost = await lostSince(chain, AuctionType.Interest, backstop, auction)
-        const note = lost ? new ErrAlreadyFilled(backstop).message : `interest fill failed: ${err instanceof Error ? err.message : String(err)}`
-        return makeResult({ drew, proceeds: back, responseTimeMs: 0, success: false, note, ...(lost ? { lost } : {}) })
+        return makeResult({ drew, proceeds: back, responseTimeMs: 0, success: false, ...failed(lost, backstop, err, 'interest') })
       }
       await fc.step('filled', { ledger: fillLedger, txHash: fillHash })
       await fc.step('swapped')

@@ -46,7 +46,11 @@ export function sameAuction(a: AuctionData, b: AuctionData): boolean {
   return true
 }
 
-const nothing = (note: string, lost = false): Result => makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: 0, success: false, note, ...(lost ? { lost } : {}) })
+const nothing = (note: string): Result => makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: 0, success: false, note })
+
+/** A race lost before anything was drawn: the result carries the typed error, not only its words. */
+export const lostRace = (err: ErrAlreadyFilled): Result =>
+  makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: 0, success: false, note: err.message, lost: true, error: err })
 
 /** The engine-facing half of the Blend adapter for user liquidations. */
 export function userLiquidations(ctx: BlendContext) {
@@ -63,7 +67,10 @@ export function userLiquidations(ctx: BlendContext) {
       if (opened !== 'open') return { skip: opened }
     }
     const auction = await ctx.loadAuction(reader, AuctionType.UserLiquidation, user)
-    if (auction === undefined) return { skip: new ErrAlreadyFilled(user, 'no open auction').message }
+    if (auction === undefined) {
+      const error = new ErrAlreadyFilled(user, 'no open auction')
+      return { skip: error.message, error }
+    }
     const { reserves, prices, latest } = await ctx.freshValuation(chain, scan)
     const path = ctx.executor === undefined ? 'two-step' : 'atomic'
     // Two-step: the draw needs a ledger of its own before the fill.
@@ -99,7 +106,7 @@ export function userLiquidations(ctx: BlendContext) {
 
     // Re-check right before spending anything: the auction may be gone, or prices may have moved.
     const auction = await ctx.loadAuction(reader, AuctionType.UserLiquidation, user)
-    if (auction === undefined || !sameAuction(auction, plan.data.auction)) return nothing(new ErrAlreadyFilled(user).message, true)
+    if (auction === undefined || !sameAuction(auction, plan.data.auction)) return lostRace(new ErrAlreadyFilled(user))
     const scan = await ctx.scan(chain)
     const { reserves, prices, latest } = await ctx.freshValuation(chain, scan)
     // Two-step: the draw needs a ledger of its own before the fill.
@@ -133,9 +140,10 @@ export function userLiquidations(ctx: BlendContext) {
       const lost = now === undefined || !sameAuction(now, auction)
       await fc.vault.returnProceeds(order.drew, 0)
       await fc.step('returned')
-      const note = lost ? new ErrAlreadyFilled(user).message : `fill failed: ${err instanceof Error ? err.message : String(err)}`
+      const error = lost ? new ErrAlreadyFilled(user) : err instanceof Error ? err : undefined
+      const note = lost ? error!.message : `fill failed: ${err instanceof Error ? err.message : String(err)}`
       ctx.emit?.('fill_lost', note)
-      return makeResult({ drew: order.drew, proceeds: order.drew, responseTimeMs: 0, success: false, note, ...(lost ? { lost } : {}) })
+      return makeResult({ drew: order.drew, proceeds: order.drew, responseTimeMs: 0, success: false, note, ...(lost ? { lost } : {}), ...(error ? { error } : {}) })
     }
     await fc.step('filled', { ledger: fillLedger, txHash: fillHash })
 

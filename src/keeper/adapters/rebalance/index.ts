@@ -102,6 +102,8 @@ export function rebalanceAdapter(p: RebalanceAdapterParameters): ProtocolAdapter
         success: true,
         txHash: res.hash,
         note: `drift ${task.data.maxDriftBps} -> ${after?.maxDriftBps ?? '?'} bps`,
+        // Not a liquidation: counted in service_tasks_total, not in service_liquidations_total.
+        liquidation: false,
       }
     },
     estimateCapital: () => 0n,

@@ -1,0 +1,92 @@
+import { Keypair } from '@stellar/stellar-sdk'
+import { describe, expect, it } from 'vitest'
+import { createChain, SubmissionLanes } from '../../../chain/index.js'
+import type { ExecutionPlan, FireContext, Task } from '../../sdk/index.js'
+import { atomicExecutor } from './atomic.js'
+import type { BlendContext } from './context.js'
+import { ErrAlreadyFilled } from './errors.js'
+import { FakeLedger, randomAccount, randomContract } from './fakeLedger.test-util.js'
+import type { UserPlanData } from './plans.js'
+import type { PoolReader } from './scan.js'
+import type { AuctionData } from './storage.js'
+import type { BlendTaskData } from './taskData.js'
+import { userLiquidations } from './userLiquidation.js'
+
+const chain = createChain({ rpcUrl: 'http://node', networkPassphrase: 'x', server: {} as never })
+const user = randomAccount()
+const usdc = randomContract()
+const auction: AuctionData = { bid: new Map([[usdc, 100n]]), lot: new Map([[randomContract(), 1000n]]), block: 50 }
+const fill = { block: 240, delta: 190, lotValue: 105n, bidCost: 100n, ratio: 10_500_000n, bid: { [usdc]: 100n }, lot: {} }
+const plan: ExecutionPlan<UserPlanData> = {
+  key: `0:${user}`,
+  targetLedger: 240,
+  capital: 100n,
+  priority: 7,
+  path: 'two-step',
+  data: { kind: 'user_liquidation', user, auction, reserves: new Map(), prices: new Map(), fill },
+}
+const noFire = {} as FireContext
+
+/** A Blend context in which the auction is gone (another keeper filled it). */
+function goneContext(): BlendContext {
+  return {
+    pool: randomContract(),
+    minProfit: 10_200_000n,
+    slippageBps: 100,
+    reader: () => new FakeLedger() as unknown as PoolReader,
+    scan: async () => ({ borrowers: [] }) as never,
+    usdc: async () => usdc,
+    venues: () => [],
+    loadAuction: async () => undefined,
+    openUserAuction: async () => 'open',
+    freshValuation: async () => {
+      throw new Error('not reached')
+    },
+  }
+}
+
+describe('a lost race carries the ErrAlreadyFilled type, not only its words', () => {
+  it('two-step fire: the auction is gone before drawing', async () => {
+    const r = await userLiquidations(goneContext()).fire(chain, Keypair.random(), plan, noFire)
+    expect('replan' in r).toBe(false)
+    const result = r as Exclude<typeof r, { replan: number }>
+    expect(result).toMatchObject({ success: false, lost: true, drew: 0n, note: `auction for ${user} already filled` })
+    expect(result.error).toBeInstanceOf(ErrAlreadyFilled)
+    expect(result.error).toMatchObject({ name: 'ErrAlreadyFilled', code: 'ALREADY_FILLED' })
+  })
+
+  it('plan: no open auction is a skip with the typed error', async () => {
+    const task: Task<BlendTaskData> = { priority: 7, estProfit: 0n, label: user, data: { kind: 'user_liquidation', user, hasAuction: true } as BlendTaskData }
+    const outcome = await userLiquidations(goneContext()).plan(chain, Keypair.random(), task)
+    expect(outcome).toMatchObject({ skip: `auction for ${user} already filled: no open auction` })
+    expect((outcome as { error?: Error }).error).toBeInstanceOf(ErrAlreadyFilled)
+  })
+
+  it('atomic fill: the executor transaction fails and the auction is gone', async () => {
+    const op = Keypair.random()
+    const exec = atomicExecutor({
+      executor: {
+        contractId: randomContract(),
+        liquidate: async () => {
+          throw new Error('HostError: Error(Contract, #1200)')
+        },
+      },
+      lanes: new SubmissionLanes(op),
+      pool: randomContract(),
+      usdc: async () => usdc,
+      router: randomContract(),
+      slippageBps: 100,
+      reader: new FakeLedger() as unknown as PoolReader,
+    })
+    const fc: FireContext = {
+      vault: { draw: async () => {}, returnProceeds: async () => 0n },
+      step: async () => {},
+      waitUntilSendable: async () => {},
+      responseTimeMs: async () => 0,
+    }
+    const order = { drew: 100n, requests: [], lotAssets: [] }
+    const result = await exec.liquidateAtomic({ chain, keypair: op, plan: { ...plan, path: 'atomic' }, fill, order, reserves: new Map(), prices: new Map(), fc })
+    expect(result).toMatchObject({ success: false, lost: true, drew: 0n })
+    expect(result.error).toBeInstanceOf(ErrAlreadyFilled)
+  })
+})
