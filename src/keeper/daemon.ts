@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { createServer } from 'node:net'
 import type { Logger } from 'pino'
 import type { Chain } from '../chain/index.js'
 import type { AdapterFactories } from './adapters/index.js'
@@ -11,6 +12,43 @@ import type { ProtocolAdapter } from './sdk/index.js'
 import type { DashboardState } from './state/dashboard.js'
 
 export { REGISTRATION_SKIPPED, registerKeeper } from './runtime.js'
+
+/**
+ * The HTTP API cannot listen on API_PORT / API_HOST. `message` is the one line the process
+ * prints to stderr before it exits 1, e.g. `API_PORT 8080 is already in use on 0.0.0.0`.
+ */
+export class ApiListenError extends Error {
+  override name = 'ApiListenError'
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message)
+  }
+}
+
+/** The ApiListenError for a failed listen, or undefined when it failed for another reason. */
+export function apiListenError(err: unknown, port: number, host: string): ApiListenError | undefined {
+  const code = (err as { code?: unknown } | null)?.code
+  if (code === 'EADDRINUSE') return new ApiListenError(`API_PORT ${port} is already in use on ${host}`, code)
+  if (code === 'EACCES') return new ApiListenError(`API_PORT ${port} cannot be opened on ${host}: permission denied`, code)
+  if (code === 'EADDRNOTAVAIL') return new ApiListenError(`API_HOST ${host} is not an address of this machine`, code)
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ApiListenError(`API_HOST ${host} does not resolve`, code)
+  return undefined
+}
+
+/**
+ * Fails with an ApiListenError when nothing could listen on `port` / `host` now, before the
+ * keeper registers or sends anything. Port 0 (any free port) always passes.
+ */
+export async function checkApiPort(port: number, host: string): Promise<void> {
+  if (port === 0) return
+  const probe = createServer()
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (err) => reject(apiListenError(err, port, host) ?? err))
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()))
+  })
+}
 
 export interface DaemonOptions {
   logger: Logger
@@ -39,6 +77,8 @@ export interface Daemon {
  */
 export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Promise<Daemon> {
   const { logger } = opts
+  // Before anything is registered or sent: a port another process holds is a start-up error.
+  await checkApiPort(config.apiPort, config.apiHost)
   const runtime = await startKeeperRuntime(config, {
     logger,
     ...(opts.factories === undefined ? {} : { factories: opts.factories }),
@@ -55,7 +95,14 @@ export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Pr
     logger: logger.child({ component: 'api' }),
     ...(opts.sseHeartbeatMs !== undefined ? { sseHeartbeatMs: opts.sseHeartbeatMs } : {}),
   })
-  await app.listen({ port: config.apiPort, host: config.apiHost })
+  try {
+    await app.listen({ port: config.apiPort, host: config.apiHost })
+  } catch (err) {
+    // Taken since the check (or refused): stop what started and say which setting is wrong.
+    await runtime.stop(0)
+    await app.close().catch(() => undefined)
+    throw apiListenError(err, config.apiPort, config.apiHost) ?? err
+  }
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.apiPort
   logger.info({ port, host: config.apiHost }, 'api listening')

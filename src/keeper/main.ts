@@ -1,6 +1,6 @@
 import pino from 'pino'
 import { ConfigError, applyDeploymentsFile, loadEnvironment, parseConfig, resolveSecretFiles, type KeeperConfig } from './config/index.js'
-import { startDaemon } from './daemon.js'
+import { ApiListenError, startDaemon } from './daemon.js'
 
 /**
  * The process entry (server.ts and the single executable call it): 1 load .env then the
@@ -47,6 +47,11 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
   try {
     daemon = await startDaemon(config, { logger })
   } catch (err) {
+    if (err instanceof ApiListenError) {
+      // A setting problem, like a configuration error: one line on stderr.
+      process.stderr.write(`${err.message}\n`)
+      process.exit(1)
+    }
     logger.fatal({ err: err instanceof Error ? err.message : String(err) }, 'keeper failed to start')
     process.exit(1)
   }

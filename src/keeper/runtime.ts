@@ -7,21 +7,20 @@ import type { rpc } from '@stellar/stellar-sdk'
 import type { Logger } from 'pino'
 import { ExecutorContract } from './clients/executor.js'
 import { executorCycleVault } from './loop/executorVault.js'
-import { ContractError, SubmissionLanes, channelKeypairs, createChain, ensureChannels, type Chain } from '../chain/index.js'
+import { SubmissionLanes, channelKeypairs, createChain, ensureChannels, type Chain } from '../chain/index.js'
 import { buildAdapters, builtinAdapterFactories, type AdapterFactories } from './adapters/index.js'
-import { RegistryContract, RegistryErrorCode, VaultContract, tokenBalance, type VaultConfig } from './clients/index.js'
+import { RegistryContract, VaultContract, tokenBalance, type VaultConfig } from './clients/index.js'
 import type { KeeperConfig } from './config/index.js'
 import { ExecutionEngine, RpcLedgerClock, type LedgerClock, type LedgerSource } from './engine/index.js'
 import { recordResult, runCycle, type CycleDeps, type CycleReport } from './loop/index.js'
+import { DrawWatch } from './loop/drawWatch.js'
+import { KeeperRegistration, type RegisterOutcome } from './loop/registration.js'
 import { createMetrics, type KeeperMetrics } from './metrics.js'
 import type { AdapterContext, ProtocolAdapter, StepBoundary } from './sdk/index.js'
 import { DashboardState } from './state/dashboard.js'
 import { EventLog } from './state/events.js'
 
-/** Exact warning logged when register() reports AlreadyRegistered. */
-export const REGISTRATION_SKIPPED = 'registration skipped (may already be registered)'
-
-export type RegisterOutcome = 'registered' | 'skipped' | 'failed'
+export { REGISTRATION_SKIPPED, registerKeeper, type RegisterOutcome } from './loop/registration.js'
 
 export interface KeeperRuntimeOptions {
   logger: Logger
@@ -50,43 +49,14 @@ export interface KeeperRuntime {
   adapters: ProtocolAdapter<any>[]
   /** The address the vault knows this keeper by (the operator, or its executor contract). */
   keeperAddress: string
-  registration: RegisterOutcome | 'not attempted'
-  /** One poll cycle: stale-draw recovery, scan and plan, state refresh. */
+  /** Registration as it stands now: a failed one is retried at the start of every cycle. */
+  readonly registration: RegisterOutcome | 'not attempted'
+  /** This keeper's outstanding draw on the API and the metrics. */
+  draws: DrawWatch
+  /** One poll cycle: registration retry, stale-draw recovery, scan and plan, state refresh. */
   cycle(signal?: AbortSignal): Promise<CycleReport>
   /** Stops the engine (a fire in progress may finish for up to `graceMs`). */
   stop(graceMs?: number): Promise<boolean>
-}
-
-/**
- * Startup step 3: register, never fatal. With an executor contract, the executor is what gets
- * registered (the operator's stake goes through it).
- */
-export async function registerKeeper(
-  registry: RegistryContract,
-  config: KeeperConfig,
-  logger: Logger,
-  events: EventLog,
-  executor?: ExecutorContract,
-): Promise<RegisterOutcome> {
-  try {
-    const hash =
-      executor === undefined
-        ? await registry.register(config.keypair, config.keeperName)
-        : await executor.register(config.keypair, registry.contractId, config.keeperName)
-    logger.info({ operator: config.operator, keeper: executor?.contractId ?? config.operator, name: config.keeperName, tx: hash }, 'registered with the keeper registry')
-    events.push('register', `registered ${config.keeperName}`, { tx: hash })
-    return 'registered'
-  } catch (err) {
-    if (err instanceof ContractError && err.code === RegistryErrorCode.AlreadyRegistered) {
-      logger.warn({ operator: config.operator, code: err.code }, REGISTRATION_SKIPPED)
-      events.push('register', REGISTRATION_SKIPPED)
-      return 'skipped'
-    }
-    const info = err instanceof ContractError ? { code: err.code, err: err.message } : { err: String((err as Error)?.message ?? err) }
-    logger.warn({ operator: config.operator, ...info }, 'registration failed (continuing unregistered)')
-    events.push('register', `registration failed: ${info.err}`)
-    return 'failed'
-  }
 }
 
 /**
@@ -124,6 +94,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
   state.operator = config.operator
   state.keeperName = config.keeperName
   state.mode = config.lendingPool ? 'liquidating' : 'monitor-only'
+  metrics.pollInterval.set(config.pollIntervalSeconds)
 
   logger.info(
     {
@@ -155,8 +126,11 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'RPC getNetwork failed')
   }
 
-  // 3. registration
-  const registration = opts.register === false ? 'not attempted' : await registerKeeper(registry, config, logger, events, executor)
+  // 3. registration (retried by each cycle while it fails)
+  const registration = new KeeperRegistration({ registry, config, logger, events, executor }, (outcome) => {
+    state.registration = outcome
+  })
+  if (opts.register !== false) await registration.start()
 
   // 4. adapters, with the channel accounts as extra submission lanes
   const lanes = await channelLanes(chain, config, logger)
@@ -195,10 +169,21 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     })
   const engineLogger = logger.child({ component: 'engine' })
   let vaultConfig: VaultConfig | undefined
-  const engine = new ExecutionEngine({
+  // The draw watch ages draws on the engine's ledger clock; the engine reports its draws to it.
+  let engine: ExecutionEngine
+  const draws = new DrawWatch({
+    state,
+    metrics,
+    chain,
+    vaultContract: config.vaultContract,
+    keeperAddress,
+    readDraw: (keeper) => vault.getKeeperDraw(keeper),
+    latestLedger: () => engine.ledger,
+  })
+  engine = new ExecutionEngine({
     chain,
     keypair: config.keypair,
-    vault: keeperVault.bind(config.keypair),
+    vault: draws.wrap(keeperVault.bind(config.keypair)),
     limits: async () => {
       const [s, c] = await Promise.all([vault.getState(), vaultConfig ?? vault.getConfig()])
       vaultConfig = c
@@ -215,6 +200,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     ...(opts.crash === undefined ? {} : { crash: opts.crash }),
   })
   engine.start()
+  const unsubscribeDraws = clock.subscribe((l) => draws.onLedger(l.sequence))
   const usdc = config.usdcContract
   const deps: CycleDeps = {
     engine,
@@ -230,6 +216,8 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     events,
     metrics,
     logger: logger.child({ component: 'cycle' }),
+    draws,
+    ...(opts.register === false ? {} : { registration }),
   }
   return {
     config,
@@ -240,11 +228,17 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     engine,
     adapters,
     keeperAddress,
-    registration,
+    get registration() {
+      return registration.outcome
+    },
+    draws,
     cycle: (signal) => {
       state.cycles.lastStartedAt = new Date().toISOString()
       return runCycle(deps, signal)
     },
-    stop: (graceMs) => engine.stop(graceMs),
+    stop: (graceMs) => {
+      unsubscribeDraws()
+      return engine.stop(graceMs)
+    },
   }
 }

@@ -219,7 +219,7 @@ describe('PollLoop', () => {
         // Every other cycle overruns the interval.
         await new Promise((r) => setTimeout(r, n % 2 === 1 ? 50 : 1))
         running--
-        return { recovered: 0n, tasksFound: 0, errors: 0, abandoned: false, durationMs: 0 }
+        return { recovered: 0n, tasksFound: 0, errors: 0, errorMessages: [], abandoned: false, durationMs: 0 }
       },
     })
     loop.start()

@@ -1,4 +1,5 @@
 import { sortTasksByPriority, type Task } from '../sdk/index.js'
+import { clampTaskPriorities } from '../sdk/priority.js'
 import { toUnits } from '../metrics.js'
 import { recoverStaleDraw } from './recovery.js'
 import type { CycleDeps, CycleReport } from './types.js'
@@ -9,8 +10,15 @@ function errInfo(err: unknown): { err: string; code?: number } {
   return typeof e?.code === 'number' ? { err: msg, code: e.code } : { err: msg }
 }
 
+/** Counts an error in the report and keeps its words for `cycles.lastError`. */
+function failed(report: CycleReport, stage: string, err: unknown): void {
+  report.errors++
+  report.errorMessages.push(`${stage}: ${errInfo(err).err}`)
+}
+
 /**
  * One poll cycle, as a pipeline:
+ * 0. registration, retried while it has failed (an RPC down at start);
  * 1. stale-draw recovery (before anything can draw again; skipped while the engine itself holds
  *    a draw, which it returns on its own);
  * 2. for each adapter in order: getTasks → hand the tasks to the execution engine, which plans
@@ -19,7 +27,9 @@ function errInfo(err: unknown): { err: string; code?: number } {
  *    engine's book.
  *
  * A failed step or adapter is logged and skipped: nothing here throws. When `signal` is aborted
- * the cycle skips the remaining adapters.
+ * the cycle skips the remaining adapters. At the end, `cycles.lastError` on the dashboard state
+ * says what the cycle's first error was (null after a clean cycle; `lastErrorAt` keeps when a
+ * cycle last had one) and `service_last_cycle_timestamp_seconds` is set.
  */
 export async function runCycle(deps: CycleDeps, signal?: AbortSignal): Promise<CycleReport> {
   const started = Date.now()
@@ -27,10 +37,21 @@ export async function runCycle(deps: CycleDeps, signal?: AbortSignal): Promise<C
     recovered: 0n,
     tasksFound: 0,
     errors: 0,
+    errorMessages: [],
     abandoned: false,
     durationMs: 0,
   }
   const { logger, metrics, events } = deps
+
+  // 0. registration, while it has failed
+  if (deps.registration !== undefined) {
+    try {
+      const still = await deps.registration.retryIfFailed()
+      if (still !== undefined) failed(report, 'registration', new Error(still))
+    } catch (err) {
+      failed(report, 'registration', err)
+    }
+  }
 
   // 1. stale-draw recovery, holding the engine's draw lock so no fire draws meanwhile
   try {
@@ -41,7 +62,7 @@ export async function runCycle(deps: CycleDeps, signal?: AbortSignal): Promise<C
       if (rec.kind === 'returned') report.recovered = rec.returned
     }
   } catch (err) {
-    report.errors++
+    failed(report, 'recovery', err)
     metrics.rpcErrors.inc({ stage: 'recovery' })
     logger.error(errInfo(err), 'stale-draw recovery failed')
     events.push('error', `stale-draw recovery failed: ${errInfo(err).err}`)
@@ -56,9 +77,10 @@ export async function runCycle(deps: CycleDeps, signal?: AbortSignal): Promise<C
     const name = safeName(adapter)
     let tasks: Task<unknown>[]
     try {
-      tasks = sortTasksByPriority(await adapter.getTasks(deps.chain))
+      // Priorities clamped to [0, 10] as the tasks enter the engine: 99, -3 or NaN cannot break the order.
+      tasks = clampTaskPriorities(sortTasksByPriority(await adapter.getTasks(deps.chain)))
     } catch (err) {
-      report.errors++
+      failed(report, `${name} scan`, err)
       metrics.adapterErrors.inc({ adapter: name, stage: 'get_tasks' })
       logger.error({ adapter: name, ...errInfo(err) }, 'getTasks failed')
       events.push('error', `${name}: scan failed: ${errInfo(err).err}`, { adapter: name })
@@ -72,7 +94,21 @@ export async function runCycle(deps: CycleDeps, signal?: AbortSignal): Promise<C
   // 3. refresh state
   await refreshState(deps, report)
   report.durationMs = Date.now() - started
+  finishCycle(deps, report)
   return report
+}
+
+/** The cycle's outcome on the dashboard state and the metrics. */
+function finishCycle(deps: CycleDeps, report: CycleReport): void {
+  const cycles = deps.state.cycles
+  const [first] = report.errorMessages
+  if (first === undefined) cycles.lastError = null
+  else {
+    const more = report.errorMessages.length - 1
+    cycles.lastError = more > 0 ? `${first} (+${more} more)` : first
+    cycles.lastErrorAt = new Date().toISOString()
+  }
+  deps.metrics.lastCycleTimestamp.set(Date.now() / 1000)
 }
 
 function safeName(adapter: { name(): string }): string {
@@ -89,7 +125,7 @@ async function step(deps: CycleDeps, report: CycleReport, stage: string, f: () =
     await f()
     deps.logger.debug({ stage, ms: Date.now() - started }, 'state refresh step done')
   } catch (err) {
-    report.errors++
+    failed(report, stage, err)
     deps.metrics.rpcErrors.inc({ stage })
     deps.logger.warn({ stage, ...errInfo(err) }, 'state refresh step failed')
   }
@@ -104,7 +140,7 @@ export async function refreshState(deps: CycleDeps, report: CycleReport): Promis
     try {
       positions.push(...(await adapter.getPositions(deps.chain)))
     } catch (err) {
-      report.errors++
+      failed(report, `${safeName(adapter)} positions`, err)
       metrics.adapterErrors.inc({ adapter: safeName(adapter), stage: 'positions' })
       deps.logger.warn({ adapter: safeName(adapter), ...errInfo(err) }, 'positions refresh failed')
     }
@@ -121,6 +157,7 @@ export async function refreshState(deps: CycleDeps, report: CycleReport): Promis
       const me = deps.keeperAddress ?? deps.keypair.publicKey()
       state.self = state.keepers.find((k) => k.operator === me) ?? null
     }),
+    ...(deps.draws === undefined ? [] : [step(deps, report, 'draw', () => deps.draws!.refresh())]),
     step(deps, report, 'depositors', async () => {
       state.depositors = await Promise.all(
         deps.knownDepositors.map(async (address) => {

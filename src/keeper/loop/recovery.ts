@@ -18,7 +18,10 @@ export type RecoveryOutcome =
  * No-op without USDC_CONTRACT, without a draw, or when the vault has no get_keeper_draw.
  */
 export async function recoverStaleDraw(
-  deps: Pick<CycleDeps, 'vault' | 'keypair' | 'usdcBalance' | 'events' | 'logger' | 'state' | 'metrics' | 'adapters' | 'chain'> & { keeperAddress?: string },
+  deps: Pick<CycleDeps, 'vault' | 'keypair' | 'usdcBalance' | 'events' | 'logger' | 'state' | 'metrics' | 'adapters' | 'chain'> & {
+    keeperAddress?: string
+    draws?: CycleDeps['draws']
+  },
 ): Promise<RecoveryOutcome> {
   if (!deps.usdcBalance) return { kind: 'unsupported', reason: 'USDC_CONTRACT not configured' }
   const me = deps.keypair.publicKey()
@@ -30,8 +33,7 @@ export async function recoverStaleDraw(
     if (isMissingFunction(err)) return { kind: 'unsupported', reason: 'vault has no get_keeper_draw' }
     throw err
   }
-  deps.state.outstandingDraw = draw
-  deps.metrics.drawsOutstanding.set(Number(draw) / 1e7)
+  noteDraw(deps, draw)
   if (draw <= 0n) return { kind: 'none' }
 
   deps.logger.warn({ draw: draw.toString() }, 'outstanding draw found: finishing it')
@@ -71,7 +73,13 @@ export async function recoverStaleDraw(
   else deps.logger.info(figures, 'stale draw returned')
   deps.events.push('recovery', `returned ${amount} of stale draw ${draw}${shortfall > 0n ? `; shortfall ${shortfall}` : ''}`, figures)
   deps.state.recovery = { at: new Date().toISOString(), draw, returned: amount, shortfall, held }
-  deps.state.outstandingDraw = shortfall
-  deps.metrics.drawsOutstanding.set(Number(shortfall) / 1e7)
+  noteDraw(deps, shortfall)
   return { kind: 'returned', draw, returned: amount, shortfall, sold, held }
+}
+
+/** The vault's record of the draw as recovery read or left it, onto the API and the metrics. */
+function noteDraw(deps: Pick<CycleDeps, 'state' | 'metrics'> & { draws?: CycleDeps['draws'] | undefined }, amount: bigint): void {
+  if (deps.draws !== undefined) return deps.draws.observe(amount)
+  deps.state.outstandingDraw = amount
+  deps.metrics.drawsOutstanding.set(Number(amount) / 1e7)
 }

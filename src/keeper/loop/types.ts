@@ -6,6 +6,7 @@ import type { KeeperMetrics } from '../metrics.js'
 import type { AdapterLogger, ProtocolAdapter, VaultClient } from '../sdk/index.js'
 import type { DashboardState } from '../state/dashboard.js'
 import type { EventLog } from '../state/events.js'
+import type { DrawWatch } from './drawWatch.js'
 
 /** The vault calls the cycle makes (VaultContract implements it; unit tests fake it). */
 export interface CycleVault {
@@ -40,12 +41,21 @@ export interface CycleDeps {
   events: EventLog
   metrics: KeeperMetrics
   logger: AdapterLogger
+  /** Keeps the outstanding draw on the API and the metrics current; absent: recovery's read only. */
+  draws?: DrawWatch
+  /**
+   * Registration retried at the start of each cycle while it has failed; resolves with why it is
+   * still failing, or undefined when registered.
+   */
+  registration?: { retryIfFailed(): Promise<string | undefined> }
 }
 
 export interface CycleReport {
   recovered: bigint
   tasksFound: number
   errors: number
+  /** What failed, one `stage: message` per error, in order. */
+  errorMessages: string[]
   /** True when a stop request made the cycle skip the remaining adapters. */
   abandoned: boolean
   durationMs: number

@@ -1,0 +1,77 @@
+import { Address, Keypair, Networks, nativeToScVal, xdr, type rpc } from '@stellar/stellar-sdk'
+import { describe, expect, it } from 'vitest'
+import { fakeNode } from '../../../test/chain/fakeNode.js'
+import { createChain } from '../../chain/index.js'
+import { rebalanceAdapter } from '../adapters/rebalance/index.js'
+import { ErrAlreadyFilled } from '../adapters/blend/errors.js'
+import { createMetrics } from '../metrics.js'
+import { makeResult } from '../sdk/index.js'
+import { DashboardState } from '../state/dashboard.js'
+import { EventLog } from '../state/events.js'
+import { recordingLogger } from '../testing/cycleFakes.js'
+import { recordResult } from './record.js'
+
+function deps() {
+  const rec = recordingLogger()
+  return { state: new DashboardState(), metrics: createMetrics({ defaultMetrics: false }), events: new EventLog(), logger: rec.logger, lines: rec.lines }
+}
+
+async function counters(d: ReturnType<typeof deps>) {
+  const all = await d.metrics.registry.getMetricsAsJSON()
+  const find = (name: string) => all.find((m) => m.name === name)?.values ?? []
+  return {
+    liquidations: find('service_liquidations_total')[0]?.value ?? 0,
+    tasks: Object.fromEntries(find('service_tasks_total').map((v) => [`${v.labels.adapter}/${v.labels.outcome}`, v.value])),
+  }
+}
+
+/** The drift report the rebalance fixture's `rebalance` returns: nothing left to trade. */
+function driftReport(): xdr.ScVal {
+  const entry = (k: string, v: xdr.ScVal) => new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol(k), val: v })
+  return xdr.ScVal.scvMap([entry('assets', xdr.ScVal.scvVec([])), entry('max_drift_bps', xdr.ScVal.scvU32(12)), entry('total_value', nativeToScVal(1000n, { type: 'i128' }))])
+}
+
+describe('service_liquidations_total', () => {
+  it('counts liquidation fills, not a rebalance: the rebalance adapter says its work is no liquidation', async () => {
+    const node = fakeNode({ send: ['PENDING'], get: ['SUCCESS'] })
+    const server = {
+      ...node.server,
+      getTransaction: async () => ({ status: 'SUCCESS', ledger: 11, returnValue: driftReport() }) as unknown as rpc.Api.GetTransactionResponse,
+    }
+    const chain = createChain({ rpcUrl: 'http://node', networkPassphrase: Networks.TESTNET, server })
+    const vault = Address.contract(Buffer.alloc(32, 3)).toString()
+    const adapter = rebalanceAdapter({ vault, driftBps: 500, slippageBps: 100 })
+    const plan = { trades: [], maxDriftBps: 900 } as unknown as Parameters<typeof adapter.execute>[2]['data']['plan']
+    const result = await adapter.execute(chain, Keypair.random(), { priority: 1, estProfit: 0n, data: { vault, maxDriftBps: 900, plan } }, {
+      draw: async () => {},
+      returnProceeds: async () => 0n,
+    })
+    expect(result).toMatchObject({ success: true, liquidation: false, note: 'drift 900 -> 12 bps' })
+
+    const d = deps()
+    recordResult(d, 'rebalance', 'rebalance CAAA drift 900 bps', result)
+    recordResult(d, 'blend', 'GBORROWER', makeResult({ drew: 100n, proceeds: 130n, responseTimeMs: 0 }))
+    expect(await counters(d)).toEqual({ liquidations: 1, tasks: { 'rebalance/filled': 1, 'blend/filled': 1 } })
+    expect(d.state.history.map((h) => [h.adapter, h.liquidation])).toEqual([
+      ['rebalance', false],
+      ['blend', true],
+    ])
+  })
+})
+
+describe('a result carrying a typed error', () => {
+  it('keeps it on the record and names it in the log line and the event', async () => {
+    const d = deps()
+    const err = new ErrAlreadyFilled('GBORROWER')
+    recordResult(d, 'blend', 'GBORROWER', makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: 0, success: false, lost: true, note: err.message, error: err }))
+    const rec = d.state.history[0]!
+    expect(rec.error).toBeInstanceOf(ErrAlreadyFilled)
+    expect(rec.error?.name).toBe('ErrAlreadyFilled')
+    expect(d.lines.find((l) => l.msg === 'task executed')?.obj).toMatchObject({ error: 'ErrAlreadyFilled', errorCode: 'ALREADY_FILLED', success: false })
+    expect(d.events.recent().at(-1)).toMatchObject({
+      kind: 'miss',
+      data: { error: { name: 'ErrAlreadyFilled', code: 'ALREADY_FILLED', message: 'auction for GBORROWER already filled' } },
+    })
+    expect(await counters(d)).toEqual({ liquidations: 0, tasks: { 'blend/unfilled': 1 } })
+  })
+})
