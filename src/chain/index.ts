@@ -27,3 +27,5 @@ export {
 export { addr, bool, i128, str, struct, sym, u32, u64 } from './scval.js'
 export { prepareWrite, sendSigned, type EnvelopeSigner, type PreparedWrite } from './signed.js'
 export * from './records/index.js'
+export { ConnectionError, connectionFailureReason } from './errors.js'
+export { withConnectionErrors } from './connection.js'

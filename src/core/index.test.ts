@@ -9,7 +9,7 @@ describe('src/core/index.ts', () => {
     expect(functions).toEqual(
       [
         'BaseError', 'DivisionByZeroError', 'InvalidAmountError', 'InvalidInputError', 'InvalidPriceError', 'OverflowError', 'PoolInsolventError', 'ZeroSharesError',
-        'accrueReserve', 'apyDisplay', 'assertI128', 'auctionModifiers', 'auctionProfitability', 'auctionValue', 'calcAccrual', 'checkedMul', 'divRound',
+        'accrueReserve', 'apyDisplay', 'assertI128', 'clampPriority', 'auctionModifiers', 'auctionProfitability', 'auctionValue', 'calcAccrual', 'checkedMul', 'divRound',
         'firstProfitableBlock', 'formatPercent', 'healthFactor', 'indexedEntries', 'meetsMinProfit', 'mulDiv', 'profitOf', 'scaleAuction', 'sharePrice',
         'sharesForDeposit', 'slippageFloor', 'sortTasksByPriority', 'taskPriority', 'toAssetFromBToken', 'toAssetFromDToken', 'toEffectiveAssetFromBToken',
         'toEffectiveAssetFromDToken', 'usdcForShares', 'utilization',

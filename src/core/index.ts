@@ -53,6 +53,7 @@ export { indexedEntries, type IndexedAmounts, type Positions } from './health/ty
 export { healthFactor, type HealthFactorParameters, type HealthFactorReturnType } from './health/healthFactor.js'
 
 export { taskPriority } from './priority/taskPriority.js'
+export { clampPriority, PRIORITY_MIN, PRIORITY_MAX } from './priority/clampPriority.js'
 export { sortTasksByPriority } from './priority/sortTasksByPriority.js'
 
 export { BPS, slippageFloor } from './vault/slippageFloor.js'

@@ -24,4 +24,4 @@ export type {
 } from './staged.js'
 export { isReplan, isSkip, isStaged } from './staged.js'
 export { makeResult } from './profit.js'
-export { sortTasksByPriority, taskPriority } from './priority.js'
+export { clampPriority, clampTaskPriorities, sortTasksByPriority, taskPriority } from './priority.js'
