@@ -38,7 +38,7 @@ export interface SubmitResult {
 const SOROBAN_OPS = new Set(['invokeHostFunction', 'extendFootprintTtl', 'restoreFootprint'])
 
 function isSoroban(op: xdr.Operation): boolean {
-  return SOROBAN_OPS.has(op.body().switch().name)
+  return SOROBAN_OPS.has(op.body.type)
 }
 
 /**
@@ -149,13 +149,13 @@ async function prepareSoroban(
 
   const auth = sim.result?.auth ?? []
   const needsSigning = auth.some(
-    (e) => e.credentials().switch() === xdr.SorobanCredentialsType.sorobanCredentialsAddress(),
+    (e) => e.credentials.type === 'sorobanCredentialsAddress',
   )
   if (needsSigning) {
     const validUntil = sim.latestLedger + Math.max(60, Math.ceil(chain.txTimeoutSeconds / 5) * 4)
     const signed: xdr.SorobanAuthorizationEntry[] = []
     for (const entry of auth) {
-      if (entry.credentials().switch() !== xdr.SorobanCredentialsType.sorobanCredentialsAddress()) {
+      if (entry.credentials.type !== 'sorobanCredentialsAddress') {
         signed.push(entry)
         continue
       }
@@ -166,8 +166,8 @@ async function prepareSoroban(
     }
     // Re-simulate with the signed entries so the footprint holds the nonces and the resources
     // cover signature verification.
-    const invoke = op.body().invokeHostFunctionOp()
-    const withAuth = Operation.invokeHostFunction({ func: invoke.hostFunction(), auth: signed })
+    const invoke = xdr.expectUnionVariant(op.body, 'invokeHostFunction').invokeHostFunctionOp
+    const withAuth = Operation.invokeHostFunction({ func: invoke.hostFunction, auth: signed })
     raw = (await newBuilder(chain, source, chain.inclusionFee)).addOperation(withAuth).setTimeout(chain.txTimeoutSeconds).build()
     sim = await simulateOrThrow(chain, raw)
   }
@@ -176,8 +176,8 @@ async function prepareSoroban(
 }
 
 function addressOfCredentials(entry: xdr.SorobanAuthorizationEntry): string {
-  const a = entry.credentials().address().address()
-  return a.switch() === xdr.ScAddressType.scAddressTypeAccount()
-    ? StrKey.encodeEd25519PublicKey(a.accountId().ed25519())
+  const a = xdr.expectUnionVariant(entry.credentials, 'sorobanCredentialsAddress').address.address
+  return a.type === 'scAddressTypeAccount'
+    ? StrKey.encodeEd25519PublicKey(a.accountId.ed25519.toBytes())
     : Address.fromScAddress(a).toString()
 }
