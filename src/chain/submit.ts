@@ -148,14 +148,12 @@ async function prepareSoroban(
   let sim = await simulateOrThrow(chain, raw)
 
   const auth = sim.result?.auth ?? []
-  const needsSigning = auth.some(
-    (e) => e.credentials.type === 'sorobanCredentialsAddress',
-  )
+  const needsSigning = auth.some(hasAddressCredentials)
   if (needsSigning) {
     const validUntil = sim.latestLedger + Math.max(60, Math.ceil(chain.txTimeoutSeconds / 5) * 4)
     const signed: xdr.SorobanAuthorizationEntry[] = []
     for (const entry of auth) {
-      if (entry.credentials.type !== 'sorobanCredentialsAddress') {
+      if (!hasAddressCredentials(entry)) {
         signed.push(entry)
         continue
       }
@@ -175,8 +173,19 @@ async function prepareSoroban(
   return { tx, resourceFee: BigInt(sim.minResourceFee) }
 }
 
+/**
+ * Address credentials to sign: the legacy `ADDRESS` arm and CAP-71's `ADDRESS_V2`, which
+ * `rpc.Server.simulateTransaction` asks the node to record by default (its `useUpgradedAuth`
+ * argument); `authorizeEntry` builds the right signature payload for either.
+ */
+function hasAddressCredentials(entry: xdr.SorobanAuthorizationEntry): boolean {
+  return entry.credentials.type === 'sorobanCredentialsAddress' || entry.credentials.type === 'sorobanCredentialsAddressV2'
+}
+
 function addressOfCredentials(entry: xdr.SorobanAuthorizationEntry): string {
-  const a = xdr.expectUnionVariant(entry.credentials, 'sorobanCredentialsAddress').address.address
+  const c = entry.credentials
+  if (c.type !== 'sorobanCredentialsAddress' && c.type !== 'sorobanCredentialsAddressV2') throw new ChainError('not address credentials', { details: c.type })
+  const a = c.value.address
   return a.type === 'scAddressTypeAccount'
     ? StrKey.encodeEd25519PublicKey(a.accountId.ed25519.toBytes())
     : Address.fromScAddress(a).toString()
