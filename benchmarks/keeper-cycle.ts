@@ -102,15 +102,15 @@ async function main(): Promise<void> {
           liabilities: new Map([[usdcIndex, 900n * UNIT]]), // ~947 USD effective: HF ~1.58
           supply: new Map(),
         })
-        const k = key.contractData()
+        const k = xdr.expectUnionVariant(key, 'contractData').contractData
         const entry = new xdr.LedgerEntry({
           lastModifiedLedgerSeq: 0,
           data: xdr.LedgerEntryData.contractData(
-            new xdr.ContractDataEntry({ ext: new xdr.ExtensionPoint(0), contract: k.contract(), key: k.key(), durability: k.durability(), val }),
+            new xdr.ContractDataEntry({ ext: xdr.ExtensionPoint.v0(), contract: k.contract, key: k.key, durability: k.durability, val }),
           ),
-          ext: new xdr.LedgerEntryExt(0),
+          ext: xdr.LedgerEntryExt.v0(),
         })
-        await sandbox.call('sandbox_setLedgerEntry', { entry: entry.toXDR('base64') })
+        await sandbox.call('sandbox_setLedgerEntry', { entry: entry.toXdr('base64') })
         users.push(user)
       }
       synthetic += add

@@ -51,10 +51,10 @@ async function coldStart(): Promise<number> {
   return pct(times, 50)
 }
 
-async function submitAll(sb: Sandbox, txs: { toXDR(): string }[]): Promise<string[]> {
+async function submitAll(sb: Sandbox, txs: { toXdr(): string }[]): Promise<string[]> {
   const hashes: string[] = []
   for (const tx of txs) {
-    const r = await sb.call<{ status: string; hash: string; errorResultXdr?: string }>('sendTransaction', { transaction: tx.toXDR() })
+    const r = await sb.call<{ status: string; hash: string; errorResultXdr?: string }>('sendTransaction', { transaction: tx.toXdr() })
     if (r.status !== 'PENDING') throw new Error(`send: ${r.status} ${r.errorResultXdr ?? ''}`)
     hashes.push(r.hash)
   }
@@ -124,7 +124,7 @@ async function main() {
       .addOperation(sac.call('balance', new Address(sink.publicKey()).toScVal()))
       .setTimeout(TimeoutInfinite)
       .build()
-      .toXDR()
+      .toXdr()
     const lat: number[] = []
     for (let i = 0; i < SIMS; i++) {
       const t0 = performance.now()

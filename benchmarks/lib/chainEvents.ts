@@ -50,8 +50,8 @@ export interface RunEvents {
 
 type EventsReader = Pick<rpc.Server, 'getEvents'>
 
-const sym = (v: xdr.ScVal | undefined) => (v?.switch() === xdr.ScValType.scvSymbol() ? v.sym().toString() : undefined)
-const address = (v: xdr.ScVal | undefined) => (v === undefined ? '' : Address.fromScAddress(v.address()).toString())
+const sym = (v: xdr.ScVal | undefined) => (v?.type === 'scvSymbol' ? v.sym.toString() : undefined)
+const address = (v: xdr.ScVal | undefined) => (v === undefined ? '' : Address.fromScAddress(xdr.expectUnionVariant(v, 'scvAddress').address).toString())
 
 /**
  * Follows the pool's and the vault's events from `startLedger` on: each `poll` reads the pages
@@ -91,7 +91,7 @@ export class RunEventLog {
       const type = e.topic[1] === undefined ? undefined : Number(scValToNative(e.topic[1]))
       if (type !== AuctionType.UserLiquidation) return
       const user = address(e.topic[2])
-      const data = e.value.vec() ?? []
+      const data = xdr.expectUnionVariant(e.value, 'scvVec').vec ?? []
       if (name === 'new_auction') {
         this.events.auctions.push({
           user,

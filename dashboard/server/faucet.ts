@@ -82,13 +82,14 @@ export function createFaucet(a: DashboardAddresses, opts: { amount?: bigint; cha
   async function trustline(account: string): Promise<{ exists: boolean; balance: bigint; limit: bigint } | undefined> {
     const accountId = Keypair.fromPublicKey(account).xdrAccountId()
     const accountKey = xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId }))
-    const trustKey = xdr.LedgerKey.trustline(new xdr.LedgerKeyTrustLine({ accountId, asset: asset.toTrustLineXDRObject() }))
+    const trustKey = xdr.LedgerKey.trustline(new xdr.LedgerKeyTrustLine({ accountId, asset: asset.toTrustLineXdrObject() }))
     const res = await server.getLedgerEntries(accountKey, trustKey)
-    const kinds = res.entries.map((e) => e.val.switch().name)
+    const kinds = res.entries.map((e) => e.val.type)
     if (!kinds.includes('account')) return { exists: false, balance: 0n, limit: 0n }
-    const tl = res.entries.find((e) => e.val.switch().name === 'trustline')?.val.trustLine()
+    const val = res.entries.find((e) => e.val.type === 'trustline')?.val
+    const tl = val === undefined ? undefined : xdr.expectUnionVariant(val, 'trustline').trustLine
     if (tl === undefined) return undefined
-    return { exists: true, balance: BigInt(tl.balance().toString()), limit: BigInt(tl.limit().toString()) }
+    return { exists: true, balance: BigInt(tl.balance.toString()), limit: BigInt(tl.limit.toString()) }
   }
 
   return {

@@ -25,7 +25,7 @@ async function payment(s: Sandbox, from: Keypair, to: string, amount: string, ti
 }
 
 async function balance(s: Sandbox, who: string): Promise<bigint> {
-  return BigInt((await s.server.getAccountEntry(who)).balance().toString())
+  return BigInt((await s.server.getAccountEntry(who)).balance.toString())
 }
 
 describe('ledgers, time and cheats (manual closing)', () => {
@@ -211,7 +211,7 @@ describe('determinism', () => {
       const results: string[] = []
       for (const h of [sent.hash, sent2.hash]) {
         const r = await s.server.getTransaction(h)
-        results.push(r.status === rpc.Api.GetTransactionStatus.SUCCESS ? r.resultXdr.toXDR('base64') + r.resultMetaXdr.toXDR('base64') : 'failed')
+        results.push(r.status === rpc.Api.GetTransactionStatus.SUCCESS ? r.resultXdr.toXdr('base64') + r.resultMetaXdr.toXdr('base64') : 'failed')
       }
       const raw = await s.call<{ headerXdr: string }>('getLatestLedger')
       return { header: raw.headerXdr, results }

@@ -34,13 +34,13 @@ function fakeNode(handlers: Record<string, Handler>, events: { id: string; ledge
     },
     async simulateTransaction(tx: Transaction) {
       const op = tx.operations[0] as unknown as { func: xdr.HostFunction }
-      const inv = op.func.invokeContract()
-      const target = Address.fromScAddress(inv.contractAddress()).toString()
-      const name = `${target === VAULT ? 'vault' : target === REGISTRY ? 'registry' : 'usdc'}.${inv.functionName().toString()}`
+      const inv = xdr.expectUnionVariant(op.func, 'hostFunctionTypeInvokeContract').invokeContract
+      const target = Address.fromScAddress(inv.contractAddress).toString()
+      const name = `${target === VAULT ? 'vault' : target === REGISTRY ? 'registry' : 'usdc'}.${inv.functionName.toString()}`
       calls.push(name)
       const h = handlers[name]
       if (!h) return { id: '1', latestLedger: ledger, events: [], _parsed: true, error: `HostError: Error(Storage, MissingValue) ${name}` }
-      const retval = h(inv.args().map((a) => scValToNative(a)))
+      const retval = h(inv.args.map((a) => scValToNative(a)))
       return { id: '1', latestLedger: ledger, events: [], _parsed: true, minResourceFee: '0', result: { auth: [], retval } }
     },
     async getEvents(req: { cursor?: string; startLedger?: number; limit?: number }) {

@@ -38,8 +38,8 @@ export async function invoke<T = unknown>(
 export async function uploadWasm(chain: Chain, source: Keypair, wasm: Uint8Array): Promise<string> {
   const res = await submit(chain, source, Operation.uploadContractWasm({ wasm: Buffer.from(wasm) }))
   const rv = res.returnValue
-  if (rv !== undefined && rv.switch() === xdr.ScValType.scvBytes()) return Buffer.from(rv.bytes()).toString('hex')
-  return hash(Buffer.from(wasm)).toString('hex')
+  if (rv !== undefined && rv.type === 'scvBytes') return Buffer.from(rv.bytes.toBytes()).toString('hex')
+  return Buffer.from(hash(Buffer.from(wasm))).toString('hex')
 }
 
 export interface DeployContractOptions extends SubmitOptions {

@@ -13,11 +13,10 @@ describe('contract error codes', () => {
     const ev = new xdr.DiagnosticEvent({
       inSuccessfulContractCall: false,
       event: new xdr.ContractEvent({
-        ext: new xdr.ExtensionPoint(0),
+        ext: xdr.ExtensionPoint.v0(),
         contractId: null,
-        type: xdr.ContractEventType.diagnostic(),
-        body: new xdr.ContractEventBody(
-          0,
+        type: xdr.ContractEventType.diagnostic,
+        body: xdr.ContractEventBody.v0(
           new xdr.ContractEventV0({
             topics: [xdr.ScVal.scvSymbol('error'), xdr.ScVal.scvError(xdr.ScError.sceContract(103))],
             data: xdr.ScVal.scvVoid(),

@@ -140,8 +140,8 @@ export function contractErrorCode(text: string): number | undefined {
 export function contractErrorCodeInEvents(events: readonly xdr.DiagnosticEvent[] | undefined): number | undefined {
   for (const ev of events ?? []) {
     try {
-      const body = ev.event().body().v0()
-      for (const v of [...body.topics(), body.data()]) {
+      const body = ev.event.body.v0
+      for (const v of [...body.topics, body.data]) {
         const code = contractCodeOfScVal(v)
         if (code !== undefined) return code
       }
@@ -160,15 +160,15 @@ export function hostErrorsInEvents(events: readonly xdr.DiagnosticEvent[] | unde
   const out: string[] = []
   for (const ev of events ?? []) {
     try {
-      const body = ev.event().body().v0()
-      const err = body.topics().find((t) => t.switch() === xdr.ScValType.scvError())
+      const body = ev.event.body.v0
+      const err = body.topics.find((t) => t.type === 'scvError')
       if (err === undefined) continue
-      const e = err.error()
-      const code = e.switch() === xdr.ScErrorType.sceContract() ? `#${e.contractCode()}` : e.code().name.replace(/^scec/, '')
-      const data = body.data()
-      const first = data.switch() === xdr.ScValType.scvVec() ? data.vec()?.[0] : data
-      const msg = first?.switch() === xdr.ScValType.scvString() ? `: ${first.str().toString()}` : ''
-      out.push(`Error(${e.switch().name.replace(/^sce/, '')}, ${code})${msg}`)
+      const e = err.error
+      const code = e.type === 'sceContract' ? `#${e.contractCode}` : e.code.name.replace(/^scec/, '')
+      const data = body.data
+      const first = data.type === 'scvVec' ? data.vec?.[0] : data
+      const msg = first?.type === 'scvString' ? `: ${first.str.toString()}` : ''
+      out.push(`Error(${e.type.replace(/^sce/, '')}, ${code})${msg}`)
     } catch {
       // A malformed event carries nothing we can use.
     }
@@ -177,13 +177,13 @@ export function hostErrorsInEvents(events: readonly xdr.DiagnosticEvent[] | unde
 }
 
 function contractCodeOfScVal(v: xdr.ScVal): number | undefined {
-  if (v.switch() === xdr.ScValType.scvError()) {
-    const err = v.error()
-    if (err.switch() === xdr.ScErrorType.sceContract()) return err.contractCode()
+  if (v.type === 'scvError') {
+    const err = v.error
+    if (err.type === 'sceContract') return err.contractCode
     return undefined
   }
-  if (v.switch() === xdr.ScValType.scvVec()) {
-    for (const item of v.vec() ?? []) {
+  if (v.type === 'scvVec') {
+    for (const item of v.vec ?? []) {
       const code = contractCodeOfScVal(item)
       if (code !== undefined) return code
     }

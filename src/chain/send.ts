@@ -3,7 +3,7 @@
  * follow it to its outcome. Shared by `submit` (keys held here) and `sendSigned` (a wallet signs).
  * Browser-safe: only `@stellar/stellar-sdk` and ./errors.js.
  */
-import { rpc, type Transaction, type xdr } from '@stellar/stellar-sdk'
+import { rpc, xdr, type Transaction } from '@stellar/stellar-sdk'
 import type { Chain } from './connection.js'
 import {
   ChainError,
@@ -43,7 +43,7 @@ export type Outcome =
  * is followed by hash; `rebuild` means it can never be included (expired or txBAD_SEQ).
  */
 export async function sendAndPoll(chain: Chain, tx: Transaction): Promise<Outcome> {
-  const hash = tx.hash().toString('hex')
+  const hash = xdr.encodeBytes(tx.hash(), 'hex')
   let backoff = chain.retry.backoffMs
   for (let tries = 0; ; tries++) {
     let sent: rpc.Api.SendTransactionResponse
@@ -64,7 +64,7 @@ export async function sendAndPoll(chain: Chain, tx: Transaction): Promise<Outcom
       continue
     }
     // ERROR
-    const code = sent.errorResult?.result().switch().name ?? 'unknown'
+    const code = sent.errorResult?.result.type ?? 'unknown'
     if (code === 'txBadSeq') return { kind: 'rebuild', reason: 'txBadSeq' }
     const contractCode = contractErrorCodeInEvents(sent.diagnosticEvents)
     if (contractCode !== undefined) throw new ContractError(contractCode, { details: `rejected ${hash}` })
@@ -115,10 +115,11 @@ function settle(hash: string, res: rpc.Api.GetTransactionResponse): Outcome {
 
 /** `txFailed/invokeHostFunctionTrapped`-style name of a failed transaction result. */
 function failureName(result: xdr.TransactionResult): string {
-  const tx = safe(() => result.result().switch().name) ?? 'txFailed'
+  const tx = safe(() => result.result.type) ?? 'txFailed'
   const op = safe(() => {
-    const first = result.result().results()[0]
-    return first?.tr().value()?.switch().name
+    const r = result.result
+    const first = r.type === 'txSuccess' || r.type === 'txFailed' ? r.results[0] : undefined
+    return first?.type === 'opInner' ? first.tr.value.type : undefined
   })
   return op ? `${tx}/${op}` : tx
 }
@@ -127,8 +128,8 @@ function failedEvents(res: rpc.Api.GetFailedTransactionResponse): xdr.Diagnostic
   const out: xdr.DiagnosticEvent[] = [...(res.diagnosticEventsXdr ?? [])]
   const fromMeta = safe(() => {
     const meta = res.resultMetaXdr
-    if (meta.switch() === 4) return meta.v4().diagnosticEvents()
-    if (meta.switch() === 3) return meta.v3().sorobanMeta()?.diagnosticEvents() ?? []
+    if (meta.type === 'v4') return meta.v4.diagnosticEvents
+    if (meta.type === 'v3') return meta.v3.sorobanMeta?.diagnosticEvents ?? []
     return []
   })
   return out.concat(fromMeta ?? [])

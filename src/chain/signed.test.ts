@@ -10,9 +10,9 @@ const op = Operation.invokeContractFunction({ contract: 'CA3D5KRYM6CB7OWQ6TWYRR3
 const kp = Keypair.random()
 const fast = { backoffMs: 1, pollIntervalMs: 1, expiryGraceMs: 0 }
 const wallet: EnvelopeSigner = async (envelope, passphrase) => {
-  const tx = TransactionBuilder.fromXDR(envelope, passphrase)
+  const tx = TransactionBuilder.fromXdr(envelope, passphrase)
   tx.sign(kp)
-  return tx.toXDR()
+  return tx.toXdr()
 }
 
 describe('wallet-signed writes', () => {
@@ -22,10 +22,10 @@ describe('wallet-signed writes', () => {
     const prepared = await prepareWrite(chain, kp.publicKey(), op)
     expect(prepared.fee).toBe(300n + 12_345n)
     expect(prepared.resourceFee).toBe(12_345n)
-    expect(prepared.returnValue?.u32()).toBe(7)
+    expect(prepared.returnValue?.value).toBe(7)
     const res = await sendSigned(chain, prepared, wallet)
     expect(res.ledger).toBe(11)
-    expect(calls.sentHashes).toEqual([prepared.tx.hash().toString('hex')])
+    expect(calls.sentHashes).toEqual([Buffer.from(prepared.tx.hash()).toString('hex')])
   })
 
   it('prepares classic operations without simulating them', async () => {
@@ -42,7 +42,7 @@ describe('wallet-signed writes', () => {
     const chain = createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server, retry: fast })
     const prepared = await prepareWrite(chain, kp.publicKey(), op)
     const other = await prepareWrite(chain, kp.publicKey(), op)
-    await expect(sendSigned(chain, prepared, async () => other.tx.toXDR())).rejects.toThrow(ChainError)
+    await expect(sendSigned(chain, prepared, async () => other.tx.toXdr())).rejects.toThrow(ChainError)
     expect(calls.send).toBe(0)
   })
 

@@ -4,7 +4,7 @@
  * `require_auth` (source-account credentials), which is every call a depositor or an operator
  * makes for itself. Browser-safe: only `@stellar/stellar-sdk` and this folder's browser-safe files.
  */
-import { TransactionBuilder, rpc, type Transaction, type xdr } from '@stellar/stellar-sdk'
+import { TransactionBuilder, rpc, xdr, type Transaction } from '@stellar/stellar-sdk'
 import type { Chain } from './connection.js'
 import { ChainError } from './errors.js'
 import { sendAndPoll, simulateOrThrow } from './send.js'
@@ -38,7 +38,7 @@ export async function prepareWrite(
   operations: xdr.Operation | readonly xdr.Operation[],
 ): Promise<PreparedWrite> {
   const ops = Array.isArray(operations) ? (operations as readonly xdr.Operation[]) : [operations as xdr.Operation]
-  const soroban = ops.filter((op) => SOROBAN_OPS.has(op.body().switch().name)).length
+  const soroban = ops.filter((op) => SOROBAN_OPS.has(op.body.type)).length
   if (soroban > 0 && ops.length > 1) throw new ChainError('a Soroban operation must be alone in its transaction')
   const account = await chain.server.getAccount(source)
   const builder = new TransactionBuilder(account, { fee: String(chain.inclusionFee), networkPassphrase: chain.networkPassphrase })
@@ -61,9 +61,9 @@ export type EnvelopeSigner = (envelopeXdr: string, networkPassphrase: string) =>
  *   sign again: a wallet-signed envelope is never rebuilt here).
  */
 export async function sendSigned(chain: Chain, prepared: PreparedWrite, signer: EnvelopeSigner): Promise<SubmitResult> {
-  const signedXdr = await signer(prepared.tx.toXDR(), chain.networkPassphrase)
-  const signed = TransactionBuilder.fromXDR(signedXdr, chain.networkPassphrase) as Transaction
-  if (signed.hash().toString('hex') !== prepared.tx.hash().toString('hex')) {
+  const signedXdr = await signer(prepared.tx.toXdr(), chain.networkPassphrase)
+  const signed = TransactionBuilder.fromXdr(signedXdr, chain.networkPassphrase) as Transaction
+  if (xdr.encodeBytes(signed.hash(), 'hex') !== xdr.encodeBytes(prepared.tx.hash(), 'hex')) {
     throw new ChainError('the wallet changed the transaction it was asked to sign')
   }
   const outcome = await sendAndPoll(chain, signed)

@@ -20,7 +20,7 @@ describe('submit', () => {
     const res = await submit(chain, kp, op)
     expect(res.fee).toBe(250n + 12_345n)
     expect(res.resourceFee).toBe(12_345n)
-    expect(res.returnValue?.u32()).toBe(7)
+    expect(res.returnValue?.value).toBe(7)
     expect(res.attempts).toBe(1)
     expect(calls.send).toBe(1)
   })

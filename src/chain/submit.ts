@@ -38,7 +38,7 @@ export interface SubmitResult {
 const SOROBAN_OPS = new Set(['invokeHostFunction', 'extendFootprintTtl', 'restoreFootprint'])
 
 function isSoroban(op: xdr.Operation): boolean {
-  return SOROBAN_OPS.has(op.body().switch().name)
+  return SOROBAN_OPS.has(op.body.type)
 }
 
 /**
@@ -148,14 +148,12 @@ async function prepareSoroban(
   let sim = await simulateOrThrow(chain, raw)
 
   const auth = sim.result?.auth ?? []
-  const needsSigning = auth.some(
-    (e) => e.credentials().switch() === xdr.SorobanCredentialsType.sorobanCredentialsAddress(),
-  )
+  const needsSigning = auth.some(hasAddressCredentials)
   if (needsSigning) {
     const validUntil = sim.latestLedger + Math.max(60, Math.ceil(chain.txTimeoutSeconds / 5) * 4)
     const signed: xdr.SorobanAuthorizationEntry[] = []
     for (const entry of auth) {
-      if (entry.credentials().switch() !== xdr.SorobanCredentialsType.sorobanCredentialsAddress()) {
+      if (!hasAddressCredentials(entry)) {
         signed.push(entry)
         continue
       }
@@ -166,8 +164,8 @@ async function prepareSoroban(
     }
     // Re-simulate with the signed entries so the footprint holds the nonces and the resources
     // cover signature verification.
-    const invoke = op.body().invokeHostFunctionOp()
-    const withAuth = Operation.invokeHostFunction({ func: invoke.hostFunction(), auth: signed })
+    const invoke = xdr.expectUnionVariant(op.body, 'invokeHostFunction').invokeHostFunctionOp
+    const withAuth = Operation.invokeHostFunction({ func: invoke.hostFunction, auth: signed })
     raw = (await newBuilder(chain, source, chain.inclusionFee)).addOperation(withAuth).setTimeout(chain.txTimeoutSeconds).build()
     sim = await simulateOrThrow(chain, raw)
   }
@@ -175,9 +173,20 @@ async function prepareSoroban(
   return { tx, resourceFee: BigInt(sim.minResourceFee) }
 }
 
+/**
+ * Address credentials to sign: the legacy `ADDRESS` arm and CAP-71's `ADDRESS_V2`, which
+ * `rpc.Server.simulateTransaction` asks the node to record by default (its `useUpgradedAuth`
+ * argument); `authorizeEntry` builds the right signature payload for either.
+ */
+function hasAddressCredentials(entry: xdr.SorobanAuthorizationEntry): boolean {
+  return entry.credentials.type === 'sorobanCredentialsAddress' || entry.credentials.type === 'sorobanCredentialsAddressV2'
+}
+
 function addressOfCredentials(entry: xdr.SorobanAuthorizationEntry): string {
-  const a = entry.credentials().address().address()
-  return a.switch() === xdr.ScAddressType.scAddressTypeAccount()
-    ? StrKey.encodeEd25519PublicKey(a.accountId().ed25519())
+  const c = entry.credentials
+  if (c.type !== 'sorobanCredentialsAddress' && c.type !== 'sorobanCredentialsAddressV2') throw new ChainError('not address credentials', { details: c.type })
+  const a = c.value.address
+  return a.type === 'scAddressTypeAccount'
+    ? StrKey.encodeEd25519PublicKey(a.accountId.ed25519.toBytes())
     : Address.fromScAddress(a).toString()
 }

@@ -4,7 +4,7 @@ import { Address, Keypair, hash, xdr } from '@stellar/stellar-sdk'
  * Deterministic material for a world: every keypair, salt and amount is derived from the seed
  * and a label, so the same seed on the same network gives the same addresses.
  */
-export function seedBytes(seed: bigint, label: string): Buffer {
+export function seedBytes(seed: bigint, label: string): Uint8Array {
   return hash(Buffer.from(`pooled-liquidations/world/${seed.toString()}/${label}`))
 }
 
@@ -26,7 +26,7 @@ export function contractAddress(networkPassphrase: string, deployer: string, sal
       ),
     }),
   )
-  return Address.contract(hash(preimage.toXDR())).toString()
+  return Address.contract(hash(preimage.toXdr())).toString()
 }
 
 /**

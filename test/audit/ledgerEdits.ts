@@ -18,7 +18,7 @@ export function contractDataKey(contract: string, key: xdr.ScVal, durability: 'p
     new xdr.LedgerKeyContractData({
       contract: new Address(contract).toScAddress(),
       key: durability === 'instance' ? xdr.ScVal.scvLedgerKeyContractInstance() : key,
-      durability: xdr.ContractDataDurability.persistent(),
+      durability: xdr.ContractDataDurability.persistent,
     }),
   )
 }
@@ -34,20 +34,20 @@ export const balanceKey = (token: string, holder: string): xdr.LedgerKey =>
 async function read(sandbox: Sandbox, key: xdr.LedgerKey): Promise<xdr.LedgerEntry> {
   const { entries } = await sandbox.server.getLedgerEntries(key)
   const found = entries[0]
-  if (!found) throw new Error(`no ledger entry ${key.toXDR('base64')}`)
-  return new xdr.LedgerEntry({ lastModifiedLedgerSeq: found.lastModifiedLedgerSeq ?? 0, data: found.val, ext: new xdr.LedgerEntryExt(0) })
+  if (!found) throw new Error(`no ledger entry ${key.toXdr('base64')}`)
+  return new xdr.LedgerEntry({ lastModifiedLedgerSeq: found.lastModifiedLedgerSeq ?? 0, data: found.val, ext: xdr.LedgerEntryExt.v0() })
 }
 
 async function write(sandbox: Sandbox, entry: xdr.LedgerEntry): Promise<void> {
-  await sandbox.call('sandbox_setLedgerEntry', { entry: entry.toXDR('base64') })
+  await sandbox.call('sandbox_setLedgerEntry', { entry: entry.toXdr('base64') })
 }
 
 /** Rewrites the value of a contract data entry; returns the entry as it was. */
 export async function editContractData(sandbox: Sandbox, key: xdr.LedgerKey, edit: (val: xdr.ScVal) => xdr.ScVal): Promise<SavedEntry> {
   const entry = await read(sandbox, key)
-  const data = entry.data().contractData()
-  const next = new xdr.ContractDataEntry({ ext: data.ext(), contract: data.contract(), key: data.key(), durability: data.durability(), val: edit(data.val()) })
-  await write(sandbox, new xdr.LedgerEntry({ lastModifiedLedgerSeq: entry.lastModifiedLedgerSeq(), data: xdr.LedgerEntryData.contractData(next), ext: entry.ext() }))
+  const data = xdr.expectUnionVariant(entry.data, 'contractData').contractData
+  const next = new xdr.ContractDataEntry({ ext: data.ext, contract: data.contract, key: data.key, durability: data.durability, val: edit(data.val) })
+  await write(sandbox, new xdr.LedgerEntry({ lastModifiedLedgerSeq: entry.lastModifiedLedgerSeq, data: xdr.LedgerEntryData.contractData(next), ext: entry.ext }))
   return { entry }
 }
 
@@ -59,10 +59,10 @@ export async function restore(sandbox: Sandbox, saved: SavedEntry): Promise<void
 /** A map ScVal (a contracttype struct, an instance's storage) with `field` replaced. */
 export function withField(map: xdr.ScVal, field: string, edit: (v: xdr.ScVal) => xdr.ScVal): xdr.ScVal {
   let seen = false
-  const next = (map.map() ?? []).map((e) => {
-    if (e.key().switch().name !== 'scvSymbol' || e.key().sym().toString() !== field) return e
+  const next = (xdr.expectUnionVariant(map, 'scvMap').map ?? []).map((e) => {
+    if (e.key.type !== 'scvSymbol' || e.key.sym.toString() !== field) return e
     seen = true
-    return new xdr.ScMapEntry({ key: e.key(), val: edit(e.val()) })
+    return new xdr.ScMapEntry({ key: e.key, val: edit(e.val) })
   })
   if (!seen) throw new Error(`no field ${field}`)
   return xdr.ScVal.scvMap(next)
@@ -70,8 +70,8 @@ export function withField(map: xdr.ScVal, field: string, edit: (v: xdr.ScVal) =>
 
 /** An i128 field of a map moved by `delta`. */
 export const addToI128 = (delta: bigint) => (v: xdr.ScVal): xdr.ScVal => {
-  const parts = v.i128()
-  return i128(((BigInt(parts.hi().toString()) << 64n) | BigInt(parts.lo().toString())) + delta)
+  const parts = xdr.expectUnionVariant(v, 'scvI128').i128
+  return i128(((BigInt(parts.hi.toString()) << 64n) | BigInt(parts.lo.toString())) + delta)
 }
 
 /** Sets a SAC balance of `holder` to `amount`. */
@@ -86,17 +86,17 @@ export function setTokenBalance(sandbox: Sandbox, token: string, holder: string,
 export function editInstance(
   sandbox: Sandbox,
   contract: string,
-  change: { storage?: { key: string; edit: (v: xdr.ScVal) => xdr.ScVal }; wasmHash?: Buffer },
+  change: { storage?: { key: string; edit: (v: xdr.ScVal) => xdr.ScVal }; wasmHash?: Uint8Array },
 ): Promise<SavedEntry> {
   return editContractData(sandbox, contractDataKey(contract, xdr.ScVal.scvVoid(), 'instance'), (val) => {
-    const instance = val.instance()
+    const instance = xdr.expectUnionVariant(val, 'scvContractInstance').instance
     const storage = change.storage
-    const entries = (instance.storage() ?? []).map((e) =>
-      storage && e.key().switch().name === 'scvSymbol' && e.key().sym().toString() === storage.key ? new xdr.ScMapEntry({ key: e.key(), val: storage.edit(e.val()) }) : e,
+    const entries = (instance.storage ?? []).map((e) =>
+      storage && e.key.type === 'scvSymbol' && e.key.sym.toString() === storage.key ? new xdr.ScMapEntry({ key: e.key, val: storage.edit(e.val) }) : e,
     )
-    if (storage && !entries.some((e) => e.key().switch().name === 'scvSymbol' && e.key().sym().toString() === storage.key))
+    if (storage && !entries.some((e) => e.key.type === 'scvSymbol' && e.key.sym.toString() === storage.key))
       throw new Error(`no instance storage key ${storage.key}`)
-    const executable = change.wasmHash ? xdr.ContractExecutable.contractExecutableWasm(change.wasmHash) : instance.executable()
+    const executable = change.wasmHash ? xdr.ContractExecutable.contractExecutableWasm(change.wasmHash) : instance.executable
     return xdr.ScVal.scvContractInstance(new xdr.ScContractInstance({ executable, storage: entries }))
   })
 }

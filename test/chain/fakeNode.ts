@@ -30,13 +30,13 @@ export function fakeNode(script: { send: Array<Send | 'THROW'>; get: string[]; s
     },
     async sendTransaction(tx) {
       const status = script.send[calls.send++] ?? 'PENDING'
-      calls.sentHashes.push(tx.hash().toString('hex'))
+      calls.sentHashes.push(Buffer.from(tx.hash()).toString('hex'))
       if (status === 'THROW') throw new Error('socket hang up')
       const errorResult =
         status === 'ERROR'
-          ? ({ result: () => ({ switch: () => ({ name: 'txInsufficientBalance' }) }) } as unknown as xdr.TransactionResult)
+          ? ({ result: { type: 'txInsufficientBalance' } } as unknown as xdr.TransactionResult)
           : undefined
-      return { status, hash: tx.hash().toString('hex'), latestLedger: 10, latestLedgerCloseTime: 0, errorResult } as unknown as rpc.Api.SendTransactionResponse
+      return { status, hash: Buffer.from(tx.hash()).toString('hex'), latestLedger: 10, latestLedgerCloseTime: 0, errorResult } as unknown as rpc.Api.SendTransactionResponse
     },
     async getTransaction() {
       const status = script.get[calls.get++] ?? 'NOT_FOUND'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Address, Keypair, scValToNative } from '@stellar/stellar-sdk'
+import { Address, Keypair, scValToNative, xdr } from '@stellar/stellar-sdk'
 import { registryDeregister, registryRegister, registrySlash, vaultDeposit, vaultWithdraw } from './writes.js'
 
 const VAULT = 'CBYYP64QJSE3B6CB6IEL77DJZZWF435EVINT7R2QWFD7ISJQ5CLPTB5W'
@@ -7,11 +7,11 @@ const REGISTRY = 'CCK5TNPGAY6EUXSLB4V7ADIGKARCRWN6NL2WHMTJUYJQ2KNAJYFT5FGA'
 const USER = Keypair.random().publicKey()
 
 function call(op: ReturnType<typeof vaultDeposit>) {
-  const inv = op.body().invokeHostFunctionOp().hostFunction().invokeContract()
+  const inv = xdr.expectUnionVariant(xdr.expectUnionVariant(op.body, 'invokeHostFunction').invokeHostFunctionOp.hostFunction, 'hostFunctionTypeInvokeContract').invokeContract
   return {
-    contract: Address.fromScAddress(inv.contractAddress()).toString(),
-    fn: inv.functionName().toString(),
-    args: inv.args().map((a) => scValToNative(a) as unknown),
+    contract: Address.fromScAddress(inv.contractAddress).toString(),
+    fn: inv.functionName.toString(),
+    args: inv.args.map((a) => scValToNative(a) as unknown),
   }
 }
 

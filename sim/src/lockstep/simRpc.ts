@@ -7,7 +7,7 @@
  * is lost, and (5) refuses everything once the agent's process is dead.
  */
 import { createHash } from 'node:crypto'
-import type { rpc, Transaction, FeeBumpTransaction } from '@stellar/stellar-sdk'
+import { xdr, type rpc, type Transaction, type FeeBumpTransaction } from '@stellar/stellar-sdk'
 import type { Activity } from './activity.js'
 import { keyedUniform, Occurrences } from './keyed.js'
 import type { Mempool } from './mempool.js'
@@ -45,9 +45,9 @@ const sha = (s: string) => createHash('sha256').update(s).digest('hex').slice(0,
  */
 function opsKey(tx: Transaction | FeeBumpTransaction): string {
   const inner = 'innerTransaction' in tx ? tx.innerTransaction : tx
-  const parts = inner.toEnvelope().v1().tx().operations().map((op) => {
-    const body = op.body()
-    return body.switch().name === 'invokeHostFunction' ? body.invokeHostFunctionOp().hostFunction().toXDR('base64') : op.toXDR('base64')
+  const parts = xdr.expectUnionVariant(inner.toEnvelope(), 'envelopeTypeTx').v1.tx.operations.map((op) => {
+    const body = op.body
+    return body.type === 'invokeHostFunction' ? body.invokeHostFunctionOp.hostFunction.toXdr('base64') : op.toXdr('base64')
   })
   return sha(parts.join('|'))
 }
@@ -94,10 +94,10 @@ export class SimRpc {
     return this.call('getLedgers', JSON.stringify(req), () => this.p.server.getLedgers(req))
   }
   getLedgerEntries(...keys: Parameters<rpc.Server['getLedgerEntries']>) {
-    return this.call('getLedgerEntries', sha(keys.map((k) => k.toXDR('base64')).join(',')), () => this.p.server.getLedgerEntries(...keys))
+    return this.call('getLedgerEntries', sha(keys.map((k) => k.toXdr('base64')).join(',')), () => this.p.server.getLedgerEntries(...keys))
   }
   getEvents(req: Parameters<rpc.Server['getEvents']>[0]) {
-    return this.call('getEvents', sha(JSON.stringify(req, (_k, v) => (typeof v === 'object' && v !== null && 'toXDR' in v ? String(v.toXDR('base64')) : v))), () =>
+    return this.call('getEvents', sha(JSON.stringify(req, (_k, v) => (typeof v === 'object' && v !== null && 'toXdr' in v ? String(v.toXdr('base64')) : v))), () =>
       this.p.server.getEvents(req),
     )
   }

@@ -59,8 +59,8 @@ export interface RunEvents {
 
 type EventsReader = Pick<rpc.Server, 'getEvents'>
 
-const sym = (v: xdr.ScVal | undefined) => (v?.switch() === xdr.ScValType.scvSymbol() ? v.sym().toString() : undefined)
-const address = (v: xdr.ScVal | undefined) => (v === undefined ? '' : Address.fromScAddress(v.address()).toString())
+const sym = (v: xdr.ScVal | undefined) => (v?.type === 'scvSymbol' ? v.sym.toString() : undefined)
+const address = (v: xdr.ScVal | undefined) => (v === undefined ? '' : Address.fromScAddress(xdr.expectUnionVariant(v, 'scvAddress').address).toString())
 const VAULT_KINDS = new Set(['deposit', 'withdraw', 'draw', 'return', 'write_off'])
 
 function bigints(v: xdr.ScVal): Record<string, bigint> {
@@ -110,7 +110,7 @@ export class RunEventLog {
     if (contract === this.contracts.pool && (name === 'new_auction' || name === 'fill_auction')) {
       const type = e.topic[1] === undefined ? -1 : Number(scValToNative(e.topic[1]))
       const user = address(e.topic[2])
-      const data = e.value.vec() ?? []
+      const data = xdr.expectUnionVariant(e.value, 'scvVec').vec ?? []
       if (name === 'new_auction') {
         this.events.auctions.push({
           type,

@@ -60,7 +60,7 @@ describe('readKeeperTransactions', () => {
     const server = {
       getTransaction: async (hash: string) =>
         hash === 'known'
-          ? ({ status: 'FAILED', envelopeXdr: env, resultXdr: { feeCharged: () => ({ toString: () => '1234567' }) } } as never)
+          ? ({ status: 'FAILED', envelopeXdr: env, resultXdr: { feeCharged: 1_234_567n } } as never)
           : ({ status: 'NOT_FOUND' } as never),
     }
     const out = await readKeeperTransactions(server, [applied('known'), applied('gone')])

@@ -29,13 +29,13 @@ export interface KeeperTx extends AppliedTx {
 
 /** The operations of a transaction envelope (the inner transaction of a fee bump). */
 function operations(env: xdr.TransactionEnvelope): xdr.Operation[] {
-  switch (env.switch().name) {
+  switch (env.type) {
     case 'envelopeTypeTx':
-      return env.v1().tx().operations()
+      return env.v1.tx.operations
     case 'envelopeTypeTxV0':
-      return env.v0().tx().operations()
+      return env.v0.tx.operations
     case 'envelopeTypeTxFeeBump':
-      return env.feeBump().tx().innerTx().v1().tx().operations()
+      return env.feeBump.tx.innerTx.v1.tx.operations
     default:
       return []
   }
@@ -65,11 +65,11 @@ function collectFills(value: unknown, out: FillTarget[]): void {
 export function fillTargets(env: xdr.TransactionEnvelope): FillTarget[] {
   const out: FillTarget[] = []
   for (const op of operations(env)) {
-    const body = op.body()
-    if (body.switch().name !== 'invokeHostFunction') continue
-    const fn = body.invokeHostFunctionOp().hostFunction()
-    if (fn.switch().name !== 'hostFunctionTypeInvokeContract') continue
-    for (const arg of fn.invokeContract().args()) {
+    const body = op.body
+    if (body.type !== 'invokeHostFunction') continue
+    const fn = body.invokeHostFunctionOp.hostFunction
+    if (fn.type !== 'hostFunctionTypeInvokeContract') continue
+    for (const arg of fn.invokeContract.args) {
       let native: unknown
       try {
         native = scValToNative(arg)
@@ -96,7 +96,7 @@ export async function readKeeperTransactions(server: TransactionReader, journal:
     out.push({
       ...applied,
       status: res.status,
-      feeCharged: BigInt(res.resultXdr.feeCharged().toString()),
+      feeCharged: BigInt(res.resultXdr.feeCharged.toString()),
       fills: fillTargets(res.envelopeXdr),
     })
   }

@@ -176,7 +176,7 @@ describe('npm run audit on a world after a liquidation and a slash', () => {
     const { code, stdout, stderr } = await auditProcess(['--rpc-url', 'http://127.0.0.1:9/rpc', '--vault', world.service!.vault, '--registry', world.service!.registry])
     expect(code).toBe(2)
     expect(stdout).toBe('')
-    expect(stderr).toMatch(/^audit: could not read the chain at http:\/\/127\.0\.0\.1:9\/rpc: reading getNetwork failed: connect ECONNREFUSED 127\.0\.0\.1:9\n$/)
+    expect(stderr).toMatch(/^audit: could not read the chain at http:\/\/127\.0\.0\.1:9\/rpc: reading getNetwork failed: fetch failed\n$/)
   })
 
   it('exits 2 with one line for bad input, reading nothing', async () => {

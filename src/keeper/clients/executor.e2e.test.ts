@@ -149,21 +149,21 @@ describe('executor contract end to end (sandbox, real Blend v2)', () => {
     const { tx, sim } = await simulate(l)
     if (!rpc.Api.isSimulationSuccess(sim)) throw new Error(`simulation failed: ${JSON.stringify(sim)}`)
     const data = sim.transactionData.build()
-    const res = data.resources()
-    const footprint = res.footprint()
-    const keys = [...footprint.readOnly(), ...footprint.readWrite()]
-    const classic = keys.filter((k) => k.switch() !== xdr.LedgerEntryType.contractData() && k.switch() !== xdr.LedgerEntryType.contractCode())
-    const archived = data.ext().switch() === 1 ? data.ext().resourceExt().archivedSorobanEntries().length : 0
+    const res = data.resources
+    const footprint = res.footprint
+    const keys = [...footprint.readOnly, ...footprint.readWrite]
+    const classic = keys.filter((k) => k.type !== 'contractData' && k.type !== 'contractCode')
+    const archived = data.ext.type === 'resourceExt' ? data.ext.resourceExt.archivedSorobanEntries.length : 0
     const assembled = rpc.assembleTransaction(tx, sim).build()
     assembled.sign(keeper)
     const measured = {
-      instructions: res.instructions(),
+      instructions: res.instructions,
       footprintEntries: keys.length,
       diskReadEntries: classic.length + archived,
-      diskReadBytes: res.diskReadBytes(),
-      writeEntries: footprint.readWrite().length,
-      writeBytes: res.writeBytes(),
-      txBytes: assembled.toEnvelope().toXDR().length,
+      diskReadBytes: res.diskReadBytes,
+      writeEntries: footprint.readWrite.length,
+      writeBytes: res.writeBytes,
+      txBytes: assembled.toEnvelope().toXdr().length,
       minResourceFee: BigInt(sim.minResourceFee),
     }
     for (const k of ['instructions', 'footprintEntries', 'diskReadEntries', 'diskReadBytes', 'writeEntries', 'writeBytes', 'txBytes'] as const) {
@@ -191,7 +191,7 @@ describe('executor contract end to end (sandbox, real Blend v2)', () => {
   /** Raw ledger entries (base64 XDR and last-modified ledger) keyed by their key. */
   async function entries(keys: xdr.LedgerKey[]): Promise<Map<string, string>> {
     const res = await sandbox.server.getLedgerEntries(...keys)
-    return new Map(res.entries.map((e) => [e.key.toXDR('base64'), `${e.lastModifiedLedgerSeq}:${e.val.toXDR('base64')}`]))
+    return new Map(res.entries.map((e) => [e.key.toXdr('base64'), `${e.lastModifiedLedgerSeq}:${e.val.toXdr('base64')}`]))
   }
 
   function persistentKey(contract: string, name: string, who: string): xdr.LedgerKey {
@@ -199,7 +199,7 @@ describe('executor contract end to end (sandbox, real Blend v2)', () => {
       new xdr.LedgerKeyContractData({
         contract: new Address(contract).toScAddress(),
         key: xdr.ScVal.scvVec([xdr.ScVal.scvSymbol(name), addr(who)]),
-        durability: xdr.ContractDataDurability.persistent(),
+        durability: xdr.ContractDataDurability.persistent,
       }),
     )
   }
@@ -238,9 +238,9 @@ describe('executor contract end to end (sandbox, real Blend v2)', () => {
     // events + return value of the landed transaction (what the events limit counts)
     const landed = await sandbox.server.getTransaction(sent.hash)
     if (landed.status !== rpc.Api.GetTransactionStatus.SUCCESS) throw new Error(`transaction ${sent.hash}: ${landed.status}`)
-    const meta = landed.resultMetaXdr.v4()
-    const events = meta.operations().flatMap((op) => op.events())
-    const eventsBytes = events.reduce((s, e) => s + e.toXDR().length, 0) + (landed.returnValue?.toXDR().length ?? 0)
+    const meta = xdr.expectUnionVariant(landed.resultMetaXdr, 'v4').v4
+    const events = meta.operations.flatMap((op) => op.events)
+    const eventsBytes = events.reduce((s, e) => s + e.toXdr().length, 0) + (landed.returnValue?.toXdr().length ?? 0)
 
     report('first liquidation by this executor', measured, { eventsBytes, events: events.length })
     expect(eventsBytes).toBeLessThanOrEqual(TESTNET_TX_LIMITS.eventsBytes)
@@ -300,17 +300,17 @@ describe('executor contract end to end (sandbox, real Blend v2)', () => {
     report('repeat by the same executor (simulated)', repeat)
     const sim = repeat.sim
     const account = await sandbox.server.getAccount(keeper.publicKey())
-    const op = executor.liquidateOperation(bad).body().invokeHostFunctionOp()
+    const op = xdr.expectUnionVariant(executor.liquidateOperation(bad).body, 'invokeHostFunction').invokeHostFunctionOp
     const auth = new xdr.SorobanAuthorizationEntry({
       credentials: xdr.SorobanCredentials.sorobanCredentialsSourceAccount(),
       rootInvocation: new xdr.SorobanAuthorizedInvocation({
-        function: xdr.SorobanAuthorizedFunction.sorobanAuthorizedFunctionTypeContractFn(op.hostFunction().invokeContract()),
+        function: xdr.SorobanAuthorizedFunction.sorobanAuthorizedFunctionTypeContractFn(xdr.expectUnionVariant(op.hostFunction, 'hostFunctionTypeInvokeContract').invokeContract),
         subInvocations: [],
       }),
     })
     const resourceFee = BigInt(sim.minResourceFee) * 2n
     const tx = new TransactionBuilder(account, { fee: (resourceFee + 100n).toString(), networkPassphrase: world.chain.networkPassphrase })
-      .addOperation(Operation.invokeHostFunction({ func: op.hostFunction(), auth: [auth] }))
+      .addOperation(Operation.invokeHostFunction({ func: op.hostFunction, auth: [auth] }))
       .setSorobanData(sim.transactionData.setResourceFee(resourceFee).build())
       .setTimeout(60)
       .build()
@@ -324,7 +324,7 @@ describe('executor contract end to end (sandbox, real Blend v2)', () => {
     }
     expect(landed.status).toBe(rpc.Api.GetTransactionStatus.FAILED)
     if (landed.status !== rpc.Api.GetTransactionStatus.FAILED) return
-    const diagnostics = [...(landed.diagnosticEventsXdr ?? []), ...(landed.resultMetaXdr.v4().diagnosticEvents() ?? [])]
+    const diagnostics = [...(landed.diagnosticEventsXdr ?? []), ...(xdr.expectUnionVariant(landed.resultMetaXdr, 'v4').v4.diagnosticEvents ?? [])]
     expect(contractErrorCodeInEvents(diagnostics)).toBe(ExecutorErrorCode.ProceedsBelowMinimum)
 
     // nothing moved: vault books and draw record, registry record, the auction, the balances

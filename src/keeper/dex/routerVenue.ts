@@ -12,8 +12,8 @@ import type { Venue } from './swapToUsdc.js'
 export const ROUTER_INSUFFICIENT_OUTPUT = 353
 
 function i128Of(v: xdr.ScVal): bigint {
-  const p = v.i128()
-  return (BigInt(p.hi().toString()) << 64n) | BigInt(p.lo().toString())
+  const p = xdr.expectUnionVariant(v, 'scvI128').i128
+  return (BigInt(p.hi.toString()) << 64n) | BigInt(p.lo.toString())
 }
 
 export interface RouterVenueParameters {
@@ -36,7 +36,7 @@ export function routerVenue(p: RouterVenueParameters): Venue {
       const v = await simulateRead(p.chain, p.router, 'router_get_amounts_out', [i128(amountIn), pathVal(path)], {
         source: p.keypair.publicKey(),
       })
-      const amounts = v.vec() ?? []
+      const amounts = xdr.expectUnionVariant(v, 'scvVec').vec ?? []
       const last = amounts[amounts.length - 1]
       if (last === undefined) throw new Error('router returned no amounts')
       return i128Of(last)

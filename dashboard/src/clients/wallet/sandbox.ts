@@ -38,9 +38,9 @@ export function hasSandboxKey(storage: Storage = localStorage): boolean {
 /** Signs envelopes with a key held in this page. */
 export function keypairSigner(kp: Keypair): EnvelopeSigner {
   return async (envelopeXdr, networkPassphrase) => {
-    const tx = TransactionBuilder.fromXDR(envelopeXdr, networkPassphrase)
+    const tx = TransactionBuilder.fromXdr(envelopeXdr, networkPassphrase)
     tx.sign(kp)
-    return tx.toXDR()
+    return tx.toXdr()
   }
 }
 

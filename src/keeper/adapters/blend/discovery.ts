@@ -38,7 +38,7 @@ export interface PollResult {
 }
 
 function topicFilter(name: string): string[] {
-  return [xdr.ScVal.scvSymbol(name).toXDR('base64'), '*', '*']
+  return [xdr.ScVal.scvSymbol(name).toXdr('base64'), '*', '*']
 }
 
 /** The getEvents filter for the pool's borrower events. */
@@ -50,10 +50,10 @@ export function borrowerEventFilters(pool: string): rpc.Api.EventFilter[] {
 export function borrowerOf(event: Pick<rpc.Api.EventResponse, 'topic'>): string | undefined {
   const [name, , user] = event.topic
   if (name === undefined || user === undefined) return undefined
-  if (name.switch() !== xdr.ScValType.scvSymbol()) return undefined
-  if (!(BORROWER_EVENTS as readonly string[]).includes(name.sym().toString())) return undefined
-  if (user.switch() !== xdr.ScValType.scvAddress()) return undefined
-  return Address.fromScAddress(user.address()).toString()
+  if (name.type !== 'scvSymbol') return undefined
+  if (!(BORROWER_EVENTS as readonly string[]).includes(name.sym.toString())) return undefined
+  if (user.type !== 'scvAddress') return undefined
+  return Address.fromScAddress(user.address).toString()
 }
 
 export class BorrowerDiscovery {

@@ -75,13 +75,13 @@ export function encodeAuctionData(a: AuctionData): xdr.ScVal {
 }
 
 export function contractEntry(key: xdr.LedgerKey, val: xdr.ScVal): xdr.LedgerEntryData {
-  const k = key.contractData()
+  const k = xdr.expectUnionVariant(key, 'contractData').contractData
   return xdr.LedgerEntryData.contractData(
     new xdr.ContractDataEntry({
-      ext: new xdr.ExtensionPoint(0),
-      contract: k.contract(),
-      key: k.key(),
-      durability: k.durability(),
+      ext: xdr.ExtensionPoint.v0(),
+      contract: k.contract,
+      key: k.key,
+      durability: k.durability,
       val,
     }),
   )

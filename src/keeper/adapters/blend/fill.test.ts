@@ -1,3 +1,4 @@
+import { xdr } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
 import { minProfitScaled, planFill, profitabilityAt } from './auctionPlan.js'
 import { randomAccount, randomContract } from './fakeLedger.test-util.js'
@@ -53,9 +54,9 @@ describe('fill requests', () => {
     ])
     // 110 USDC of debt + 10 bps buffer + 1
     expect(reqs[1]!.amount).toBe(110n * ONE + 1_100_000n + 1n)
-    const vec = encodeRequests(reqs).vec()!
+    const vec = xdr.expectUnionVariant(encodeRequests(reqs), 'scvVec').vec!
     expect(vec).toHaveLength(3)
-    expect(vec[0]!.map()!.map((e) => e.key().sym().toString())).toEqual(['address', 'amount', 'request_type'])
+    expect(xdr.expectUnionVariant(vec[0]!, 'scvMap').map!.map((e) => xdr.expectUnionVariant(e.key, 'scvSymbol').sym.toString())).toEqual(['address', 'amount', 'request_type'])
   })
 
   it('refuses a percent outside 1..100 and a bid asset without a rate', () => {

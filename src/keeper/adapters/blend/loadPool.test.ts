@@ -168,8 +168,8 @@ describe('loadPool', () => {
 describe('storage decoding', () => {
   it('rejects a mistyped field with its name', () => {
     const bad = encodeReserveConfig(reserveConfig(0))
-    const entries = bad.map()!
-    const i = entries.findIndex((e) => e.key().sym().toString() === 'c_factor')
+    const entries = xdr.expectUnionVariant(bad, 'scvMap').map!
+    const i = entries.findIndex((e) => xdr.expectUnionVariant(e.key, 'scvSymbol').sym.toString() === 'c_factor')
     entries[i] = new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol('c_factor'), val: xdr.ScVal.scvI32(5) })
     expect(() => decodeReserveConfig(xdr.ScVal.scvMap(entries))).toThrow(ErrDecode)
     expect(() => decodeReserveConfig(xdr.ScVal.scvMap(entries))).toThrow(/c_factor/)
@@ -178,16 +178,16 @@ describe('storage decoding', () => {
   it('encodes keys as Blend does: Vec[Symbol(variant), arg]; AuctionKey as a sorted map', () => {
     const pool = randomContract()
     const user = randomAccount()
-    const k = auctionKey(pool, AuctionType.BadDebt, user).contractData()
-    expect(k.durability()).toEqual(xdr.ContractDataDurability.temporary())
-    const [name, arg] = k.key().vec()!
-    expect(name!.sym().toString()).toBe('Auction')
-    const fields = arg!.map()!.map((e) => e.key().sym().toString())
+    const k = xdr.expectUnionVariant(auctionKey(pool, AuctionType.BadDebt, user), 'contractData').contractData
+    expect(k.durability).toEqual(xdr.ContractDataDurability.temporary)
+    const [name, arg] = xdr.expectUnionVariant(k.key, 'scvVec').vec!
+    expect(xdr.expectUnionVariant(name!, 'scvSymbol').sym.toString()).toBe('Auction')
+    const fields = xdr.expectUnionVariant(arg!, 'scvMap').map!.map((e) => xdr.expectUnionVariant(e.key, 'scvSymbol').sym.toString())
     expect(fields).toEqual(['auct_type', 'user'])
-    expect(arg!.map()![0]!.val().u32()).toBe(1)
-    const p = positionsKey(pool, user).contractData()
-    expect(p.durability()).toEqual(xdr.ContractDataDurability.persistent())
-    expect(p.key().vec()![0]!.sym().toString()).toBe('Positions')
-    expect(resListKey(pool).contractData().key().sym().toString()).toBe('ResList')
+    expect(xdr.expectUnionVariant(arg!, 'scvMap').map![0]!.val.value).toBe(1)
+    const p = xdr.expectUnionVariant(positionsKey(pool, user), 'contractData').contractData
+    expect(p.durability).toEqual(xdr.ContractDataDurability.persistent)
+    expect(xdr.expectUnionVariant(xdr.expectUnionVariant(p.key, 'scvVec').vec![0]!, 'scvSymbol').sym.toString()).toBe('Positions')
+    expect(xdr.expectUnionVariant(xdr.expectUnionVariant(resListKey(pool), 'contractData').contractData.key, 'scvSymbol').sym.toString()).toBe('ResList')
   })
 })

@@ -34,14 +34,14 @@ export function stellarAsset(asset: string): xdr.ScVal {
 
 /** Decode `Option<PriceData>`; undefined for None. */
 export function decodePriceData(v: xdr.ScVal): PriceData | undefined {
-  if (v.switch() === xdr.ScValType.scvVoid()) return undefined
-  if (v.switch() !== xdr.ScValType.scvMap()) return undefined
+  if (v.type === 'scvVoid') return undefined
+  if (v.type !== 'scvMap') return undefined
   let price: bigint | undefined
   let timestamp: bigint | undefined
-  for (const e of v.map() ?? []) {
-    const k = e.key().switch() === xdr.ScValType.scvSymbol() ? e.key().sym().toString() : ''
-    if (k === 'price') price = scI128(e.val(), 'PriceData.price')
-    if (k === 'timestamp') timestamp = scU64(e.val(), 'PriceData.timestamp')
+  for (const e of v.map ?? []) {
+    const k = e.key.type === 'scvSymbol' ? e.key.sym.toString() : ''
+    if (k === 'price') price = scI128(e.val, 'PriceData.price')
+    if (k === 'timestamp') timestamp = scU64(e.val, 'PriceData.timestamp')
   }
   if (price === undefined || timestamp === undefined) return undefined
   return { price, timestamp }

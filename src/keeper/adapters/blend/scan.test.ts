@@ -87,15 +87,15 @@ function world() {
     simulateTransaction: async (tx: Transaction) => {
       simulations += 1
       const call = tx.operations[0]! as unknown as { func: xdr.HostFunction }
-      const ic = call.func.invokeContract()
-      const fn = ic.functionName().toString()
+      const ic = xdr.expectUnionVariant(call.func, 'hostFunctionTypeInvokeContract').invokeContract
+      const fn = ic.functionName.toString()
       let retval: xdr.ScVal
       if (fn === 'decimals') retval = xdr.ScVal.scvU32(7)
       else {
-        const asset = Address.fromScAddress(ic.args()[0]!.vec()![1]!.address()).toString()
+        const asset = Address.fromScAddress(xdr.expectUnionVariant(xdr.expectUnionVariant(ic.args[0]!, 'scvVec').vec![1]!, 'scvAddress').address).toString()
         retval = xdr.ScVal.scvMap([
-          new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol('price'), val: xdr.ScVal.scvI128(new xdr.Int128Parts({ hi: new xdr.Int64(0), lo: new xdr.Uint64(prices.get(asset)!) })) }),
-          new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol('timestamp'), val: xdr.ScVal.scvU64(new xdr.Uint64(NOW)) }),
+          new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol('price'), val: xdr.ScVal.scvI128(new xdr.Int128Parts({ hi: 0n, lo: prices.get(asset)! })) }),
+          new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol('timestamp'), val: xdr.ScVal.scvU64(NOW) }),
         ])
       }
       return { result: { retval, auth: [] }, latestLedger: 100, events: [], _parsed: true } as unknown as rpc.Api.SimulateTransactionResponse

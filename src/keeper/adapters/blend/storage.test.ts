@@ -11,7 +11,7 @@ describe('ledger keys', () => {
     const a = positionsKey(POOL, USER)
     expect(positionsKey(POOL, USER)).toBe(a)
     expect(positionsKey(POOL, OTHER)).not.toBe(a)
-    expect(keyId(a)).toBe(a.toXDR('base64'))
+    expect(keyId(a)).toBe(a.toXdr('base64'))
     expect(keyId(positionsKey(POOL, OTHER))).not.toBe(keyId(a))
   })
 
@@ -20,7 +20,7 @@ describe('ledger keys', () => {
     const bad = auctionKey(POOL, AuctionType.BadDebt, USER)
     expect(keyId(liq)).not.toBe(keyId(bad))
     // The same key decoded from the wire (a different object) has the same id.
-    expect(keyId(xdr.LedgerKey.fromXDR(liq.toXDR()))).toBe(keyId(liq))
+    expect(keyId(xdr.LedgerKey.fromXdr(liq.toXdr()))).toBe(keyId(liq))
   })
 })
 

@@ -79,8 +79,8 @@ function contractDataKey(
   )
 }
 
-const persistent = () => xdr.ContractDataDurability.persistent()
-const temporary = () => xdr.ContractDataDurability.temporary()
+const persistent = () => xdr.ContractDataDurability.persistent
+const temporary = () => xdr.ContractDataDurability.temporary
 
 function variantKey(variant: string, field: xdr.ScVal): xdr.ScVal {
   return xdr.ScVal.scvVec([xdr.ScVal.scvSymbol(variant), field])
@@ -122,7 +122,7 @@ export function auctionKey(pool: string, auctionType: AuctionType, user: string)
 export function keyId(key: xdr.LedgerKey): string {
   let id = keyIds.get(key)
   if (id === undefined) {
-    id = key.toXDR('base64')
+    id = key.toXdr('base64')
     keyIds.set(key, id)
   }
   return id
@@ -132,12 +132,12 @@ export function keyId(key: xdr.LedgerKey): string {
 // ScVal decoding (strict: a missing or mistyped field is an ErrDecode naming it)
 
 function fieldsOf(val: xdr.ScVal, what: string): Map<string, xdr.ScVal> {
-  if (val.switch() !== xdr.ScValType.scvMap()) throw new ErrDecode(what, `expected a map, got ${val.switch().name}`)
+  if (val.type !== 'scvMap') throw new ErrDecode(what, `expected a map, got ${val.type}`)
   const out = new Map<string, xdr.ScVal>()
-  for (const entry of val.map() ?? []) {
-    const k = entry.key()
-    if (k.switch() !== xdr.ScValType.scvSymbol()) throw new ErrDecode(what, 'non-symbol field name')
-    out.set(k.sym().toString(), entry.val())
+  for (const entry of val.map ?? []) {
+    const k = entry.key
+    if (k.type !== 'scvSymbol') throw new ErrDecode(what, 'non-symbol field name')
+    out.set(k.sym.toString(), entry.val)
   }
   return out
 }
@@ -149,39 +149,39 @@ function field(fields: Map<string, xdr.ScVal>, name: string, what: string): xdr.
 }
 
 export function scU32(v: xdr.ScVal, what: string): number {
-  if (v.switch() !== xdr.ScValType.scvU32()) throw new ErrDecode(what, `expected u32, got ${v.switch().name}`)
-  return v.u32()
+  if (v.type !== 'scvU32') throw new ErrDecode(what, `expected u32, got ${v.type}`)
+  return v.u32
 }
 
 export function scU64(v: xdr.ScVal, what: string): bigint {
-  if (v.switch() !== xdr.ScValType.scvU64()) throw new ErrDecode(what, `expected u64, got ${v.switch().name}`)
-  return BigInt(v.u64().toString())
+  if (v.type !== 'scvU64') throw new ErrDecode(what, `expected u64, got ${v.type}`)
+  return BigInt(v.u64.toString())
 }
 
 export function scI128(v: xdr.ScVal, what: string): bigint {
-  if (v.switch() !== xdr.ScValType.scvI128()) throw new ErrDecode(what, `expected i128, got ${v.switch().name}`)
-  const parts = v.i128()
-  const hi = BigInt(parts.hi().toString())
-  const lo = BigInt(parts.lo().toString())
+  if (v.type !== 'scvI128') throw new ErrDecode(what, `expected i128, got ${v.type}`)
+  const parts = v.i128
+  const hi = BigInt(parts.hi.toString())
+  const lo = BigInt(parts.lo.toString())
   return (hi << 64n) | lo
 }
 
 export function scBool(v: xdr.ScVal, what: string): boolean {
-  if (v.switch() !== xdr.ScValType.scvBool()) throw new ErrDecode(what, `expected bool, got ${v.switch().name}`)
-  return v.b()
+  if (v.type !== 'scvBool') throw new ErrDecode(what, `expected bool, got ${v.type}`)
+  return v.b
 }
 
 /** Strkeys of decoded account and contract addresses, by their raw bytes (encoding one costs a checksum). */
 const addressStrings = new Map<string, string>()
 
 export function scAddress(v: xdr.ScVal, what: string): string {
-  if (v.switch() !== xdr.ScValType.scvAddress()) throw new ErrDecode(what, `expected address, got ${v.switch().name}`)
-  const a = v.address()
-  const type = a.switch()
+  if (v.type !== 'scvAddress') throw new ErrDecode(what, `expected address, got ${v.type}`)
+  const a = v.address
+  const type = a.type
   const raw =
-    type === xdr.ScAddressType.scAddressTypeContract() ? a.contractId() : type === xdr.ScAddressType.scAddressTypeAccount() ? a.accountId().ed25519() : undefined
+    a.type === 'scAddressTypeContract' ? a.contractId : a.type === 'scAddressTypeAccount' ? a.accountId.ed25519 : undefined
   if (raw === undefined) return Address.fromScAddress(a).toString()
-  const id = `${type.value}:${raw.toString('hex')}`
+  const id = `${type}:${xdr.encodeBytes(raw.toBytes(), 'hex')}`
   let text = addressStrings.get(id)
   if (text === undefined) {
     if (addressStrings.size >= MAX_CACHED_KEYS) addressStrings.clear()
@@ -240,16 +240,16 @@ export function decodeReserveData(v: xdr.ScVal): ReserveData {
 }
 
 function decodeIndexMap(v: xdr.ScVal, what: string): Map<number, bigint> {
-  if (v.switch() !== xdr.ScValType.scvMap()) throw new ErrDecode(what, `expected a map, got ${v.switch().name}`)
+  if (v.type !== 'scvMap') throw new ErrDecode(what, `expected a map, got ${v.type}`)
   const out = new Map<number, bigint>()
-  for (const e of v.map() ?? []) out.set(scU32(e.key(), `${what} key`), scI128(e.val(), `${what} value`))
+  for (const e of v.map ?? []) out.set(scU32(e.key, `${what} key`), scI128(e.val, `${what} value`))
   return out
 }
 
 function decodeAddressMap(v: xdr.ScVal, what: string): Map<string, bigint> {
-  if (v.switch() !== xdr.ScValType.scvMap()) throw new ErrDecode(what, `expected a map, got ${v.switch().name}`)
+  if (v.type !== 'scvMap') throw new ErrDecode(what, `expected a map, got ${v.type}`)
   const out = new Map<string, bigint>()
-  for (const e of v.map() ?? []) out.set(scAddress(e.key(), `${what} key`), scI128(e.val(), `${what} value`))
+  for (const e of v.map ?? []) out.set(scAddress(e.key, `${what} key`), scI128(e.val, `${what} value`))
   return out
 }
 
@@ -278,33 +278,33 @@ export function decodeAuctionData(v: xdr.ScVal): AuctionData {
 }
 
 export function decodeAddressVec(v: xdr.ScVal, what: string): string[] {
-  if (v.switch() !== xdr.ScValType.scvVec()) throw new ErrDecode(what, `expected a vec, got ${v.switch().name}`)
-  return (v.vec() ?? []).map((e, i) => scAddress(e, `${what}[${i}]`))
+  if (v.type !== 'scvVec') throw new ErrDecode(what, `expected a vec, got ${v.type}`)
+  return (v.vec ?? []).map((e, i) => scAddress(e, `${what}[${i}]`))
 }
 
 /** The instance storage map of a contract-instance ledger entry, by Symbol key. */
 export function decodeInstanceStorage(entry: xdr.LedgerEntryData): Map<string, xdr.ScVal> {
-  const val = entry.contractData().val()
-  if (val.switch() !== xdr.ScValType.scvContractInstance()) throw new ErrDecode('pool instance', 'not a contract instance')
+  const val = xdr.expectUnionVariant(entry, 'contractData').contractData.val
+  if (val.type !== 'scvContractInstance') throw new ErrDecode('pool instance', 'not a contract instance')
   const out = new Map<string, xdr.ScVal>()
-  for (const e of val.instance().storage() ?? []) {
-    const k = e.key()
-    if (k.switch() === xdr.ScValType.scvSymbol()) out.set(k.sym().toString(), e.val())
+  for (const e of val.instance.storage ?? []) {
+    const k = e.key
+    if (k.type === 'scvSymbol') out.set(k.sym.toString(), e.val)
   }
   return out
 }
 
 /** Value of a contract-data ledger entry. */
 export function entryValue(entry: xdr.LedgerEntryData): xdr.ScVal {
-  return entry.contractData().val()
+  return xdr.expectUnionVariant(entry, 'contractData').contractData.val
 }
 
 /** For a ResConfig/ResData/Positions/Auction entry: the address in its key (asset or user). */
 export function keyAddress(key: xdr.LedgerKey): string | undefined {
-  const k = key.contractData().key()
-  if (k.switch() !== xdr.ScValType.scvVec()) return undefined
-  const [, arg] = k.vec() ?? []
+  const k = xdr.expectUnionVariant(key, 'contractData').contractData.key
+  if (k.type !== 'scvVec') return undefined
+  const [, arg] = k.vec ?? []
   if (arg === undefined) return undefined
-  if (arg.switch() === xdr.ScValType.scvAddress()) return Address.fromScAddress(arg.address()).toString()
+  if (arg.type === 'scvAddress') return Address.fromScAddress(arg.address).toString()
   return undefined
 }

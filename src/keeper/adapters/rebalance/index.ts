@@ -27,14 +27,15 @@ export interface DriftReport {
 
 function fields(v: xdr.ScVal): Map<string, xdr.ScVal> {
   const m = new Map<string, xdr.ScVal>()
-  for (const e of v.map() ?? []) m.set(e.key().sym().toString(), e.val())
+  for (const e of xdr.expectUnionVariant(v, 'scvMap').map ?? []) m.set(xdr.expectUnionVariant(e.key, 'scvSymbol').sym.toString(), e.val)
   return m
 }
 
 /** Decode the fixture's `DriftReport { total_value, max_drift_bps, assets: Vec<AssetDrift> }`. */
 export function decodeDriftReport(v: xdr.ScVal): DriftReport {
   const f = fields(v)
-  const assets = f.get('assets')?.vec() ?? []
+  const assetsVal = f.get('assets')
+  const assets = (assetsVal === undefined ? undefined : xdr.expectUnionVariant(assetsVal, 'scvVec').vec) ?? []
   return {
     totalValue: scI128(f.get('total_value') ?? xdr.ScVal.scvVoid(), 'DriftReport.total_value'),
     maxDriftBps: scU32(f.get('max_drift_bps') ?? xdr.ScVal.scvVoid(), 'DriftReport.max_drift_bps'),
