@@ -46,8 +46,14 @@ pub struct SimulateReq {
     pub transaction: String,
     pub auth_mode: Option<String>,
     pub resource_config: Option<ResourceConfig>,
-    #[serde(default)]
+    /// Record CAP-71 address-v2 credentials; on unless the request says false, as
+    /// @stellar/stellar-sdk 17 asks for them by default and decodes them.
+    #[serde(default = "upgraded_auth_default")]
     pub use_upgraded_auth: bool,
+}
+
+fn upgraded_auth_default() -> bool {
+    true
 }
 
 #[derive(Deserialize, Default)]

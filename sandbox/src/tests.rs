@@ -582,3 +582,13 @@ fn http_framing_keep_alive_chunked_continue_preflight_and_limit() {
     assert!(read_all(s).starts_with("HTTP/1.1 400"));
     assert_eq!(http(port, "GET", "/nope", "").0, 404);
 }
+
+/// simulateTransaction records address-v2 credentials unless the request sets
+/// `useUpgradedAuth: false`.
+#[test]
+fn simulate_request_defaults_to_upgraded_auth() {
+    let parse = |v: serde_json::Value| serde_json::from_value::<crate::rpc::SimulateReq>(v).unwrap().use_upgraded_auth;
+    assert!(parse(serde_json::json!({ "transaction": "AAAA" })));
+    assert!(parse(serde_json::json!({ "transaction": "AAAA", "useUpgradedAuth": true })));
+    assert!(!parse(serde_json::json!({ "transaction": "AAAA", "useUpgradedAuth": false })));
+}

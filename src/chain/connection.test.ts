@@ -48,15 +48,15 @@ describe('withConnectionErrors', () => {
   it('reads the sequence number of an account the node has', async () => {
     const entry = new xdr.AccountEntry({
       accountId: Keypair.fromPublicKey(account).xdrPublicKey(),
-      balance: xdr.Int64.fromString('100'),
-      seqNum: xdr.Int64.fromString('42'),
+      balance: 100n,
+      seqNum: 42n,
       numSubEntries: 0,
       inflationDest: null,
       flags: 0,
       homeDomain: '',
       thresholds: Buffer.from([1, 0, 0, 0]),
       signers: [],
-      ext: new xdr.AccountEntryExt(0),
+      ext: xdr.AccountEntryExt.v0(),
     })
     const node = { getLedgerEntries: async () => ({ entries: [{ val: xdr.LedgerEntryData.account(entry) }], latestLedger: 5 }) }
     const s = withConnectionErrors(node as unknown as rpc.Server, 'http://node')

@@ -83,7 +83,7 @@ export function withConnectionErrors<S extends object>(server: S, url: string): 
     }
     const entry = res.entries[0]
     if (entry === undefined) throw new Error(`Account not found: ${address}`)
-    return new Account(address, entry.val.account().seqNum().toString())
+    return new Account(address, xdr.expectUnionVariant(entry.val, 'account').account.seqNum.toString())
   }
   return new Proxy(server, {
     get(target, prop, receiver) {

@@ -22,7 +22,7 @@ export async function sentTransaction(chain: Chain, res: SubmitResult): Promise<
   let feeCharged = res.fee
   try {
     const tx = await chain.server.getTransaction(res.hash)
-    if (tx.status === rpc.Api.GetTransactionStatus.SUCCESS) feeCharged = BigInt(tx.resultXdr.feeCharged().toString())
+    if (tx.status === rpc.Api.GetTransactionStatus.SUCCESS) feeCharged = tx.resultXdr.feeCharged
   } catch {
     // The offered fee is an upper bound of the charged one.
   }
@@ -31,7 +31,7 @@ export async function sentTransaction(chain: Chain, res: SubmitResult): Promise<
 
 /** sha256 of contract code, hex: the hash it is uploaded under. */
 export function wasmHashOf(wasm: Uint8Array): string {
-  return hash(Buffer.from(wasm)).toString('hex')
+  return Buffer.from(hash(Buffer.from(wasm))).toString('hex')
 }
 
 /** Uploads `wasm` unless code with its hash is already on the ledger. */

@@ -25,7 +25,7 @@ export function contractIdFor(networkPassphrase: string, deployer: string, salt:
       ),
     }),
   )
-  return StrKey.encodeContract(hash(preimage.toXDR()))
+  return StrKey.encodeContract(hash(preimage.toXdr()))
 }
 
 /** A contract instance's code: uploaded wasm (by hash, hex) or the built-in Stellar Asset Contract. */
@@ -36,7 +36,7 @@ function instanceKey(contractId: string): xdr.LedgerKey {
     new xdr.LedgerKeyContractData({
       contract: new Address(contractId).toScAddress(),
       key: xdr.ScVal.scvLedgerKeyContractInstance(),
-      durability: xdr.ContractDataDurability.persistent(),
+      durability: xdr.ContractDataDurability.persistent,
     }),
   )
 }
@@ -46,9 +46,10 @@ export async function contractExecutable(server: LedgerReader, contractId: strin
   const { entries } = await server.getLedgerEntries(instanceKey(contractId))
   const entry = entries[0]
   if (entry === undefined) return undefined
-  const executable = entry.val.contractData().val().instance().executable()
-  if (executable.switch() === xdr.ContractExecutableType.contractExecutableStellarAsset()) return { kind: 'stellar-asset' }
-  return { kind: 'wasm', wasmHash: Buffer.from(executable.wasmHash()).toString('hex') }
+  const val = xdr.expectUnionVariant(entry.val, 'contractData').contractData.val
+  const executable = xdr.expectUnionVariant(val, 'scvContractInstance').instance.executable
+  if (executable.type === 'contractExecutableStellarAsset') return { kind: 'stellar-asset' }
+  return { kind: 'wasm', wasmHash: Buffer.from(xdr.expectUnionVariant(executable, 'contractExecutableWasm').wasmHash.toBytes()).toString('hex') }
 }
 
 /** Whether contract code with this hash (hex) has been uploaded. */

@@ -15,7 +15,7 @@ type Service = 'vault' | 'registry'
 
 /** The 32-byte salt of a service contract: the same label and deployer give the same address. */
 export function serviceSalt(label: string, contract: Service): Buffer {
-  return hash(Buffer.from(`stellar-pooled-liquidations/deploy/${label}/${contract}`))
+  return Buffer.from(hash(Buffer.from(`stellar-pooled-liquidations/deploy/${label}/${contract}`)))
 }
 
 /** The address the contract gets (or has) for this plan. */

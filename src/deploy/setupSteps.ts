@@ -74,10 +74,11 @@ const usdcStep: Step = {
     const asset = createdAsset(ctx)
     if (asset === undefined) return undefined
     const contract = asset.contractId(network.passphrase)
-    const [sac, issuer] = await Promise.all([contractExecutable(server, contract), accountExists(server, asset.getIssuer())])
+    const issuerId = asset.getIssuer()! // a created USDC is an issued asset
+    const [sac, issuer] = await Promise.all([contractExecutable(server, contract), accountExists(server, issuerId)])
     if (sac?.kind !== 'stellar-asset' || !issuer) return undefined
-    usdcEntry(ctx, { code: asset.getCode(), issuer: asset.getIssuer(), contract })
-    return { detail: `USDC:${asset.getIssuer()}, Stellar Asset Contract ${contract} (created for this network)` }
+    usdcEntry(ctx, { code: asset.getCode(), issuer: issuerId, contract })
+    return { detail: `USDC:${issuerId}, Stellar Asset Contract ${contract} (created for this network)` }
   },
   async run(ctx) {
     const { chain, server, network } = ctx.plan

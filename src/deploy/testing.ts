@@ -48,18 +48,18 @@ export interface HistoryEntry {
 }
 
 function describeOp(op: xdr.Operation): string {
-  const body = op.body()
-  if (body.switch() !== xdr.OperationType.invokeHostFunction()) return body.switch().name
-  const fn = body.invokeHostFunctionOp().hostFunction()
-  switch (fn.switch()) {
-    case xdr.HostFunctionType.hostFunctionTypeUploadContractWasm():
+  const body = op.body
+  if (body.type !== 'invokeHostFunction') return body.type
+  const fn = body.invokeHostFunctionOp.hostFunction
+  switch (fn.type) {
+    case 'hostFunctionTypeUploadContractWasm':
       return 'upload'
-    case xdr.HostFunctionType.hostFunctionTypeInvokeContract():
-      return `invoke:${fn.invokeContract().functionName().toString()}`
-    default: {
-      const create = fn.switch() === xdr.HostFunctionType.hostFunctionTypeCreateContractV2() ? fn.createContractV2() : fn.createContract()
-      return create.contractIdPreimage().switch() === xdr.ContractIdPreimageType.contractIdPreimageFromAsset() ? 'sac' : 'create'
-    }
+    case 'hostFunctionTypeInvokeContract':
+      return `invoke:${fn.invokeContract.functionName.toString()}`
+    case 'hostFunctionTypeCreateContractV2':
+      return fn.createContractV2.contractIdPreimage.type === 'contractIdPreimageFromAsset' ? 'sac' : 'create'
+    default:
+      return fn.createContract.contractIdPreimage.type === 'contractIdPreimageFromAsset' ? 'sac' : 'create'
   }
 }
 
@@ -70,9 +70,9 @@ export async function transactionsOf(server: rpc.Server, networkPassphrase: stri
   let page = await server.getTransactions({ startLedger: oldestLedger, pagination: { limit: 200 } })
   for (;;) {
     for (const t of page.transactions) {
-      const tx = TransactionBuilder.fromXDR(t.envelopeXdr, networkPassphrase)
+      const tx = TransactionBuilder.fromXdr(t.envelopeXdr, networkPassphrase)
       if ('innerTransaction' in tx || tx.source !== source) continue
-      out.push({ hash: t.txHash, status: t.status, ops: tx.toEnvelope().v1().tx().operations().map(describeOp) })
+      out.push({ hash: t.txHash, status: t.status, ops: xdr.expectUnionVariant(tx.toEnvelope(), 'envelopeTypeTx').v1.tx.operations.map(describeOp) })
     }
     if (page.transactions.length < 200) return out
     page = await server.getTransactions({ pagination: { cursor: page.cursor, limit: 200 } })

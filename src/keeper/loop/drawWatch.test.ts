@@ -93,8 +93,8 @@ describe("the outstanding draw on /api/state and /metrics", () => {
     expect(asked).toHaveLength(1)
     const filter = (asked[0] as { filters: { contractIds: string[]; topics: string[][] }[] }).filters[0]!
     expect(filter.contractIds).toEqual([VAULT])
-    const [name, who] = filter.topics[0]!.map((t) => xdr.ScVal.fromXDR(t, 'base64'))
-    expect(name!.sym().toString()).toBe('draw')
+    const [name, who] = filter.topics[0]!.map((t) => xdr.ScVal.fromXdr(t, 'base64'))
+    expect(xdr.expectUnionVariant(name!, 'scvSymbol').sym.toString()).toBe('draw')
     expect(Address.fromScVal(who!).toString()).toBe(keeper)
   })
 

@@ -158,7 +158,7 @@ export class DrawWatch {
     const server = this.p.chain.server as unknown as Partial<EventSource>
     if (typeof server.getEvents !== 'function' || typeof server.getHealth !== 'function') return undefined
     const health = await server.getHealth()
-    const topics = [[sym('draw').toXDR('base64'), addr(this.p.keeperAddress).toXDR('base64')]]
+    const topics = [[sym('draw').toXdr('base64'), addr(this.p.keeperAddress).toXdr('base64')]]
     const filters = [{ type: 'contract' as const, contractIds: [this.p.vaultContract], topics }]
     const limit = this.p.pageSize ?? 200
     let last: number | undefined
