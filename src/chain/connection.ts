@@ -1,5 +1,5 @@
 import { Account, Keypair, rpc, xdr } from '@stellar/stellar-sdk'
-import { ConnectionError, connectionFailureReason } from './errors.js'
+import { ConnectionError, connectionFailureReason, isSocketErrorCode } from './errors.js'
 
 /** The subset of `rpc.Server` the pipeline uses (lets unit tests substitute a fake node). */
 export type RpcLike = Pick<
@@ -60,9 +60,37 @@ export interface CreateChainParameters {
   server?: RpcLike
 }
 
-function mapConnectionError(url: string, err: unknown): unknown {
+function mapConnectionError(label: string, err: unknown): unknown {
   const reason = connectionFailureReason(err)
-  return reason === undefined || err instanceof ConnectionError ? err : new ConnectionError(url, reason, { cause: err })
+  return reason === undefined || err instanceof ConnectionError ? err : new ConnectionError(label, reason, { cause: err })
+}
+
+/**
+ * The SDK's fetch transport reports an unreachable node as a bare `fetch failed`, without the
+ * socket's error code. One direct request to `url` tells which it is (ECONNREFUSED, ENOTFOUND,
+ * ETIMEDOUT...); undefined when the node answers now or the probe says nothing more.
+ */
+export async function probeConnection(url: string, timeoutMs = 2_000): Promise<string | undefined> {
+  try {
+    await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"getHealth"}',
+      signal: AbortSignal.timeout(timeoutMs),
+    })
+    return undefined
+  } catch (err) {
+    if ((err as Error | undefined)?.name === 'TimeoutError') return 'ETIMEDOUT'
+    const reason = connectionFailureReason(err)
+    return reason !== undefined && isSocketErrorCode(reason) ? reason : undefined
+  }
+}
+
+async function mapConnectionErrorAsync(url: string, label: string, err: unknown): Promise<unknown> {
+  const mapped = mapConnectionError(label, err)
+  if (!(mapped instanceof ConnectionError) || mapped === err || isSocketErrorCode(mapped.reason)) return mapped
+  const code = await probeConnection(url)
+  return code === undefined ? mapped : new ConnectionError(label, code, { cause: err })
 }
 
 /**
@@ -71,7 +99,8 @@ function mapConnectionError(url: string, err: unknown): unknown {
  * that tells a node it cannot reach from a missing account: the SDK's own `getAccount` turns any
  * failure into `Account not found: G...`. Other errors and every answer pass through unchanged.
  */
-export function withConnectionErrors<S extends object>(server: S, url: string): S {
+export function withConnectionErrors<S extends object>(server: S, url: string, opts: { label?: string } = {}): S {
+  const label = opts.label ?? url
   const getAccount = async (address: string): Promise<Account> => {
     const s = server as unknown as Pick<rpc.Server, 'getLedgerEntries'>
     const key = xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: Keypair.fromPublicKey(address).xdrPublicKey() }))
@@ -79,7 +108,7 @@ export function withConnectionErrors<S extends object>(server: S, url: string): 
     try {
       res = await s.getLedgerEntries(key)
     } catch (err) {
-      throw mapConnectionError(url, err)
+      throw await mapConnectionErrorAsync(url, label, err)
     }
     const entry = res.entries[0]
     if (entry === undefined) throw new Error(`Account not found: ${address}`)
@@ -95,9 +124,9 @@ export function withConnectionErrors<S extends object>(server: S, url: string): 
         try {
           out = (value as (...a: unknown[]) => unknown).apply(target, args)
         } catch (err) {
-          throw mapConnectionError(url, err)
+          throw mapConnectionError(label, err)
         }
-        if (out instanceof Promise) return out.catch((err: unknown) => Promise.reject(mapConnectionError(url, err)))
+        if (out instanceof Promise) return out.catch(async (err: unknown) => Promise.reject(await mapConnectionErrorAsync(url, label, err)))
         return out
       }
     },

@@ -100,6 +100,11 @@ const CONNECTION_CODES = new Set([
  * connectionFailureReason(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED' })) // 'ECONNREFUSED'
  * connectionFailureReason(new Error('Account not found')) // undefined
  */
+/** Whether `reason` is a socket error code (ECONNREFUSED, ENOTFOUND...) rather than a generic one. */
+export function isSocketErrorCode(reason: string): boolean {
+  return CONNECTION_CODES.has(reason)
+}
+
 export function connectionFailureReason(err: unknown): string | undefined {
   if (err instanceof ConnectionError) return err.reason
   for (let e: unknown = err, depth = 0; e !== null && typeof e === 'object' && depth < 4; depth++) {

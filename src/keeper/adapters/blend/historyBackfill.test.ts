@@ -3,6 +3,7 @@ import { BorrowerDiscovery } from './discovery.js'
 import { borrowEvent, FakeEvents } from './fakeEvents.test-util.js'
 import { randomAccount, randomContract } from './fakeLedger.test-util.js'
 import { HistoryBackfill, urlForLogs } from './historyBackfill.js'
+import { createServer, type AddressInfo } from 'node:net'
 
 const URL_ = 'https://archive.example.org/rpc'
 
@@ -36,6 +37,15 @@ function chain(nOld = 5) {
   main.latest = 500
   main.events = history.events.filter((e) => e.ledger >= main.oldest)
   return { pool, old, recent, history, main }
+}
+
+/** A loopback port nothing listens on (bound, then released). */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const { port } = server.address() as AddressInfo
+  await new Promise((r) => server.close(r))
+  return port
 }
 
 describe('history backfill', () => {
@@ -155,11 +165,14 @@ describe('history backfill', () => {
 
   it('connects to a plain http URL with the SDK client (allowHttp) and masks secrets in logs', async () => {
     const rec = recorder()
-    // nothing listens on port 9 of the loopback: the SDK's own client reports the failure
-    const history = new HistoryBackfill({ pool: randomContract(), url: 'http://127.0.0.1:9/rpc', timeoutMs: 2000, log: rec.log })
+    // a loopback port that was just free: the SDK's own client reports the failure
+    const port = await freePort()
+    const history = new HistoryBackfill({ pool: randomContract(), url: `http://127.0.0.1:${port}/rpc`, timeoutMs: 2000, log: rec.log })
     history.request(400)
     expect(await history.run()).toEqual([])
-    expect(rec.warns()[0]).toMatch(/^history RPC http:\/\/127\.0\.0\.1:9\/rpc unreachable or failing \(.*ECONNREFUSED/)
+    expect(rec.warns()[0]).toBe(
+      `history RPC http://127.0.0.1:${port}/rpc unreachable or failing (cannot reach the RPC at http://127.0.0.1:${port}/rpc (ECONNREFUSED)): borrower backfill retried next cycle; discovery goes on with the main RPC`,
+    )
     expect(urlForLogs('https://user:s3cret@archive.example.org/rpc?apikey=abc')).toBe('https://user:***@archive.example.org/rpc?...')
   })
 })

@@ -13,6 +13,7 @@ import { rpc } from '@stellar/stellar-sdk'
 import type { AdapterLogger } from '../../sdk/index.js'
 import { borrowerEventFilters, borrowerOf, type EventsReader } from './discovery.js'
 import type { RpcStats } from './rpcStats.js'
+import { withConnectionErrors } from '../../../chain/connection.js'
 
 export interface BackfillRange {
   /** First ledger wanted; undefined: the oldest the history node holds. */
@@ -77,7 +78,10 @@ export class HistoryBackfill {
     this.url = o.url
     this.pageLimit = o.pageLimit ?? 1000
     this.log = o.log
-    this.server = o.server ?? new rpc.Server(o.url, { allowHttp: o.url.startsWith('http:'), timeout: o.timeoutMs ?? 15_000 })
+    this.server =
+      o.server ??
+      // A node it cannot reach fails as a ConnectionError naming the (masked) URL and the socket's code.
+      withConnectionErrors(new rpc.Server(o.url, { allowHttp: o.url.startsWith('http:'), timeout: o.timeoutMs ?? 15_000 }), o.url, { label: urlForLogs(o.url) })
   }
 
   /** The range still to read, if any. */
