@@ -1,5 +1,5 @@
 /** The deployment's errors and the exit status each one ends the command with. */
-import type { StepName } from './state.js'
+import type { StepName } from './stepNames.js'
 
 /**
  * The command cannot start as asked: a bad flag, a file that does not fit the command line or

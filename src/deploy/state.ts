@@ -10,19 +10,9 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { z } from 'zod'
 import { UsageError } from './errors.js'
+import { STEP_NAMES } from './stepNames.js'
 
-export const STEP_NAMES = [
-  'deployer',
-  'usdc',
-  'upload-vault',
-  'upload-registry',
-  'deploy-vault',
-  'deploy-registry',
-  'link-vault',
-  'link-registry',
-  'verify',
-] as const
-export type StepName = (typeof STEP_NAMES)[number]
+export { STEP_NAMES, type StepName } from './stepNames.js'
 
 const contractId = z.string().regex(/^C[A-Z2-7]{55}$/, 'must be a contract address (C…)')
 const accountId = z.string().regex(/^G[A-Z2-7]{55}$/, 'must be an account address (G…)')

@@ -10,14 +10,12 @@
  * the main RPC's window: all of its history on the first one, the ledgers missed while the keeper
  * was away on a later one. A backfill that failed is retried on the next poll.
  */
-import { Address, xdr, type rpc } from '@stellar/stellar-sdk'
+import type { rpc } from '@stellar/stellar-sdk'
+import { borrowerEventFilters, borrowerOf, type EventsReader } from './borrowerEvents.js'
 import type { HistoryBackfill } from './historyBackfill.js'
 import type { RpcStats } from './rpcStats.js'
 
-export type EventsReader = Pick<rpc.Server, 'getEvents' | 'getHealth'>
-
-/** Event names whose third topic is a user that now holds liabilities. */
-export const BORROWER_EVENTS = ['borrow', 'flash_borrow'] as const
+export { BORROWER_EVENTS, borrowerEventFilters, borrowerOf, type EventsReader } from './borrowerEvents.js'
 
 export interface DiscoveryState {
   borrowers: Set<string>
@@ -35,25 +33,6 @@ export interface PollResult {
   latestLedgerCloseTime: bigint | undefined
   pages: number
   coldStart: boolean
-}
-
-function topicFilter(name: string): string[] {
-  return [xdr.ScVal.scvSymbol(name).toXdr('base64'), '*', '*']
-}
-
-/** The getEvents filter for the pool's borrower events. */
-export function borrowerEventFilters(pool: string): rpc.Api.EventFilter[] {
-  return [{ type: 'contract', contractIds: [pool], topics: BORROWER_EVENTS.map(topicFilter) }]
-}
-
-/** The user of a borrower event, or undefined for anything else. */
-export function borrowerOf(event: Pick<rpc.Api.EventResponse, 'topic'>): string | undefined {
-  const [name, , user] = event.topic
-  if (name === undefined || user === undefined) return undefined
-  if (name.type !== 'scvSymbol') return undefined
-  if (!(BORROWER_EVENTS as readonly string[]).includes(name.sym.toString())) return undefined
-  if (user.type !== 'scvAddress') return undefined
-  return Address.fromScAddress(user.address).toString()
 }
 
 export class BorrowerDiscovery {

@@ -11,7 +11,7 @@
  */
 import { rpc } from '@stellar/stellar-sdk'
 import type { AdapterLogger } from '../../sdk/index.js'
-import { borrowerEventFilters, borrowerOf, type EventsReader } from './discovery.js'
+import { borrowerEventFilters, borrowerOf, type EventsReader } from './borrowerEvents.js'
 import type { RpcStats } from './rpcStats.js'
 import { withConnectionErrors } from '../../../chain/connection.js'
 

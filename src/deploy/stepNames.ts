@@ -1,0 +1,13 @@
+/** The steps of a deployment, in order. */
+export const STEP_NAMES = [
+  'deployer',
+  'usdc',
+  'upload-vault',
+  'upload-registry',
+  'deploy-vault',
+  'deploy-registry',
+  'link-vault',
+  'link-registry',
+  'verify',
+] as const
+export type StepName = (typeof STEP_NAMES)[number]
