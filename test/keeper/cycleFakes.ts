@@ -3,15 +3,15 @@
  * lists one keeper, and CycleDeps around a real execution engine on a manual ledger clock.
  */
 import { Keypair } from '@stellar/stellar-sdk'
-import { createChain, type Chain } from '../../chain/index.js'
-import type { KeeperInfo, VaultState } from '../clients/index.js'
-import { ExecutionEngine, ManualLedgerClock } from '../engine/index.js'
-import { DrawWatch } from '../loop/drawWatch.js'
-import { recordResult } from '../loop/record.js'
-import type { CycleDeps, CycleVault } from '../loop/types.js'
-import { createMetrics } from '../metrics.js'
-import { DashboardState } from '../state/dashboard.js'
-import { EventLog } from '../state/events.js'
+import { createChain, type Chain } from '../../src/chain/index.js'
+import type { KeeperInfo, VaultState } from '../../src/keeper/clients/index.js'
+import { ExecutionEngine, ManualLedgerClock } from '../../src/keeper/engine/index.js'
+import { DrawWatch } from '../../src/keeper/loop/drawWatch.js'
+import { recordResult } from '../../src/keeper/loop/record.js'
+import type { CycleDeps, CycleVault } from '../../src/keeper/loop/types.js'
+import { createMetrics } from '../../src/keeper/metrics.js'
+import { DashboardState } from '../../src/keeper/state/dashboard.js'
+import { EventLog } from '../../src/keeper/state/events.js'
 
 export const silentLogger = { info() {}, warn() {}, error() {}, debug() {} }
 

@@ -4,7 +4,7 @@ import { lostRace } from '../adapters/blend/userLiquidation.js'
 import { buildApp } from '../app.js'
 import { runCycle } from '../loop/cycle.js'
 import type { StagedAdapter, Task } from '../sdk/index.js'
-import { cycleWorld, recordingLogger } from '../testing/cycleFakes.js'
+import { cycleWorld, recordingLogger } from '../../../test/keeper/cycleFakes.js'
 
 type Job = { id: string; kind: 'lost' | 'gone' | 'throws' }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { makeResult, type ProtocolAdapter, type Task } from '../sdk/index.js'
-import { cycleWorld, fakeVault } from '../testing/cycleFakes.js'
+import { cycleWorld, fakeVault } from '../../../test/keeper/cycleFakes.js'
 import { runCycle } from './cycle.js'
 
 const gauge = async (w: { deps: { metrics: { registry: { getMetricsAsJSON(): Promise<{ name: string; values: { value: number; labels: object }[] }[]> } } } }, name: string) =>

@@ -2,7 +2,7 @@ import { Address, nativeToScVal, xdr } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
 import { createChain, type RpcLike } from '../../chain/index.js'
 import { makeResult, type FireContext, type StagedAdapter } from '../sdk/index.js'
-import { cycleWorld, fakeVault } from '../testing/cycleFakes.js'
+import { cycleWorld, fakeVault } from '../../../test/keeper/cycleFakes.js'
 import { runCycle } from './cycle.js'
 
 const VAULT = Address.contract(Buffer.alloc(32, 9)).toString()

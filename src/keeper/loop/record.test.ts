@@ -8,7 +8,7 @@ import { createMetrics } from '../metrics.js'
 import { makeResult } from '../sdk/index.js'
 import { DashboardState } from '../state/dashboard.js'
 import { EventLog } from '../state/events.js'
-import { recordingLogger } from '../testing/cycleFakes.js'
+import { recordingLogger } from '../../../test/keeper/cycleFakes.js'
 import { recordResult } from './record.js'
 
 function deps() {

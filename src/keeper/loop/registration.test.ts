@@ -7,7 +7,7 @@ import type { RegistryContract } from '../clients/index.js'
 import { parseConfig } from '../config/index.js'
 import { DashboardState } from '../state/dashboard.js'
 import { EventLog } from '../state/events.js'
-import { cycleWorld, recordingLogger } from '../testing/cycleFakes.js'
+import { cycleWorld, recordingLogger } from '../../../test/keeper/cycleFakes.js'
 import { runCycle } from './cycle.js'
 import { KeeperRegistration, REGISTRATION_SKIPPED } from './registration.js'
 
