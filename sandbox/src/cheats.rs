@@ -76,13 +76,20 @@ pub fn dispatch(node: &mut Node, method: &str, p: &Value) -> Result<Value, RpcEr
             }
             Ok(json!({ "reverted": true, "latestLedger": node.latest().seq }))
         }
-        "sandbox_dumpState" => match arg(p, "path").and_then(|v| v.as_str()) {
-            Some(path) => {
-                crate::state::write_file(node, std::path::Path::new(path)).map_err(RpcError::Internal)?;
-                Ok(json!({ "path": path, "latestLedger": node.latest().seq }))
+        "sandbox_dumpState" => {
+            let history = match p.get("history") {
+                None | Some(Value::Null) => true,
+                Some(Value::Bool(b)) => *b,
+                Some(_) => return Err(invalid("history must be true or false")),
+            };
+            match arg(p, "path").and_then(|v| v.as_str()) {
+                Some(path) => {
+                    crate::state::write_file(node, std::path::Path::new(path), history).map_err(RpcError::Internal)?;
+                    Ok(json!({ "path": path, "latestLedger": node.latest().seq }))
+                }
+                None => Ok(crate::state::dump(node, history)),
             }
-            None => Ok(crate::state::dump(node)),
-        },
+        }
         "sandbox_loadState" => {
             let seq = if let Some(path) = p.get("path").and_then(|v| v.as_str()) {
                 crate::state::read_file(node, std::path::Path::new(path)).map_err(invalid)?

@@ -48,6 +48,22 @@ impl Clock {
         }
     }
 
+    /// The clock's moved parts, for state files: the time-travel offset and, in seed mode, the
+    /// next close time.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({ "offset": self.offset, "virtualNext": self.virtual_next })
+    }
+
+    /// Restores what `to_json` wrote. A node in seed mode keeps its virtual clock (from the file
+    /// when it has one); a wall-clock node keeps the offset. The step is this node's interval.
+    pub fn restore(&mut self, v: &serde_json::Value) -> Result<(), String> {
+        self.offset = v["offset"].as_i64().ok_or("state: clock.offset is not an integer")?;
+        if let (Some(next), Some(mine)) = (v["virtualNext"].as_u64(), self.virtual_next.as_mut()) {
+            *mine = next;
+        }
+        Ok(())
+    }
+
     /// Makes the next ledger close at `t` (later ledgers continue from there).
     pub fn set(&mut self, t: u64) {
         match self.virtual_next.as_mut() {
@@ -70,6 +86,21 @@ mod tests {
         assert_eq!(c.next_close(1001), 1062);
         c.set(500);
         assert_eq!(c.next_close(1062), 1062, "never goes back");
+    }
+
+    #[test]
+    fn survives_a_state_file() {
+        let mut c = Clock::new(Some(1000), 1.0);
+        c.advance(500);
+        let mut d = Clock::new(Some(1000), 1.0);
+        d.restore(&c.to_json()).unwrap();
+        assert_eq!(d.now(0), 1500);
+        let mut w = Clock::new(None, 1.0);
+        w.advance(3600);
+        let mut w2 = Clock::new(None, 1.0);
+        w2.restore(&w.to_json()).unwrap();
+        assert!(w2.now(0) >= wall_secs() + 3599);
+        assert!(w2.restore(&serde_json::json!({})).is_err());
     }
 
     #[test]

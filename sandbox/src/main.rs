@@ -14,6 +14,7 @@ mod modules;
 mod network;
 mod node;
 mod overlay;
+mod records;
 mod rpc;
 mod simulate;
 mod soroban;
@@ -86,7 +87,7 @@ fn run(cfg: config::Config) -> Result<(), String> {
     let _ = rx.recv();
     let node = ctx.lock();
     if let Some(path) = &cfg.state_file {
-        state::write_file(&node, path)?;
+        state::write_file(&node, path, true)?;
         if !cfg.quiet {
             eprintln!("sandbox: state written to {}", path.display());
         }

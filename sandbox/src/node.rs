@@ -253,7 +253,7 @@ impl Node {
     }
 
     /// Drops history older than the retention window.
-    fn prune(&mut self) {
+    pub fn prune(&mut self) {
         let window = self.cfg.retention_window.max(1) as usize;
         while self.chain.ledgers.len() > window {
             let old = self.chain.ledgers.pop_front().unwrap();

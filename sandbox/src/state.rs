@@ -1,4 +1,6 @@
-//! Ledger state files: dumpState / loadState and --state FILE (JSON with base64 XDR entries).
+//! Ledger state files: dumpState / loadState and --state FILE (JSON with base64 XDR entries),
+//! with the retained history (ledgers, transactions, events) and the clock, so a node restarted
+//! from its file answers as before.
 
 use crate::node::{b64, LedgerRecord, Node};
 use crate::store::{entry_key, Store, Stored};
@@ -6,7 +8,8 @@ use serde_json::{json, Value};
 use soroban_env_host::xdr::{LedgerEntry, LedgerHeader, Limits, ReadXdr};
 use std::sync::Arc;
 
-pub fn dump(node: &Node) -> Value {
+/// The state; with `history`, also the retained ledgers, transactions and events.
+pub fn dump(node: &Node, history: bool) -> Value {
     let l = node.latest();
     let entries: Vec<Value> = node
         .chain
@@ -20,19 +23,26 @@ pub fn dump(node: &Node) -> Value {
             v
         })
         .collect();
-    json!({
-        "version": 1,
+    let mut v = json!({
+        "version": 2,
         "passphrase": node.cfg.passphrase,
         "latestLedger": { "sequence": l.seq, "closeTime": l.close_time, "hash": hex::encode(l.hash), "headerXdr": b64(&l.header) },
         "feePool": node.chain.fee_pool,
+        "clock": node.chain.clock.to_json(),
         "entries": entries,
-    })
+    });
+    if history {
+        v["history"] = crate::records::dump(&node.chain);
+    }
+    v
 }
 
-/// Replaces the ledger state with a dump; history (transactions, events) starts afresh.
+/// Replaces the ledger state with a dump. History (transactions, events) comes from the dump
+/// when it has some (trimmed to this node's retention window), else it starts afresh at the
+/// dump's latest ledger. Nothing changes when the dump is refused.
 pub fn load(node: &mut Node, v: &Value) -> Result<u32, String> {
-    if v["version"].as_u64() != Some(1) {
-        return Err("state: unsupported or missing \"version\" (expected 1)".into());
+    if !matches!(v["version"].as_u64(), Some(1 | 2)) {
+        return Err("state: unsupported or missing \"version\" (expected 1 or 2)".into());
     }
     if let Some(p) = v["passphrase"].as_str() {
         if p != node.cfg.passphrase {
@@ -45,6 +55,21 @@ pub fn load(node: &mut Node, v: &Value) -> Result<u32, String> {
         .ok()
         .and_then(|b| b.try_into().ok())
         .ok_or("state: latestLedger.hash missing")?;
+    let history = match v.get("history").filter(|h| !h.is_null()) {
+        Some(h) => {
+            let h = crate::records::load(h)?;
+            let last = h.ledgers.last().unwrap();
+            if last.seq != header.ledger_seq || last.hash != hash {
+                return Err(format!("state: history ends at ledger {} ({}), latestLedger is {} ({})", last.seq, hex::encode(last.hash), header.ledger_seq, hex::encode(hash)));
+            }
+            Some(h)
+        }
+        None => None,
+    };
+    let mut clock = node.chain.clock.clone();
+    if let Some(c) = v.get("clock").filter(|c| !c.is_null()) {
+        clock.restore(c)?;
+    }
     let mut store = Store::default();
     for e in v["entries"].as_array().ok_or("state: entries missing")? {
         let entry = LedgerEntry::from_xdr_base64(e["entry"].as_str().ok_or("state: entry without \"entry\"")?, Limits::none())
@@ -52,8 +77,11 @@ pub fn load(node: &mut Node, v: &Value) -> Result<u32, String> {
         let live_until = e["liveUntilLedgerSeq"].as_u64().map(|x| x as u32);
         store.put(entry_key(&entry), Stored { entry, live_until });
     }
-    node.chain.store = Arc::new(store);
-    node.reload_settings()?;
+    let store = Arc::new(store);
+    let settings = crate::network::Settings::load(&store)?;
+    node.chain.store = store;
+    node.settings = Arc::new(settings);
+    node.chain.clock = clock;
     crate::modules::add_all_from(&node.modules, &node.chain.store);
     node.chain.fee_pool = v["feePool"].as_i64().unwrap_or(0);
     node.chain.txs.clear();
@@ -61,14 +89,22 @@ pub fn load(node: &mut Node, v: &Value) -> Result<u32, String> {
     node.pending.clear();
     node.chain.ledgers.clear();
     let seq = header.ledger_seq;
-    node.chain.ledgers.push_back(LedgerRecord {
-        seq,
-        close_time: header.scp_value.close_time.0,
-        hash,
-        meta_b64: empty_close_meta(&header, hash),
-        header,
-        txs: vec![],
-    });
+    match history {
+        Some(h) => {
+            node.chain.ledgers.extend(h.ledgers);
+            node.chain.txs.extend(h.txs.into_iter().map(|t| (t.hash, t)));
+            node.chain.events.extend(h.events);
+            node.prune();
+        }
+        None => node.chain.ledgers.push_back(LedgerRecord {
+            seq,
+            close_time: header.scp_value.close_time.0,
+            hash,
+            meta_b64: empty_close_meta(&header, hash),
+            header,
+            txs: vec![],
+        }),
+    }
     Ok(seq)
 }
 
@@ -90,9 +126,9 @@ fn empty_close_meta(header: &LedgerHeader, hash: [u8; 32]) -> String {
     b64(&meta)
 }
 
-pub fn write_file(node: &Node, path: &std::path::Path) -> Result<(), String> {
+pub fn write_file(node: &Node, path: &std::path::Path, history: bool) -> Result<(), String> {
     let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, serde_json::to_vec(&dump(node)).unwrap()).map_err(|e| format!("writing {}: {e}", tmp.display()))?;
+    std::fs::write(&tmp, serde_json::to_vec(&dump(node, history)).unwrap()).map_err(|e| format!("writing {}: {e}", tmp.display()))?;
     std::fs::rename(&tmp, path).map_err(|e| format!("writing {}: {e}", path.display()))
 }
 
@@ -102,3 +138,60 @@ pub fn read_file(node: &mut Node, path: &std::path::Path) -> Result<u32, String>
     load(node, &v)
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use ed25519_dalek::SigningKey;
+
+    fn node_with_history() -> (Node, [u8; 32]) {
+        let mut n = Node::new(Config::test()).unwrap();
+        let h = n.friendbot(crate::node::account_id(&SigningKey::from_bytes(&[7; 32]))).unwrap();
+        n.friendbot(crate::node::account_id(&SigningKey::from_bytes(&[8; 32]))).unwrap();
+        n.close_ledger();
+        (n, h)
+    }
+
+    #[test]
+    fn history_survives_a_dump_and_load() {
+        let (a, h) = node_with_history();
+        let file = dump(&a, true);
+        let mut b = Node::new(Config::test()).unwrap();
+        assert_eq!(load(&mut b, &file).unwrap(), a.latest().seq);
+        assert_eq!(crate::records::dump(&b.chain)["ledgers"], crate::records::dump(&a.chain)["ledgers"]);
+        assert_eq!(b.oldest().seq, a.oldest().seq);
+        assert_eq!(crate::rpc::tx_json(&b.chain.txs[&h]), crate::rpc::tx_json(&a.chain.txs[&h]));
+    }
+
+    #[test]
+    fn without_history_the_node_starts_at_the_latest_ledger() {
+        let (a, h) = node_with_history();
+        let mut b = Node::new(Config::test()).unwrap();
+        load(&mut b, &dump(&a, false)).unwrap();
+        assert_eq!((b.oldest().seq, b.latest().seq), (a.latest().seq, a.latest().seq));
+        assert!(!b.chain.txs.contains_key(&h));
+    }
+
+    #[test]
+    fn a_shorter_retention_window_trims_the_loaded_history() {
+        let (a, _) = node_with_history();
+        let mut b = Node::new(Config { retention_window: 2, ..Config::test() }).unwrap();
+        load(&mut b, &dump(&a, true)).unwrap();
+        assert_eq!(b.oldest().seq, a.latest().seq - 1);
+        assert!(b.chain.txs.values().all(|t| t.ledger >= b.oldest().seq));
+    }
+
+    #[test]
+    fn a_refused_dump_changes_nothing() {
+        let (a, _) = node_with_history();
+        let mut file = dump(&a, true);
+        file["history"]["ledgers"].as_array_mut().unwrap().pop();
+        let (mut b, h) = node_with_history();
+        b.close_ledger();
+        let before = b.latest().seq;
+        assert!(load(&mut b, &file).unwrap_err().contains("history ends at ledger"));
+        assert_eq!(b.latest().seq, before);
+        assert!(b.chain.txs.contains_key(&h));
+    }
+}
