@@ -3,9 +3,8 @@
  * without its history (`sandbox_dumpState {history: false}`) and a new node starts from that
  * file (`--state`). The new node holds every ledger entry and the source's latest ledger header,
  * so its next ledger follows the source's last one, but none of the source's history
- * (transactions, events): a node that lost
- * its history, or whose retention window is shorter. The source keeps its history (an archive of
- * the chain up to the fork ledger).
+ * (transactions, events): a node that lost its history, or whose retention window is shorter.
+ * The source keeps its history (an archive of the chain up to the fork ledger).
  */
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
