@@ -2,7 +2,9 @@
 //! transaction fails, as on the network), then the operations all-or-nothing, then the
 //! Soroban refund; and records its result, meta and events.
 
-use crate::node::{b64, EventRecord, Node, TxRecord};
+use crate::classic_events::{fee_event, OpEvents};
+use crate::event_log::{self, TxContext};
+use crate::node::{b64, Node, TxRecord};
 use crate::overlay::Overlay;
 use crate::soroban;
 use crate::tx::{self, ParsedTx};
@@ -14,32 +16,9 @@ pub struct Applied {
     pub result_meta: TransactionResultMetaV1,
 }
 
+#[cfg(test)]
 pub fn native_contract_id(network_id: &[u8; 32]) -> [u8; 32] {
-    let pre = HashIdPreimage::ContractId(HashIdPreimageContractId {
-        network_id: Hash(*network_id),
-        contract_id_preimage: ContractIdPreimage::Asset(Asset::Native),
-    });
-    crate::node::sha256(&pre.to_xdr(Limits::none()).unwrap())
-}
-
-/// The "fee" event of the native asset contract (positive: charged, negative: refunded).
-fn fee_event(network_id: &[u8; 32], payer: &AccountId, amount: i64, stage: TransactionEventStage) -> TransactionEvent {
-    let topics: Vec<ScVal> = vec![
-        ScVal::Symbol(ScSymbol("fee".try_into().unwrap())),
-        ScVal::Address(ScAddress::Account(payer.clone())),
-    ];
-    TransactionEvent {
-        stage,
-        event: ContractEvent {
-            ext: ExtensionPoint::V0,
-            contract_id: Some(ContractId(Hash(native_contract_id(network_id)))),
-            type_: ContractEventType::Contract,
-            body: ContractEventBody::V0(ContractEventV0 {
-                topics: topics.try_into().unwrap(),
-                data: ScVal::I128(Int128Parts { hi: if amount < 0 { -1 } else { 0 }, lo: amount as i128 as u128 as u64 }),
-            }),
-        },
-    }
+    crate::classic_events::asset_contract_id(network_id, &Asset::Native)
 }
 
 fn change_balance(ov: &mut Overlay, id: &AccountId, delta: i64) {
@@ -106,7 +85,7 @@ pub fn apply_tx(node: &mut Node, ptx: &ParsedTx, li: &LedgerInfo, seed: [u8; 32]
     let committed = ov.into_changes();
     store.apply(committed);
 
-    let mut tx_events = vec![fee_event(&network_id, &fee_source, fee, TransactionEventStage::BeforeAllTxs)];
+    let mut tx_events: Vec<TransactionEvent> = fee_event(&network_id, &fee_source, fee, TransactionEventStage::BeforeAllTxs).into_iter().collect();
     let mut op_metas: Vec<OperationMetaV2> = vec![];
     let mut op_results: Vec<OperationResult> = vec![];
     let mut diagnostics: Vec<DiagnosticEvent> = vec![];
@@ -136,8 +115,9 @@ pub fn apply_tx(node: &mut Node, ptx: &ParsedTx, li: &LedgerInfo, seed: [u8; 32]
                     rent_fee = out.rent_fee;
                     (out.result, out.success, out.events)
                 } else {
-                    match crate::classic::apply_op(&mut ov, &op_source, &op.body, seq) {
-                        Ok(r) => (r, true, vec![]),
+                    let mut events = OpEvents::new(&network_id, &ptx.tx.memo);
+                    match crate::classic::apply_op(&mut ov, &op_source, &op.body, seq, &mut events) {
+                        Ok(r) => (r, true, events.take()),
                         Err(r) => (r, false, vec![]),
                     }
                 };
@@ -167,7 +147,8 @@ pub fn apply_tx(node: &mut Node, ptx: &ParsedTx, li: &LedgerInfo, seed: [u8; 32]
                     tx_changes_after = ov.end_scope();
                     store.apply(ov.into_changes());
                     fee -= refund;
-                    tx_events.push(fee_event(&network_id, &fee_source, -refund, TransactionEventStage::AfterTx));
+                    // From protocol 23 the refund is an after-all-transactions event.
+                    tx_events.extend(fee_event(&network_id, &fee_source, -refund, TransactionEventStage::AfterAllTxs));
                 }
             }
             if success {
@@ -216,16 +197,11 @@ pub fn apply_tx(node: &mut Node, ptx: &ParsedTx, li: &LedgerInfo, seed: [u8; 32]
         diagnostic_events: diagnostics.clone().try_into().unwrap_or_default(),
     });
 
-    // Events for getEvents: contract events of a successful transaction, then diagnostics.
+    // getEvents: the transaction-level events of every transaction, and the operation events
+    // (only a successful transaction has any).
     let close_time = li.timestamp;
-    let mut index = 0u32;
-    let toid = |op: u32| ((seq as u64) << 32) | ((order as u64) << 12) | op as u64;
-    for (op_i, evs) in contract_events.iter().enumerate() {
-        for e in evs {
-            node.chain.events.push_back(event_record(e, format!("{:019}-{:010}", toid(op_i as u32), index), seq, close_time, ptx.hash, order, op_i as u32, true));
-            index += 1;
-        }
-    }
+    let cx = TxContext { ledger: seq, close_time, tx_hash: ptx.hash, order, success };
+    event_log::record(&mut node.chain.events, &cx, &tx_events, &contract_events);
     node.chain.txs.insert(
         ptx.hash,
         TxRecord {
@@ -251,24 +227,6 @@ pub fn apply_tx(node: &mut Node, ptx: &ParsedTx, li: &LedgerInfo, seed: [u8; 32]
             tx_apply_processing: meta,
             post_tx_apply_fee_processing: LedgerEntryChanges(VecM::default()),
         },
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn event_record(e: &ContractEvent, id: String, ledger: u32, close_time: u64, tx_hash: [u8; 32], tx_index: u32, op_index: u32, ok: bool) -> EventRecord {
-    let ContractEventBody::V0(body) = &e.body;
-    EventRecord {
-        id,
-        ledger,
-        close_time,
-        tx_hash,
-        contract: e.contract_id.as_ref().map(|c| c.0 .0),
-        kind: e.type_,
-        topics: body.topics.iter().map(b64).collect(),
-        value: b64(&body.data),
-        in_successful_call: ok,
-        op_index,
-        tx_index,
     }
 }
 

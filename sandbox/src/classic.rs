@@ -1,6 +1,10 @@
 //! The classic operations a USDC-style asset needs: CreateAccount, Payment (native and
-//! credit), ChangeTrust, SetTrustLineFlags, AllowTrust, SetOptions, BumpSequence.
+//! credit), ChangeTrust, SetTrustLineFlags, AllowTrust, SetOptions, BumpSequence. A successful
+//! operation emits the unified events stellar-core emits for it: CreateAccount and Payment a
+//! `transfer` (`mint` / `burn` when the issuer pays / is paid), SetTrustLineFlags and
+//! AllowTrust `set_authorized`; the others none.
 
+use crate::classic_events::OpEvents;
 use crate::network::BASE_RESERVE;
 use crate::overlay::Overlay;
 use crate::store::Stored;
@@ -44,6 +48,14 @@ fn issuer_of(asset: &Asset) -> Option<AccountId> {
     }
 }
 
+fn asset_of(tla: &TrustLineAsset) -> Option<Asset> {
+    match tla {
+        TrustLineAsset::CreditAlphanum4(a) => Some(Asset::CreditAlphanum4(a.clone())),
+        TrustLineAsset::CreditAlphanum12(a) => Some(Asset::CreditAlphanum12(a.clone())),
+        _ => None,
+    }
+}
+
 fn tl_asset(asset: &Asset) -> TrustLineAsset {
     match asset {
         Asset::Native => TrustLineAsset::Native,
@@ -56,16 +68,18 @@ fn inner(r: OperationResultTr) -> OperationResult {
     OperationResult::OpInner(r)
 }
 
-/// Applies one classic operation; `Err` carries the failed operation's result.
-pub fn apply_op(ov: &mut Overlay, source: &AccountId, body: &OperationBody, ledger_seq: u32) -> Result<OperationResult, OperationResult> {
+/// Applies one classic operation; `Err` carries the failed operation's result. Its events go
+/// to `events` (only a successful operation adds any).
+#[allow(clippy::result_large_err)]
+pub fn apply_op(ov: &mut Overlay, source: &AccountId, body: &OperationBody, ledger_seq: u32, events: &mut OpEvents) -> Result<OperationResult, OperationResult> {
     if load_account(ov, source).is_none() {
         return Err(OperationResult::OpNoAccount);
     }
     match body {
-        OperationBody::CreateAccount(op) => create_account(ov, source, op, ledger_seq).map_err(|e| inner(OperationResultTr::CreateAccount(e))).map(|_| inner(OperationResultTr::CreateAccount(CreateAccountResult::Success))),
-        OperationBody::Payment(op) => payment(ov, source, op).map_err(|e| inner(OperationResultTr::Payment(e))).map(|_| inner(OperationResultTr::Payment(PaymentResult::Success))),
+        OperationBody::CreateAccount(op) => create_account(ov, source, op, ledger_seq, events).map_err(|e| inner(OperationResultTr::CreateAccount(e))).map(|_| inner(OperationResultTr::CreateAccount(CreateAccountResult::Success))),
+        OperationBody::Payment(op) => payment(ov, source, op, events).map_err(|e| inner(OperationResultTr::Payment(e))).map(|_| inner(OperationResultTr::Payment(PaymentResult::Success))),
         OperationBody::ChangeTrust(op) => change_trust(ov, source, op).map_err(|e| inner(OperationResultTr::ChangeTrust(e))).map(|_| inner(OperationResultTr::ChangeTrust(ChangeTrustResult::Success))),
-        OperationBody::SetTrustLineFlags(op) => set_tl_flags(ov, source, &op.trustor, &tl_asset(&op.asset), op.clear_flags, op.set_flags)
+        OperationBody::SetTrustLineFlags(op) => set_tl_flags(ov, source, &op.trustor, &tl_asset(&op.asset), op.clear_flags, op.set_flags, events)
             .map_err(|e| inner(OperationResultTr::SetTrustLineFlags(e)))
             .map(|_| inner(OperationResultTr::SetTrustLineFlags(SetTrustLineFlagsResult::Success))),
         OperationBody::AllowTrust(op) => {
@@ -74,7 +88,7 @@ pub fn apply_op(ov: &mut Overlay, source: &AccountId, body: &OperationBody, ledg
                 AssetCode::CreditAlphanum12(c) => TrustLineAsset::CreditAlphanum12(AlphaNum12 { asset_code: c.clone(), issuer: source.clone() }),
             };
             let auth_bits = TL_AUTHORIZED | TL_MAINTAIN;
-            set_tl_flags(ov, source, &op.trustor, &asset, auth_bits & !op.authorize, op.authorize & auth_bits)
+            set_tl_flags(ov, source, &op.trustor, &asset, auth_bits & !op.authorize, op.authorize & auth_bits, events)
                 .map_err(|e| {
                     inner(OperationResultTr::AllowTrust(match e {
                         SetTrustLineFlagsResult::NoTrustLine => AllowTrustResult::NoTrustLine,
@@ -100,7 +114,7 @@ pub fn apply_op(ov: &mut Overlay, source: &AccountId, body: &OperationBody, ledg
     }
 }
 
-fn create_account(ov: &mut Overlay, source: &AccountId, op: &CreateAccountOp, ledger_seq: u32) -> Result<(), CreateAccountResult> {
+fn create_account(ov: &mut Overlay, source: &AccountId, op: &CreateAccountOp, ledger_seq: u32, events: &mut OpEvents) -> Result<(), CreateAccountResult> {
     if op.starting_balance <= 0 || &op.destination == source {
         return Err(CreateAccountResult::Malformed);
     }
@@ -128,10 +142,12 @@ fn create_account(ov: &mut Overlay, source: &AccountId, op: &CreateAccountOp, le
         signers: VecM::default(),
         ext: AccountEntryExt::V0,
     });
+    let AccountId(PublicKey::PublicKeyTypeEd25519(key)) = &op.destination;
+    events.transfer(&Asset::Native, source, &MuxedAccount::Ed25519(key.clone()), op.starting_balance);
     Ok(())
 }
 
-fn payment(ov: &mut Overlay, source: &AccountId, op: &PaymentOp) -> Result<(), PaymentResult> {
+fn payment(ov: &mut Overlay, source: &AccountId, op: &PaymentOp, events: &mut OpEvents) -> Result<(), PaymentResult> {
     let dest = crate::tx::muxed_to_account(&op.destination);
     if op.amount <= 0 {
         return Err(PaymentResult::Malformed);
@@ -145,14 +161,14 @@ fn payment(ov: &mut Overlay, source: &AccountId, op: &PaymentOp) -> Result<(), P
             if src.balance - min_balance(&src) < op.amount {
                 return Err(PaymentResult::Underfunded);
             }
-            if &dest == source {
-                return Ok(());
+            if &dest != source {
+                src.balance -= op.amount;
+                put_account(ov, src);
+                let mut dest_acc = load_account(ov, &dest).unwrap();
+                dest_acc.balance = dest_acc.balance.checked_add(op.amount).ok_or(PaymentResult::LineFull)?;
+                put_account(ov, dest_acc);
             }
-            src.balance -= op.amount;
-            put_account(ov, src);
-            let mut dest_acc = load_account(ov, &dest).unwrap();
-            dest_acc.balance = dest_acc.balance.checked_add(op.amount).ok_or(PaymentResult::LineFull)?;
-            put_account(ov, dest_acc);
+            events.transfer(&op.asset, source, &op.destination, op.amount);
             Ok(())
         }
         asset => {
@@ -184,6 +200,7 @@ fn payment(ov: &mut Overlay, source: &AccountId, op: &PaymentOp) -> Result<(), P
                 t.balance = nb;
                 put_tl(ov, t);
             }
+            events.transfer(asset, source, &op.destination, op.amount);
             Ok(())
         }
     }
@@ -243,7 +260,7 @@ fn change_trust(ov: &mut Overlay, source: &AccountId, op: &ChangeTrustOp) -> Res
     }
 }
 
-fn set_tl_flags(ov: &mut Overlay, source: &AccountId, trustor: &AccountId, asset: &TrustLineAsset, clear: u32, set: u32) -> Result<(), SetTrustLineFlagsResult> {
+fn set_tl_flags(ov: &mut Overlay, source: &AccountId, trustor: &AccountId, asset: &TrustLineAsset, clear: u32, set: u32, events: &mut OpEvents) -> Result<(), SetTrustLineFlagsResult> {
     let issuer = match asset {
         TrustLineAsset::CreditAlphanum4(a) => a.issuer.clone(),
         TrustLineAsset::CreditAlphanum12(a) => a.issuer.clone(),
@@ -263,6 +280,10 @@ fn set_tl_flags(ov: &mut Overlay, source: &AccountId, trustor: &AccountId, asset
     }
     t.flags = flags;
     put_tl(ov, t);
+    // Emitted on every success, whether or not the authorized flag changed.
+    if let Some(a) = asset_of(asset) {
+        events.set_authorized(&a, trustor, flags & TL_AUTHORIZED != 0);
+    }
     Ok(())
 }
 

@@ -155,9 +155,11 @@ pub fn get_events(node: &Node, r: EventsReq) -> Result<Value, RpcError> {
             break;
         }
     }
+    // Short of the limit, the cursor is the end of the window, as stellar-rpc's: the largest
+    // id of ledger end - 1 (a ledger's first fee event has the id "<toid(end, 0, 0)>-0000000000").
     let cursor = match last_id {
         Some(id) if out.len() >= lim => id,
-        _ => format!("{:019}-{:010}", crate::history::toid(end.min(latest + 1), 0, 0), 0),
+        _ => format!("{:019}-{:010}", crate::history::toid(end.min(latest + 1).saturating_sub(1), (1 << 20) - 1, (1 << 12) - 1), u32::MAX),
     };
     let (l, o) = (node.latest(), node.oldest());
     Ok(json!({ "events": out, "cursor": cursor, "latestLedger": l.seq, "oldestLedger": o.seq,

@@ -4,9 +4,11 @@
 mod apply;
 mod cheats;
 mod classic;
+mod classic_events;
 mod clock;
 mod config;
 mod errors;
+mod event_log;
 mod events;
 mod fees;
 mod history;
@@ -24,6 +26,8 @@ mod transport;
 mod tx;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod classic_events_tests;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
