@@ -75,7 +75,8 @@ describe('a node restarted from --state keeps its history', () => {
     ]
     const before = await Promise.all(queries.map(([m, p]) => raw(first, m, p)))
     const events = (before[2] as { events: unknown[] }).events
-    expect(events.length).toBeGreaterThanOrEqual(2)
+    // Fee events, the SAC transfers and the classic payment's transfer, all under the native SAC.
+    expect(events.length).toBeGreaterThanOrEqual(10)
     const nextClose = ((await first.call('sandbox_advanceTime', { seconds: 0 })) as { nextCloseTime: number }).nextCloseTime
     await first.stop()
 
@@ -84,7 +85,7 @@ describe('a node restarted from --state keeps its history', () => {
     expect(after).toEqual(before)
     // The SDK's parsed view agrees, and the cursor of the first page still pages on.
     const page = await second.server.getEvents({ startLedger: health.oldestLedger, filters: [{ type: 'contract', contractIds: [sac] }], limit: 1 })
-    const rest = await second.server.getEvents({ cursor: page.cursor, filters: [{ type: 'contract', contractIds: [sac] }], limit: 10 })
+    const rest = await second.server.getEvents({ cursor: page.cursor, filters: [{ type: 'contract', contractIds: [sac] }], limit: 1000 })
     expect([...page.events, ...rest.events].map((e) => e.id)).toEqual((events as Array<{ id: string }>).map((e) => e.id))
     // The clock continues where it was (the time travelled before the restart is kept).
     const resumed = ((await second.call('sandbox_advanceTime', { seconds: 0 })) as { nextCloseTime: number }).nextCloseTime
