@@ -14,6 +14,7 @@ mod modules;
 mod network;
 mod node;
 mod overlay;
+mod params;
 mod rpc;
 mod simulate;
 mod soroban;
@@ -21,6 +22,7 @@ mod state;
 mod store;
 mod transport;
 mod tx;
+mod xdrjson;
 #[cfg(test)]
 mod tests;
 
