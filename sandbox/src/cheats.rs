@@ -94,7 +94,7 @@ pub fn dispatch(node: &mut Node, method: &str, p: &Value) -> Result<Value, RpcEr
             let seq = if let Some(path) = p.get("path").and_then(|v| v.as_str()) {
                 crate::state::read_file(node, std::path::Path::new(path)).map_err(invalid)?
             } else {
-                let state = p.get("state").ok_or_else(|| invalid("give {\"state\": <dump>} or {\"path\": FILE}"))?;
+                let state = p.get("state").filter(|v| !v.is_null()).ok_or_else(|| invalid("give {\"state\": <dump>} or {\"path\": FILE}"))?;
                 crate::state::load(node, state).map_err(invalid)?
             };
             Ok(json!({ "latestLedger": seq }))

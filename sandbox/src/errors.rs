@@ -12,7 +12,12 @@ pub enum RpcError {
     /// Well-formed request, unusable parameters (bad XDR, missing field, ...).
     InvalidParams(String),
     Internal(String),
+    /// An error stellar-rpc answers with its own code and text: the message goes out verbatim.
+    Verbatim { code: i64, message: String },
 }
+
+pub const INVALID_REQUEST: i64 = -32600;
+pub const INVALID_PARAMS: i64 = -32602;
 
 impl RpcError {
     pub fn code(&self) -> i64 {
@@ -22,6 +27,7 @@ impl RpcError {
             RpcError::MethodNotFound(_) => -32601,
             RpcError::InvalidParams(_) => -32602,
             RpcError::Internal(_) => -32603,
+            RpcError::Verbatim { code, .. } => *code,
         }
     }
 
@@ -36,6 +42,7 @@ impl RpcError {
             ),
             RpcError::InvalidParams(m) => format!("invalid params: {m}"),
             RpcError::Internal(m) => format!("internal error: {m}"),
+            RpcError::Verbatim { message, .. } => message.clone(),
         }
     }
 
@@ -46,6 +53,11 @@ impl RpcError {
 
 pub fn invalid(m: impl Into<String>) -> RpcError {
     RpcError::InvalidParams(m.into())
+}
+
+/// stellar-rpc's error for the same input: its code, its message as is.
+pub fn verbatim(code: i64, m: impl Into<String>) -> RpcError {
+    RpcError::Verbatim { code, message: m.into() }
 }
 
 #[cfg(test)]
@@ -60,5 +72,7 @@ mod tests {
         assert_eq!(v["error"]["code"], -32602);
         assert_eq!(v["id"], 7);
         assert!(v["error"]["message"].as_str().unwrap().contains("bad key"));
+        let v = verbatim(INVALID_REQUEST, "exact text").to_json(&json!(1));
+        assert_eq!(v["error"], json!({ "code": -32600, "message": "exact text" }));
     }
 }

@@ -3,7 +3,8 @@
 
 use crate::errors::{invalid, RpcError};
 use crate::node::{EventRecord, Node};
-use crate::rpc::{EventFilter, EventsReq};
+use crate::params::{EventFilter, EventsReq};
+use crate::xdrjson::XdrFormat;
 use serde_json::{json, Value};
 use soroban_env_host::xdr::{ContractEventType, ContractId, Hash, Limits, ReadXdr, ScAddress, ScVal, WriteXdr};
 use std::str::FromStr;
@@ -106,6 +107,7 @@ pub fn rfc3339(t: u64) -> String {
 }
 
 pub fn get_events(node: &Node, r: EventsReq) -> Result<Value, RpcError> {
+    let fmt = crate::rpc::format_param(&r.xdr_format)?;
     let (oldest, latest) = (node.oldest().seq, node.latest().seq);
     if r.filters.len() > 5 {
         return Err(invalid("at most 5 filters"));
@@ -149,7 +151,7 @@ pub fn get_events(node: &Node, r: EventsReq) -> Result<Value, RpcError> {
         if !filters.is_empty() && !filters.iter().any(|f| matches(f, e)) {
             continue;
         }
-        out.push(event_json(e));
+        out.push(event_json(e, fmt)?);
         last_id = Some(e.id.clone());
         if out.len() >= lim {
             break;
@@ -166,13 +168,15 @@ pub fn get_events(node: &Node, r: EventsReq) -> Result<Value, RpcError> {
                "latestLedgerCloseTime": l.close_time.to_string(), "oldestLedgerCloseTime": o.close_time.to_string() }))
 }
 
-fn event_json(e: &EventRecord) -> Value {
+/// One event; with JSON, `topicJson` (left out when the event has no topics, as stellar-rpc's
+/// omitempty does) and `valueJson` take the place of `topic` and `value`.
+fn event_json(e: &EventRecord, fmt: XdrFormat) -> Result<Value, RpcError> {
     let kind = match e.kind {
         ContractEventType::Contract => "contract",
         ContractEventType::System => "system",
         ContractEventType::Diagnostic => "diagnostic",
     };
-    json!({
+    let mut v = json!({
         "type": kind,
         "ledger": e.ledger,
         "ledgerClosedAt": rfc3339(e.close_time),
@@ -182,9 +186,12 @@ fn event_json(e: &EventRecord) -> Value {
         "transactionIndex": e.tx_index,
         "txHash": hex::encode(e.tx_hash),
         "inSuccessfulContractCall": e.in_successful_call,
-        "topic": e.topics,
-        "value": e.value,
-    })
+    });
+    if !fmt.is_json() || !e.topics.is_empty() {
+        v[fmt.key("topic", "topicJson")] = fmt.stored_list::<ScVal>(&e.topics)?;
+    }
+    v[fmt.key("value", "valueJson")] = fmt.stored::<ScVal>(&e.value)?;
+    Ok(v)
 }
 
 #[cfg(test)]

@@ -1,10 +1,12 @@
 //! getLedgers and getTransactions: paging through the retained history.
 
-use crate::errors::{invalid, RpcError};
-use crate::node::{b64, Node};
-use crate::rpc::{tx_json, RangeReq};
+use crate::errors::{invalid, verbatim, RpcError, INVALID_REQUEST};
+use crate::node::Node;
+use crate::params::RangeReq;
+use crate::rpc::tx_json;
+use crate::xdrjson::XdrFormat;
 use serde_json::{json, Value};
-use soroban_env_host::xdr::{LedgerHeaderHistoryEntry, LedgerHeaderHistoryEntryExt};
+use soroban_env_host::xdr::{LedgerCloseMeta, LedgerHeaderHistoryEntry, LedgerHeaderHistoryEntryExt};
 
 const DEFAULT_LIMIT: usize = 50;
 const MAX_LIMIT: usize = 200;
@@ -29,7 +31,14 @@ fn limit(r: &RangeReq) -> Result<usize, RpcError> {
     Ok(l)
 }
 
+/// getLedgers and getTransactions refuse an unknown `xdrFormat` as an invalid request, as
+/// stellar-rpc's request validation does.
+fn format_of(r: &RangeReq) -> Result<XdrFormat, RpcError> {
+    XdrFormat::parse(r.xdr_format.as_deref()).map_err(|m| verbatim(INVALID_REQUEST, m))
+}
+
 pub fn get_ledgers(node: &Node, r: RangeReq) -> Result<Value, RpcError> {
+    let fmt = format_of(&r)?;
     let (start, _) = start_of(node, &r, |c| c.parse::<u32>().ok().map(|s| (s + 1, 0)))?;
     let lim = limit(&r)?;
     let ledgers: Vec<Value> = node
@@ -40,10 +49,20 @@ pub fn get_ledgers(node: &Node, r: RangeReq) -> Result<Value, RpcError> {
         .take(lim)
         .map(|l| {
             let hist = LedgerHeaderHistoryEntry { hash: soroban_env_host::xdr::Hash(l.hash), header: l.header.clone(), ext: LedgerHeaderHistoryEntryExt::V0 };
-            json!({ "hash": hex::encode(l.hash), "sequence": l.seq, "ledgerCloseTime": l.close_time.to_string(),
-                    "headerXdr": b64(&hist), "metadataXdr": l.meta_b64 })
+            let mut v = json!({ "hash": hex::encode(l.hash), "sequence": l.seq, "ledgerCloseTime": l.close_time.to_string() });
+            if fmt.is_json() {
+                // stellar-rpc leaves the (not omitted) base64 fields empty next to the JSON ones.
+                v["headerXdr"] = json!("");
+                v["metadataXdr"] = json!("");
+                v["headerJson"] = fmt.typed(&hist);
+                v["metadataJson"] = fmt.stored::<LedgerCloseMeta>(&l.meta_b64)?;
+            } else {
+                v["headerXdr"] = fmt.typed(&hist);
+                v["metadataXdr"] = json!(l.meta_b64);
+            }
+            Ok(v)
         })
-        .collect();
+        .collect::<Result<_, RpcError>>()?;
     let cursor = ledgers.last().and_then(|l| l["sequence"].as_u64()).unwrap_or(start.saturating_sub(1) as u64).to_string();
     let (latest, oldest) = (node.latest(), node.oldest());
     Ok(json!({ "ledgers": ledgers, "latestLedger": latest.seq, "latestLedgerCloseTime": latest.close_time,
@@ -60,6 +79,7 @@ pub fn get_transactions(node: &Node, r: RangeReq) -> Result<Value, RpcError> {
         Some(((t >> 32) as u32, ((t >> 12) & 0xFFFFF) as u32))
     })?;
     let lim = limit(&r)?;
+    let fmt = format_of(&r)?;
     let mut out = vec![];
     let mut cursor = toid(start, after_order, 0);
     'outer: for l in node.chain.ledgers.iter().filter(|l| l.seq >= start) {
@@ -68,7 +88,7 @@ pub fn get_transactions(node: &Node, r: RangeReq) -> Result<Value, RpcError> {
             if t.ledger == start && t.order <= after_order {
                 continue;
             }
-            let mut v = tx_json(t);
+            let mut v = tx_json(t, fmt)?;
             v["createdAt"] = json!(t.close_time);
             out.push(v);
             cursor = toid(t.ledger, t.order, 0);

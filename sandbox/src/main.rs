@@ -16,6 +16,7 @@ mod modules;
 mod network;
 mod node;
 mod overlay;
+mod params;
 mod records;
 mod rpc;
 mod simulate;
@@ -24,6 +25,7 @@ mod state;
 mod store;
 mod transport;
 mod tx;
+mod xdrjson;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

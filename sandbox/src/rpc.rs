@@ -1,13 +1,16 @@
 //! JSON-RPC dispatch: the request enum (the wire contract) and the Stellar RPC methods.
 
-use crate::errors::{invalid, RpcError};
+use crate::errors::{invalid, verbatim, RpcError, INVALID_PARAMS};
 use crate::node::{b64, Node, TxRecord};
-use crate::simulate::{simulate, SimulateParams};
+use crate::params::parse;
+pub use crate::params::{EventsReq, HashReq, KeysReq, RangeReq, SimulateReq, TxReq};
+use crate::simulate::{simulate_as, SimulateParams};
 use crate::tx;
-use serde::de::DeserializeOwned;
-use serde::Deserialize;
+use crate::xdrjson::XdrFormat;
 use serde_json::{json, Value};
-use soroban_env_host::xdr::{LedgerEntryData, LedgerKey, Limits, ReadXdr};
+use soroban_env_host::xdr::{
+    DiagnosticEvent, LedgerKey, Limits, ReadXdr, TransactionEnvelope, TransactionEvent, TransactionMeta, TransactionResult,
+};
 use std::sync::Mutex;
 
 pub struct Ctx {
@@ -27,63 +30,6 @@ impl Ctx {
     }
 }
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-pub struct Pagination {
-    pub cursor: Option<String>,
-    pub limit: Option<usize>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ResourceConfig {
-    pub instruction_leeway: Option<u64>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SimulateReq {
-    pub transaction: String,
-    pub auth_mode: Option<String>,
-    pub resource_config: Option<ResourceConfig>,
-    /// Record CAP-71 address-v2 credentials; on unless the request says false, as
-    /// @stellar/stellar-sdk 17 asks for them by default and decodes them.
-    #[serde(default = "upgraded_auth_default")]
-    pub use_upgraded_auth: bool,
-}
-
-fn upgraded_auth_default() -> bool {
-    true
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-pub struct RangeReq {
-    pub start_ledger: Option<u32>,
-    pub pagination: Option<Pagination>,
-}
-
-#[derive(Deserialize, Default, Clone)]
-#[serde(rename_all = "camelCase")]
-pub struct EventFilter {
-    #[serde(rename = "type")]
-    pub kind: Option<String>,
-    #[serde(default)]
-    pub contract_ids: Vec<String>,
-    #[serde(default)]
-    pub topics: Vec<Vec<String>>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-pub struct EventsReq {
-    pub start_ledger: Option<u32>,
-    pub end_ledger: Option<u32>,
-    #[serde(default)]
-    pub filters: Vec<EventFilter>,
-    pub pagination: Option<Pagination>,
-}
-
 /// Every method the node answers, with its parameters.
 pub enum Request {
     GetHealth,
@@ -91,32 +37,14 @@ pub enum Request {
     GetVersionInfo,
     GetLatestLedger,
     GetFeeStats,
-    GetLedgerEntries { keys: Vec<String> },
+    GetLedgerEntries(KeysReq),
     GetLedgers(RangeReq),
     SimulateTransaction(SimulateReq),
-    SendTransaction { transaction: String },
-    GetTransaction { hash: String },
+    SendTransaction(TxReq),
+    GetTransaction(HashReq),
     GetTransactions(RangeReq),
     GetEvents(EventsReq),
     Cheat(String, Value),
-}
-
-fn params<T: DeserializeOwned>(p: &Value) -> Result<T, RpcError> {
-    let p = if p.is_null() { json!({}) } else { p.clone() };
-    serde_json::from_value(p).map_err(|e| invalid(e.to_string()))
-}
-
-#[derive(Deserialize)]
-struct Keys {
-    keys: Vec<String>,
-}
-#[derive(Deserialize)]
-struct TxParam {
-    transaction: String,
-}
-#[derive(Deserialize)]
-struct HashParam {
-    hash: String,
 }
 
 impl Request {
@@ -127,13 +55,13 @@ impl Request {
             "getVersionInfo" => Request::GetVersionInfo,
             "getLatestLedger" => Request::GetLatestLedger,
             "getFeeStats" => Request::GetFeeStats,
-            "getLedgerEntries" => Request::GetLedgerEntries { keys: params::<Keys>(p)?.keys },
-            "getLedgers" => Request::GetLedgers(params(p)?),
-            "simulateTransaction" => Request::SimulateTransaction(params(p)?),
-            "sendTransaction" => Request::SendTransaction { transaction: params::<TxParam>(p)?.transaction },
-            "getTransaction" => Request::GetTransaction { hash: params::<HashParam>(p)?.hash },
-            "getTransactions" => Request::GetTransactions(params(p)?),
-            "getEvents" => Request::GetEvents(params(p)?),
+            "getLedgerEntries" => Request::GetLedgerEntries(parse(p, &["keys"])?),
+            "getLedgers" => Request::GetLedgers(parse(p, &[])?),
+            "simulateTransaction" => Request::SimulateTransaction(parse(p, &["transaction"])?),
+            "sendTransaction" => Request::SendTransaction(parse(p, &["transaction"])?),
+            "getTransaction" => Request::GetTransaction(parse(p, &["hash"])?),
+            "getTransactions" => Request::GetTransactions(parse(p, &[])?),
+            "getEvents" => Request::GetEvents(parse(p, &[])?),
             m if m.starts_with("sandbox_") => Request::Cheat(m.to_string(), p.clone()),
             m => return Err(RpcError::MethodNotFound(m.to_string())),
         })
@@ -161,7 +89,9 @@ pub fn dispatch(ctx: &Ctx, r: Request) -> Result<Value, RpcError> {
         Request::GetHealth => Ok(json!({
             "status": "healthy",
             "latestLedger": node.latest().seq,
+            "latestLedgerCloseTime": node.latest().close_time.to_string(),
             "oldestLedger": node.oldest().seq,
+            "oldestLedgerCloseTime": node.oldest().close_time.to_string(),
             "ledgerRetentionWindow": node.cfg.retention_window,
         })),
         Request::GetNetwork => Ok(json!({
@@ -171,8 +101,8 @@ pub fn dispatch(ctx: &Ctx, r: Request) -> Result<Value, RpcError> {
         })),
         Request::GetVersionInfo => Ok(json!({
             "version": concat!("sandbox-", env!("CARGO_PKG_VERSION")),
-            "commitHash": "",
-            "buildTimestamp": "",
+            "commitHash": env!("SANDBOX_COMMIT_HASH"),
+            "buildTimestamp": build_timestamp(),
             "captiveCoreVersion": "soroban-env-host 28.0.2 (no stellar-core)",
             "protocolVersion": crate::network::PROTOCOL_VERSION,
         })),
@@ -188,9 +118,9 @@ pub fn dispatch(ctx: &Ctx, r: Request) -> Result<Value, RpcError> {
             }))
         }
         Request::GetFeeStats => Ok(fee_stats(&node)),
-        Request::GetLedgerEntries { keys } => ledger_entries(&node, &keys),
+        Request::GetLedgerEntries(r) => ledger_entries(&node, r),
         Request::GetLedgers(r) => crate::history::get_ledgers(&node, r),
-        Request::SimulateTransaction(s) => simulate(
+        Request::SimulateTransaction(s) => simulate_as(
             &node,
             SimulateParams {
                 transaction: s.transaction,
@@ -198,10 +128,11 @@ pub fn dispatch(ctx: &Ctx, r: Request) -> Result<Value, RpcError> {
                 instruction_leeway: s.resource_config.and_then(|c| c.instruction_leeway),
                 use_upgraded_auth: s.use_upgraded_auth,
             },
+            s.xdr_format.as_deref(),
         )
         .map_err(invalid),
-        Request::SendTransaction { transaction } => send(&mut node, &transaction),
-        Request::GetTransaction { hash } => get_transaction(&node, &hash),
+        Request::SendTransaction(r) => send(&mut node, r),
+        Request::GetTransaction(r) => get_transaction(&node, r),
         Request::GetTransactions(r) => crate::history::get_transactions(&node, r),
         Request::GetEvents(r) => crate::events::get_events(&node, r),
         Request::Cheat(m, p) => crate::cheats::dispatch(&mut node, &m, &p),
@@ -217,20 +148,37 @@ fn fee_stats(node: &Node) -> Value {
     json!({ "sorobanInclusionFee": dist(0), "inclusionFee": dist(0), "latestLedger": node.latest().seq })
 }
 
-fn ledger_entries(node: &Node, keys: &[String]) -> Result<Value, RpcError> {
-    if keys.len() > 200 {
+/// The request's `xdrFormat`, refused with stellar-rpc's invalid-params error.
+pub fn format_param(v: &Option<String>) -> Result<XdrFormat, RpcError> {
+    XdrFormat::parse(v.as_deref()).map_err(|m| verbatim(INVALID_PARAMS, m))
+}
+
+/// When the binary was built (UTC, stellar-rpc's `date '+%Y-%m-%dT%H:%M:%S'` layout).
+fn build_timestamp() -> String {
+    let t: u64 = env!("SANDBOX_BUILD_UNIX").parse().unwrap_or(0);
+    crate::events::rfc3339(t).trim_end_matches('Z').to_string()
+}
+
+fn ledger_entries(node: &Node, r: KeysReq) -> Result<Value, RpcError> {
+    let fmt = format_param(&r.xdr_format)?;
+    if r.keys.len() > 200 {
         return Err(invalid("at most 200 keys per getLedgerEntries request"));
     }
     let mut out = vec![];
-    for k in keys {
+    for k in &r.keys {
         let key = LedgerKey::from_xdr_base64(k, Limits::len(1 << 20)).map_err(|e| invalid(format!("key {k:?} is not LedgerKey XDR: {e}")))?;
         let found = match &key {
             LedgerKey::Ttl(t) => node.chain.store.get_ttl_entry(t).map(|e| (e, None)),
             _ => node.chain.store.get(&key).map(|s| (s.entry.clone(), s.live_until)),
         };
         if let Some((entry, live_until)) = found {
-            let data: &LedgerEntryData = &entry.data;
-            let mut v = json!({ "key": k, "xdr": b64(data), "lastModifiedLedgerSeq": entry.last_modified_ledger_seq });
+            let key_v = if fmt.is_json() { fmt.typed(&key) } else { json!(k) };
+            let mut v = json!({
+                fmt.key("key", "keyJson"): key_v,
+                fmt.key("xdr", "dataJson"): fmt.typed(&entry.data),
+                fmt.key("extXdr", "extJson"): fmt.typed(&entry.ext),
+                "lastModifiedLedgerSeq": entry.last_modified_ledger_seq,
+            });
             if let Some(l) = live_until {
                 v["liveUntilLedgerSeq"] = json!(l);
             }
@@ -240,8 +188,9 @@ fn ledger_entries(node: &Node, keys: &[String]) -> Result<Value, RpcError> {
     Ok(json!({ "entries": out, "latestLedger": node.latest().seq }))
 }
 
-fn send(node: &mut Node, xdr: &str) -> Result<Value, RpcError> {
-    let ptx = tx::parse(xdr, &node.network_id).map_err(invalid)?;
+fn send(node: &mut Node, r: TxReq) -> Result<Value, RpcError> {
+    let fmt = format_param(&r.xdr_format)?;
+    let ptx = tx::parse(&r.transaction, &node.network_id).map_err(invalid)?;
     let hash = hex::encode(ptx.hash);
     let latest = node.latest().clone();
     let base = json!({ "hash": hash, "latestLedger": latest.seq, "latestLedgerCloseTime": latest.close_time.to_string() });
@@ -260,36 +209,44 @@ fn send(node: &mut Node, xdr: &str) -> Result<Value, RpcError> {
         }
         Err(result) => {
             v["status"] = json!("ERROR");
-            v["errorResultXdr"] = json!(b64(&result));
+            v[fmt.key("errorResultXdr", "errorResultJson")] = fmt.typed(&result);
         }
     }
     Ok(v)
 }
 
-pub fn tx_json(r: &TxRecord) -> Value {
+/// A transaction as getTransaction / getTransactions show it, in the requested format.
+pub fn tx_json(r: &TxRecord, fmt: XdrFormat) -> Result<Value, RpcError> {
+    let events = json!({
+        fmt.key("transactionEventsXdr", "transactionEventsJson"): fmt.stored_list::<TransactionEvent>(&r.tx_events)?,
+        fmt.key("contractEventsXdr", "contractEventsJson"):
+            r.contract_events.iter().map(|op| fmt.stored_list::<soroban_env_host::xdr::ContractEvent>(op)).collect::<Result<Vec<_>, _>>()?,
+    });
     let mut v = json!({
         "status": if r.success { "SUCCESS" } else { "FAILED" },
         "txHash": hex::encode(r.hash),
         "applicationOrder": r.order,
         "feeBump": r.fee_bump,
-        "envelopeXdr": r.envelope,
-        "resultXdr": r.result,
-        "resultMetaXdr": r.meta,
+        fmt.key("envelopeXdr", "envelopeJson"): fmt.stored::<TransactionEnvelope>(&r.envelope)?,
+        fmt.key("resultXdr", "resultJson"): fmt.stored::<TransactionResult>(&r.result)?,
+        fmt.key("resultMetaXdr", "resultMetaJson"): fmt.stored::<TransactionMeta>(&r.meta)?,
         "ledger": r.ledger,
-        "events": { "transactionEventsXdr": r.tx_events, "contractEventsXdr": r.contract_events },
+        "events": events,
     });
     if !r.diagnostics.is_empty() {
-        v["diagnosticEventsXdr"] = json!(r.diagnostics);
+        v[fmt.key("diagnosticEventsXdr", "diagnosticEventsJson")] = fmt.stored_list::<DiagnosticEvent>(&r.diagnostics)?;
     }
-    v
+    Ok(v)
 }
 
-fn get_transaction(node: &Node, hash: &str) -> Result<Value, RpcError> {
+fn get_transaction(node: &Node, r: HashReq) -> Result<Value, RpcError> {
+    let fmt = format_param(&r.xdr_format)?;
+    let hash = r.hash.as_str();
     let bytes = hex::decode(hash).ok().and_then(|b| <[u8; 32]>::try_from(b).ok()).ok_or_else(|| invalid(format!("hash {hash:?} is not 64 hex characters")))?;
     let (latest, oldest) = (node.latest(), node.oldest());
     let mut v = match node.chain.txs.get(&bytes) {
         Some(r) => {
-            let mut v = tx_json(r);
+            let mut v = tx_json(r, fmt)?;
             v["createdAt"] = json!(r.close_time.to_string());
             v
         }
@@ -309,8 +266,8 @@ mod tests {
     #[test]
     fn parses_methods_and_params() {
         assert!(matches!(Request::parse("getHealth", &Value::Null), Ok(Request::GetHealth)));
-        let r = Request::parse("getLedgerEntries", &json!({ "keys": ["AAAA"] })).ok().unwrap();
-        assert!(matches!(r, Request::GetLedgerEntries { keys } if keys == vec!["AAAA".to_string()]));
+        let r = Request::parse("getLedgerEntries", &json!({ "keys": ["AAAA"], "xdrFormat": "json" })).ok().unwrap();
+        assert!(matches!(r, Request::GetLedgerEntries(k) if k.keys == vec!["AAAA".to_string()] && k.xdr_format.as_deref() == Some("json")));
         let r = Request::parse("simulateTransaction", &json!({ "transaction": "x", "authMode": "record", "resourceConfig": { "instructionLeeway": 5 } })).ok().unwrap();
         let Request::SimulateTransaction(s) = r else { panic!() };
         assert_eq!(s.auth_mode.as_deref(), Some("record"));
@@ -326,5 +283,15 @@ mod tests {
         assert_eq!(Request::parse("eth_call", &Value::Null).err().map(|e| e.code()), Some(-32601));
         assert_eq!(Request::parse("sendTransaction", &json!({})).err().map(|e| e.code()), Some(-32602));
         assert_eq!(Request::parse("getTransaction", &json!({ "hash": 5 })).err().map(|e| e.code()), Some(-32602));
+        assert_eq!(Request::parse("getTransaction", &json!({ "hash": null })).err(), Some(invalid("hash is required")));
+        assert_eq!(Request::parse("getLedgerEntries", &Value::Null).err(), Some(invalid("keys is required")));
+    }
+
+    #[test]
+    fn refuses_an_unknown_xdr_format_with_stellar_rpcs_error() {
+        let e = format_param(&Some("xml".into())).err().unwrap().to_json(&json!(1));
+        assert_eq!(e["error"], json!({ "code": -32602, "message": "got 'xml': expected base64, json for optional 'xdrFormat'" }));
+        assert_eq!(format_param(&None).ok(), Some(XdrFormat::Base64));
+        assert_eq!(format_param(&Some(String::new())).ok(), Some(XdrFormat::Base64));
     }
 }

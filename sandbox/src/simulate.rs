@@ -1,8 +1,9 @@
 //! simulateTransaction through soroban-simulation (the preflight stellar-rpc runs).
 
-use crate::node::{b64, Node};
+use crate::node::Node;
 use crate::store::StoreSnapshot;
 use crate::tx;
+use crate::xdrjson::XdrFormat;
 use serde_json::{json, Value};
 use soroban_env_host::e2e_invoke::RecordingInvocationAuthMode;
 use soroban_env_host::xdr::*;
@@ -43,6 +44,37 @@ pub struct SimulateParams {
     pub use_upgraded_auth: bool,
 }
 
+/// Diagnostic events: `events` (base64, always there) or `eventsJson` (left out when there
+/// are none, as stellar-rpc's omitempty does).
+fn put_events(out: &mut Value, fmt: XdrFormat, events: &[DiagnosticEvent]) {
+    if !fmt.is_json() || !events.is_empty() {
+        out[fmt.key("events", "eventsJson")] = Value::Array(events.iter().map(|e| fmt.typed(e)).collect());
+    }
+}
+
+/// One stateChanges item. `before` / `after` are null when absent (and always null with JSON,
+/// where `beforeJson` / `afterJson` carry the entries), as stellar-rpc renders them.
+fn state_change(fmt: XdrFormat, key: &LedgerKey, before: Option<&LedgerEntry>, after: Option<&LedgerEntry>) -> Value {
+    let kind = match (before, after) {
+        (None, Some(_)) => "created",
+        (Some(_), None) => "deleted",
+        _ => "updated",
+    };
+    let mut v = json!({ "type": kind, fmt.key("key", "keyJson"): fmt.typed(key), "before": null, "after": null });
+    if let Some(b) = before {
+        v[fmt.key("before", "beforeJson")] = fmt.typed(b);
+    }
+    if let Some(a) = after {
+        v[fmt.key("after", "afterJson")] = fmt.typed(a);
+    }
+    v
+}
+
+/// `transactionData` and `minResourceFee` of a successful simulation (or of its restorePreamble).
+fn resources(fmt: XdrFormat, data: &SorobanTransactionData) -> Value {
+    json!({ fmt.key("transactionData", "transactionDataJson"): fmt.typed(data), "minResourceFee": data.resource_fee.to_string() })
+}
+
 fn adjustments(leeway: Option<u64>) -> SimulationAdjustmentConfig {
     let mut a = SimulationAdjustmentConfig::default_adjustment();
     if let Some(l) = leeway {
@@ -51,17 +83,33 @@ fn adjustments(leeway: Option<u64>) -> SimulationAdjustmentConfig {
     a
 }
 
-/// Returns the stellar-rpc simulateTransaction result object (an `error` field on failure).
+/// Returns the stellar-rpc simulateTransaction result object (an `error` field on failure),
+/// XDR values in `xdr_format` (the request's `xdrFormat`).
 ///
 /// An envelope that does not decode is an invalid-params error; a transaction that decodes but
-/// cannot be simulated answers `{error, latestLedger}`, as stellar-rpc does.
-pub fn simulate(node: &Node, p: SimulateParams) -> Result<Value, String> {
-    let ptx = tx::parse(&p.transaction, &node.network_id)?;
+/// cannot be simulated answers `{error, latestLedger}`, as stellar-rpc does. So does an unknown
+/// `xdrFormat` (with stellar-rpc's message), checked first, as stellar-rpc does.
+pub fn simulate_as(node: &Node, p: SimulateParams, xdr_format: Option<&str>) -> Result<Value, String> {
     let latest = node.latest().seq;
-    Ok(simulate_parsed(node, ptx, p).unwrap_or_else(|e| json!({ "error": e, "events": [], "latestLedger": latest })))
+    let fmt = match XdrFormat::parse(xdr_format) {
+        Ok(f) => f,
+        Err(e) => return Ok(json!({ "error": e, "latestLedger": latest })),
+    };
+    let ptx = tx::parse(&p.transaction, &node.network_id)?;
+    Ok(simulate_parsed(node, ptx, p, fmt).unwrap_or_else(|e| {
+        let mut v = json!({ "error": e, "latestLedger": latest });
+        put_events(&mut v, fmt, &[]);
+        v
+    }))
 }
 
-fn simulate_parsed(node: &Node, ptx: tx::ParsedTx, p: SimulateParams) -> Result<Value, String> {
+/// simulate_as with base64 XDR.
+#[cfg(test)]
+pub fn simulate(node: &Node, p: SimulateParams) -> Result<Value, String> {
+    simulate_as(node, p, None)
+}
+
+fn simulate_parsed(node: &Node, ptx: tx::ParsedTx, p: SimulateParams, fmt: XdrFormat) -> Result<Value, String> {
     let latest = node.latest().seq;
     if ptx.tx.operations.len() != 1 {
         return Err("simulateTransaction needs a transaction with exactly one operation".into());
@@ -99,47 +147,35 @@ fn simulate_parsed(node: &Node, ptx: tx::ParsedTx, p: SimulateParams) -> Result<
                 r = run(auto.clone(), auth_mode)?;
                 preamble = auto.simulate_restore_keys_op(cfg, &adj, &li).map_err(|e| format!("restore simulation failed: {e}"))?;
             }
-            let events: Vec<String> = r.diagnostic_events.iter().map(b64).collect();
             let (Ok(ret), Some(data)) = (&r.invoke_result, &r.transaction_data) else {
                 let msg = match &r.invoke_result {
                     Err(e) => format!("HostError: {e:?}"),
                     Ok(_) => "simulation produced no transaction data".into(),
                 };
-                return Ok(json!({ "error": msg, "events": events, "latestLedger": latest }));
+                let mut out = json!({ "error": msg, "latestLedger": latest });
+                put_events(&mut out, fmt, &r.diagnostic_events);
+                return Ok(out);
             };
             let state_changes: Vec<Value> = r
                 .modified_entries
                 .iter()
                 .filter_map(|d| {
                     let entry = d.state_after.as_ref().or(d.state_before.as_ref())?;
-                    let kind = match (&d.state_before, &d.state_after) {
-                        (None, Some(_)) => "created",
-                        (Some(_), None) => "deleted",
-                        _ => "updated",
-                    };
-                    let mut v = json!({ "type": kind, "key": b64(&crate::store::entry_key(entry)) });
-                    if let Some(b) = &d.state_before {
-                        v["before"] = json!(b64(b));
-                    }
-                    if let Some(a) = &d.state_after {
-                        v["after"] = json!(b64(a));
-                    }
-                    Some(v)
+                    Some(state_change(fmt, &crate::store::entry_key(entry), d.state_before.as_ref(), d.state_after.as_ref()))
                 })
                 .collect();
-            let mut out = json!({
-                "latestLedger": latest,
-                "minResourceFee": data.resource_fee.to_string(),
-                "transactionData": b64(data),
-                "results": [{ "auth": r.auth.iter().map(b64).collect::<Vec<_>>(), "xdr": b64(ret) }],
-                "events": events,
-                "stateChanges": state_changes,
-            });
+            let mut result = json!({ fmt.key("xdr", "returnValueJson"): fmt.typed(ret) });
+            // `auth` is always there (an empty list included); `authJson` only when non-empty.
+            if !fmt.is_json() || !r.auth.is_empty() {
+                result[fmt.key("auth", "authJson")] = Value::Array(r.auth.iter().map(|a| fmt.typed(a)).collect());
+            }
+            let mut out = resources(fmt, data);
+            out["latestLedger"] = json!(latest);
+            out["results"] = json!([result]);
+            out["stateChanges"] = json!(state_changes);
+            put_events(&mut out, fmt, &r.diagnostic_events);
             if let Some(p) = preamble {
-                out["restorePreamble"] = json!({
-                    "transactionData": b64(&p.transaction_data),
-                    "minResourceFee": p.transaction_data.resource_fee.to_string(),
-                });
+                out["restorePreamble"] = resources(fmt, &p.transaction_data);
             }
             Ok(out)
         }
@@ -147,22 +183,18 @@ fn simulate_parsed(node: &Node, ptx: tx::ParsedTx, p: SimulateParams) -> Result<
             let keys = ptx.soroban_data().map(|d| d.resources.footprint.read_only.to_vec()).unwrap_or_default();
             let r = simulate_extend_ttl_op(&StoreSnapshot(store), cfg, &adj, &li, &keys, ext.extend_to)
                 .map_err(|e| format!("simulation failed: {e}"))?;
-            Ok(json!({
-                "latestLedger": latest,
-                "minResourceFee": r.transaction_data.resource_fee.to_string(),
-                "transactionData": b64(&r.transaction_data),
-                "events": [],
-            }))
+            let mut out = resources(fmt, &r.transaction_data);
+            out["latestLedger"] = json!(latest);
+            put_events(&mut out, fmt, &[]);
+            Ok(out)
         }
         OperationBody::RestoreFootprint(_) => {
             let keys = ptx.soroban_data().map(|d| d.resources.footprint.read_write.to_vec()).unwrap_or_default();
             let r = simulate_restore_op(&StoreSnapshot(store), cfg, &adj, &li, &keys).map_err(|e| format!("simulation failed: {e}"))?;
-            Ok(json!({
-                "latestLedger": latest,
-                "minResourceFee": r.transaction_data.resource_fee.to_string(),
-                "transactionData": b64(&r.transaction_data),
-                "events": [],
-            }))
+            let mut out = resources(fmt, &r.transaction_data);
+            out["latestLedger"] = json!(latest);
+            put_events(&mut out, fmt, &[]);
+            Ok(out)
         }
         _ => Err("simulateTransaction needs an InvokeHostFunction, ExtendFootprintTtl or RestoreFootprint operation".into()),
     }
