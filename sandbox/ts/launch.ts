@@ -62,9 +62,9 @@ function newestMtime(path: string): number {
   return newest
 }
 
-/** Builds target/sandbox/sandbox when it is missing or older than sandbox/src or sandbox/Cargo.toml. */
+/** Builds target/sandbox/sandbox when it is missing or older than sandbox/src, sandbox/build.rs or sandbox/Cargo.toml. */
 export function ensureSandboxBinary(): string {
-  const sources = Math.max(newestMtime(join(REPO_ROOT, 'sandbox', 'src')), newestMtime(join(REPO_ROOT, 'sandbox', 'Cargo.toml')))
+  const sources = Math.max(...['src', 'build.rs', 'Cargo.toml'].map((p) => newestMtime(join(REPO_ROOT, 'sandbox', p))))
   if (existsSync(SANDBOX_BINARY) && statSync(SANDBOX_BINARY).mtimeMs >= sources) return SANDBOX_BINARY
   const r = spawnSync('cargo', ['build', '--profile', 'sandbox', '-p', 'sandbox'], { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'] })
   if (r.status !== 0) throw new SandboxError(`cargo build --profile sandbox -p sandbox failed (exit ${r.status})`)
