@@ -9,11 +9,14 @@ mod config;
 mod errors;
 mod events;
 mod fees;
+mod feestats;
 mod history;
+mod limits;
 mod modules;
 mod network;
 mod node;
 mod overlay;
+mod queue;
 mod rpc;
 mod simulate;
 mod soroban;
@@ -21,6 +24,7 @@ mod state;
 mod store;
 mod transport;
 mod tx;
+mod txset;
 #[cfg(test)]
 mod tests;
 

@@ -68,6 +68,7 @@ pub fn load(node: &mut Node, v: &Value) -> Result<u32, String> {
         meta_b64: empty_close_meta(&header, hash),
         header,
         txs: vec![],
+        fees: Default::default(),
     });
     Ok(seq)
 }
