@@ -156,6 +156,29 @@ fn ed25519_of(id: &AccountId) -> [u8; 32] {
     *k
 }
 
+/// Signature checks already done (key, payload hash, signature → valid), as stellar-core
+/// caches them: the queue re-checks pending transactions after every close.
+static VERIFIED: std::sync::LazyLock<std::sync::Mutex<std::collections::HashMap<[u8; 128], bool>>> =
+    std::sync::LazyLock::new(Default::default);
+const VERIFIED_MAX: usize = 1 << 16;
+
+fn verify_cached(vk: &VerifyingKey, key: &[u8; 32], hash: &[u8; 32], sig: &[u8; 64]) -> bool {
+    let mut id = [0u8; 128];
+    id[..32].copy_from_slice(key);
+    id[32..64].copy_from_slice(hash);
+    id[64..].copy_from_slice(sig);
+    if let Some(&ok) = VERIFIED.lock().unwrap_or_else(|p| p.into_inner()).get(&id) {
+        return ok;
+    }
+    let ok = vk.verify(hash, &Signature::from_bytes(sig)).is_ok();
+    let mut cache = VERIFIED.lock().unwrap_or_else(|p| p.into_inner());
+    if cache.len() >= VERIFIED_MAX {
+        cache.clear();
+    }
+    cache.insert(id, ok);
+    ok
+}
+
 /// Weight of the signatures that belong to `account` (master key and ed25519 signers).
 pub fn signature_weight(account: &AccountEntry, hash: &[u8; 32], sigs: &[DecoratedSignature]) -> u32 {
     let mut keys: Vec<([u8; 32], u32)> = vec![(ed25519_of(&account.account_id), account.thresholds.0[0] as u32)];
@@ -174,7 +197,7 @@ pub fn signature_weight(account: &AccountEntry, hash: &[u8; 32], sigs: &[Decorat
             s.hint.0 == hint && {
                 let Ok(vk) = VerifyingKey::from_bytes(&k) else { return false };
                 let Ok(bytes) = <[u8; 64]>::try_from(s.signature.0.as_slice()) else { return false };
-                vk.verify(hash, &Signature::from_bytes(&bytes)).is_ok()
+                verify_cached(&vk, &k, hash, &bytes)
             }
         });
         if signed {
