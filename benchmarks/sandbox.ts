@@ -89,7 +89,7 @@ async function batch(sb: Sandbox, source: Keypair, op: xdr.Operation, count: num
  */
 async function applyRate(sb: Sandbox, sources: Keypair[], op: (kp: Keypair) => xdr.Operation): Promise<{ perSec: number; n: number; closes: number }> {
   const per = Math.ceil(TXS / sources.length)
-  const bySource = []
+  const bySource: Awaited<ReturnType<typeof batch>>[] = []
   for (const kp of sources) bySource.push(await batch(sb, kp, op(kp), per))
   // Round robin over the sources, so every account moves each ledger (an account left
   // waiting 4 closes would be dropped from the queue).
