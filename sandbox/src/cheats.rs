@@ -38,9 +38,7 @@ pub fn dispatch(node: &mut Node, method: &str, p: &Value) -> Result<Value, RpcEr
                     return Err(invalid("order: only with count 1 (it names what the next ledger applies)"));
                 }
                 let hashes = hashes_arg(order)?;
-                let held = node.select_pending(&hashes).map_err(invalid)?;
-                node.close_ledger();
-                node.pending.extend(held);
+                node.close_ordered(&hashes).map_err(invalid)?;
                 return Ok(json!({ "latestLedger": node.latest().seq, "held": node.pending.len() }));
             }
             for _ in 0..n {
@@ -100,6 +98,9 @@ pub fn dispatch(node: &mut Node, method: &str, p: &Value) -> Result<Value, RpcEr
             Ok(json!({ "latestLedger": seq }))
         }
         "sandbox_setLedgerEntry" => set_entry(node, p),
+        "sandbox_setLedgerLimits" => crate::limits::set(node, p),
+        "sandbox_getLedgerLimits" => Ok(crate::limits::to_json(&node.ledger_limits())),
+        "sandbox_pending" => Ok(node.pending_json()),
         m => Err(RpcError::MethodNotFound(m.to_string())),
     }
 }

@@ -7,11 +7,12 @@ use crate::network::{self, Settings, BASE_FEE, BASE_RESERVE, PROTOCOL_VERSION};
 use crate::overlay::Overlay;
 use crate::store::{Store, Stored};
 use crate::tx::{self, ParsedTx};
+use crate::txset;
 use ed25519_dalek::{Signer, SigningKey};
 use sha2::{Digest, Sha256};
 use soroban_env_host::xdr::*;
 use soroban_env_host::LedgerInfo;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 pub const TOTAL_COINS: i64 = 1_000_000_000_000_000_000;
@@ -41,6 +42,8 @@ pub struct LedgerRecord {
     pub header: LedgerHeader,
     pub meta_b64: String,
     pub txs: Vec<[u8; 32]>,
+    /// Inclusion-fee samples for getFeeStats.
+    pub fees: crate::feestats::LedgerFees,
 }
 
 #[derive(Clone)]
@@ -67,6 +70,8 @@ pub struct Chain {
     pub events: VecDeque<EventRecord>,
     pub fee_pool: i64,
     pub clock: Clock,
+    /// max_tx_set_size set by `sandbox_setLedgerLimits`, recorded in the next headers.
+    pub max_tx_set_size: Option<u32>,
 }
 
 pub struct Node {
@@ -75,7 +80,10 @@ pub struct Node {
     pub root: SigningKey,
     pub chain: Chain,
     pub settings: Arc<Settings>,
+    /// Accepted transactions waiting for a ledger, in arrival order (queue.rs).
     pub pending: Vec<ParsedTx>,
+    /// Queue age of each source account with pending transactions (queue.rs).
+    pub queue_ages: HashMap<AccountId, u32>,
     pub snapshots: Vec<Chain>,
     pub base_seed: [u8; 32],
     pub modules: soroban_env_host::ModuleCache,
@@ -134,16 +142,17 @@ impl Node {
             cfg,
             network_id,
             root,
-            chain: Chain { store, ledgers: VecDeque::new(), txs: HashMap::new(), events: VecDeque::new(), fee_pool: 0, clock },
+            chain: Chain { store, ledgers: VecDeque::new(), txs: HashMap::new(), events: VecDeque::new(), fee_pool: 0, clock, max_tx_set_size: None },
             settings,
             pending: vec![],
+            queue_ages: HashMap::new(),
             snapshots: vec![],
             base_seed,
             modules: crate::modules::new_cache(),
             new_code: vec![],
         };
         let header = node.make_header(1, genesis_time, [0; 32], [0; 32], [0; 32]);
-        node.push_ledger(header, vec![], vec![], vec![]);
+        node.push_ledger(header, txset::phases(&[], [BASE_FEE as i64; 2]), vec![], vec![], Default::default());
         Ok(node)
     }
 
@@ -209,45 +218,37 @@ impl Node {
             id_pool: 0,
             base_fee: BASE_FEE,
             base_reserve: BASE_RESERVE,
-            max_tx_set_size: 1000,
+            max_tx_set_size: self
+                .chain
+                .max_tx_set_size
+                .or(self.chain.ledgers.back().map(|l| l.header.max_tx_set_size))
+                .unwrap_or(network::MAX_TX_SET_SIZE),
             skip_list: [Hash([0; 32]), Hash([0; 32]), Hash([0; 32]), Hash([0; 32])],
             ext: LedgerHeaderExt::V0,
         }
     }
 
-    fn push_ledger(&mut self, header: LedgerHeader, envelopes: Vec<TransactionEnvelope>, processing: Vec<TransactionResultMetaV1>, evicted: Vec<LedgerKey>) {
+    fn push_ledger(
+        &mut self,
+        header: LedgerHeader,
+        phases: VecM<TransactionPhase>,
+        processing: Vec<TransactionResultMetaV1>,
+        evicted: Vec<LedgerKey>,
+        fees: crate::feestats::LedgerFees,
+    ) {
         let hash = sha256(&header.to_xdr(Limits::none()).expect("header encodes"));
         let txs: Vec<[u8; 32]> = processing.iter().map(|p| p.result.transaction_hash.0).collect();
         let meta = LedgerCloseMeta::V2(LedgerCloseMetaV2 {
             ext: LedgerCloseMetaExt::V0,
             ledger_header: LedgerHeaderHistoryEntry { hash: Hash(hash), header: header.clone(), ext: LedgerHeaderHistoryEntryExt::V0 },
-            tx_set: GeneralizedTransactionSet::V1(TransactionSetV1 {
-                previous_ledger_hash: header.previous_ledger_hash.clone(),
-                phases: vec![
-                    TransactionPhase::V0(
-                        if envelopes.is_empty() {
-                            VecM::default()
-                        } else {
-                            vec![TxSetComponent::TxsetCompTxsMaybeDiscountedFee(TxSetComponentTxsMaybeDiscountedFee {
-                                base_fee: Some(BASE_FEE as i64),
-                                txs: envelopes.try_into().unwrap_or_default(),
-                            })]
-                            .try_into()
-                            .unwrap_or_default()
-                        },
-                    ),
-                    TransactionPhase::V0(VecM::default()),
-                ]
-                .try_into()
-                .expect("two phases"),
-            }),
+            tx_set: GeneralizedTransactionSet::V1(TransactionSetV1 { previous_ledger_hash: header.previous_ledger_hash.clone(), phases }),
             tx_processing: processing.try_into().unwrap_or_default(),
             upgrades_processing: VecM::default(),
             scp_info: VecM::default(),
             total_byte_size_of_live_soroban_state: 0,
             evicted_keys: evicted.try_into().unwrap_or_default(),
         });
-        let rec = LedgerRecord { seq: header.ledger_seq, close_time: header.scp_value.close_time.0, hash, header, meta_b64: b64(&meta), txs };
+        let rec = LedgerRecord { seq: header.ledger_seq, close_time: header.scp_value.close_time.0, hash, header, meta_b64: b64(&meta), txs, fees };
         self.chain.ledgers.push_back(rec);
         self.prune();
     }
@@ -284,38 +285,26 @@ impl Node {
         Ok(())
     }
 
-    /// Keeps only the pending transactions named in `order`, in that order, for the next close,
-    /// and hands back the others (still pending afterwards, in arrival order). A transaction
-    /// held back while a later one from the same account goes ahead fails with txBAD_SEQ, as
-    /// it would on a network that received them in that order.
-    pub fn select_pending(&mut self, order: &[[u8; 32]]) -> Result<Vec<ParsedTx>, String> {
-        let mut rest = std::mem::take(&mut self.pending);
-        let mut chosen = Vec::with_capacity(order.len());
-        for h in order {
-            match rest.iter().position(|p| &p.hash == h) {
-                Some(i) => chosen.push(rest.remove(i)),
-                None => {
-                    rest.extend(chosen);
-                    self.pending = rest;
-                    return Err(format!("order: {} is not pending", hex::encode(h)));
-                }
-            }
-        }
-        self.pending = chosen;
-        Ok(rest)
-    }
-
-    /// Closes one ledger with every pending transaction, in arrival order.
-    pub fn close_ledger(&mut self) -> u32 {
+    pub(crate) fn close(&mut self, pinned: Option<[u8; 32]>, from_queue: bool) -> u32 {
         let last = self.latest().clone();
         let seq = last.seq + 1;
         let close_time = self.chain.clock.next_close(last.close_time);
         let li = self.ledger_info(seq, close_time);
-        let pending = std::mem::take(&mut self.pending);
+        let (pending, base_fee) = if from_queue {
+            self.drop_expired(close_time);
+            let (txs, sel) = self.take_tx_set(pinned);
+            (txs, sel.base_fee)
+        } else {
+            (std::mem::take(&mut self.pending), [last.header.base_fee as i64; 2])
+        };
         let mut processing = vec![];
         let mut envelopes = vec![];
         let mut result_pairs = vec![];
-        for (i, ptx) in pending.into_iter().enumerate() {
+        let mut in_set = vec![];
+        let mut sources = HashSet::new();
+        for (i, mut ptx) in pending.into_iter().enumerate() {
+            let phase = if ptx.is_soroban() { txset::SOROBAN } else { txset::CLASSIC };
+            ptx.base_fee = base_fee[phase];
             let seed = self.prng_seed(seq, i as u32);
             let order = i as u32 + 1;
             let applied = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::apply::apply_tx(self, &ptx, &li, seed, order))) {
@@ -325,6 +314,8 @@ impl Node {
             envelopes.push(ptx.envelope.clone());
             result_pairs.push(applied.result_meta.result.clone());
             processing.push(applied.result_meta);
+            in_set.push((ptx.hash, phase));
+            sources.insert(ptx.source());
         }
         let codes = std::mem::take(&mut self.new_code);
         crate::modules::add(&self.modules, &codes);
@@ -332,7 +323,13 @@ impl Node {
         let tx_set_hash = sha256(&envelopes.iter().flat_map(|e| e.to_xdr(Limits::none()).unwrap()).collect::<Vec<u8>>());
         let results_hash = sha256(&result_pairs.iter().flat_map(|r| r.to_xdr(Limits::none()).unwrap()).collect::<Vec<u8>>());
         let header = self.make_header(seq, close_time, last.hash, tx_set_hash, results_hash);
-        self.push_ledger(header, envelopes, processing, evicted);
+        let set: Vec<_> = in_set.iter().zip(envelopes.iter()).map(|((h, phase), e)| (h, e, *phase)).collect();
+        let phases = txset::phases(&set, base_fee);
+        let fees = crate::feestats::ledger_fees(envelopes.iter().zip(processing.iter()));
+        self.push_ledger(header, phases, processing, evicted, fees);
+        if from_queue {
+            self.queue_upkeep(&sources);
+        }
         seq
     }
 
@@ -377,7 +374,7 @@ impl Node {
         let ptx = tx::parse(&b64(&env), &self.network_id)?;
         let h = ptx.hash;
         self.submit(ptx).map_err(|r| format!("friendbot transaction rejected: {}", tx::result_code_name(&r.result)))?;
-        self.close_ledger();
+        self.close(Some(h), true);
         match self.chain.txs.get(&h) {
             Some(r) if r.success => Ok(h),
             _ => Err("friendbot transaction failed".into()),
@@ -397,6 +394,7 @@ impl Node {
         self.snapshots.truncate(id + 1);
         self.chain = self.snapshots.pop().unwrap();
         self.pending.clear();
+        self.queue_ages.clear();
         let _ = self.reload_settings();
         crate::modules::add_all_from(&self.modules, &self.chain.store);
         true

@@ -32,12 +32,17 @@ fn ledger_json(l: &LedgerRecord) -> Value {
     json!({
         "sequence": l.seq, "closeTime": l.close_time, "hash": hash_hex(&l.hash), "headerXdr": b64(&l.header),
         "metadataXdr": l.meta_b64, "txs": l.txs.iter().map(hash_hex).collect::<Vec<_>>(),
+        "fees": { "classic": l.fees.classic, "soroban": l.fees.soroban },
     })
 }
 
 fn ledger_from(v: &Value) -> Result<LedgerRecord, String> {
     let header = LedgerHeader::from_xdr_base64(&str_of(&v["headerXdr"], "ledger headerXdr")?, Limits::none()).map_err(|e| format!("history: bad ledger headerXdr: {e}"))?;
     let txs = v["txs"].as_array().ok_or("history: ledger txs is not a list")?.iter().map(|h| hash_of(h, "ledger tx hash")).collect::<Result<_, _>>()?;
+    let samples = |k: &str| -> Result<Vec<u64>, String> {
+        v["fees"][k].as_array().ok_or_else(|| format!("history: ledger fees.{k} is not a list"))?.iter().map(|f| f.as_u64().ok_or_else(|| format!("history: ledger fees.{k} holds a non-integer"))).collect()
+    };
+    let fees = crate::feestats::LedgerFees { classic: samples("classic")?, soroban: samples("soroban")? };
     Ok(LedgerRecord {
         seq: u32_of(&v["sequence"], "ledger sequence")?,
         close_time: v["closeTime"].as_u64().ok_or("history: ledger closeTime missing")?,
@@ -45,6 +50,7 @@ fn ledger_from(v: &Value) -> Result<LedgerRecord, String> {
         header,
         meta_b64: str_of(&v["metadataXdr"], "ledger metadataXdr")?,
         txs,
+        fees,
     })
 }
 

@@ -117,7 +117,7 @@ pub fn dispatch(ctx: &Ctx, r: Request) -> Result<Value, RpcError> {
                 "metadataXdr": l.meta_b64,
             }))
         }
-        Request::GetFeeStats => Ok(fee_stats(&node)),
+        Request::GetFeeStats => Ok(crate::feestats::get_fee_stats(&node)),
         Request::GetLedgerEntries(r) => ledger_entries(&node, r),
         Request::GetLedgers(r) => crate::history::get_ledgers(&node, r),
         Request::SimulateTransaction(s) => simulate_as(
@@ -137,15 +137,6 @@ pub fn dispatch(ctx: &Ctx, r: Request) -> Result<Value, RpcError> {
         Request::GetEvents(r) => crate::events::get_events(&node, r),
         Request::Cheat(m, p) => crate::cheats::dispatch(&mut node, &m, &p),
     }
-}
-
-fn fee_stats(node: &Node) -> Value {
-    let dist = |n: u32| {
-        let f = crate::network::BASE_FEE.to_string();
-        json!({ "max": f, "min": f, "mode": f, "p10": f, "p20": f, "p30": f, "p40": f, "p50": f, "p60": f,
-                "p70": f, "p80": f, "p90": f, "p95": f, "p99": f, "transactionCount": n.to_string(), "ledgerCount": 1 })
-    };
-    json!({ "sorobanInclusionFee": dist(0), "inclusionFee": dist(0), "latestLedger": node.latest().seq })
 }
 
 /// The request's `xdrFormat`, refused with stellar-rpc's invalid-params error.

@@ -87,6 +87,7 @@ pub fn load(node: &mut Node, v: &Value) -> Result<u32, String> {
     node.chain.txs.clear();
     node.chain.events.clear();
     node.pending.clear();
+    node.queue_ages.clear();
     node.chain.ledgers.clear();
     let seq = header.ledger_seq;
     match history {
@@ -103,6 +104,7 @@ pub fn load(node: &mut Node, v: &Value) -> Result<u32, String> {
             meta_b64: empty_close_meta(&header, hash),
             header,
             txs: vec![],
+            fees: Default::default(),
         }),
     }
     Ok(seq)

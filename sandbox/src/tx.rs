@@ -22,6 +22,9 @@ pub struct ParsedTx {
     pub signatures: Vec<DecoratedSignature>,
     pub fee_bump: Option<FeeBump>,
     pub size: u32,
+    /// Inclusion fee per operation the ledger charges: the base fee of the transaction set's
+    /// lane (surge pricing, see txset.rs), the network's base fee until a ledger takes it.
+    pub base_fee: i64,
 }
 
 pub struct FeeBump {
@@ -85,7 +88,7 @@ pub fn parse(xdr_b64: &str, network_id: &[u8; 32]) -> Result<ParsedTx, String> {
         }
         _ => inner_hash,
     };
-    Ok(ParsedTx { hash, envelope, tx, inner_hash, signatures, fee_bump, size })
+    Ok(ParsedTx { hash, envelope, tx, inner_hash, signatures, fee_bump, size, base_fee: BASE_FEE as i64 })
 }
 
 impl ParsedTx {
@@ -104,13 +107,28 @@ impl ParsedTx {
     pub fn is_soroban(&self) -> bool {
         self.tx.operations.iter().any(|o| is_soroban_op(&o.body))
     }
-    /// Fee the transaction pays before any refund: the inclusion fee at the base rate plus
-    /// the declared resource fee (there is no surge pricing on a local network).
+    /// Operations as fees count them: a fee bump adds one to its inner transaction's.
+    pub fn num_ops(&self) -> u32 {
+        self.tx.operations.len() as u32 + u32::from(self.fee_bump.is_some())
+    }
+    /// The whole fee offered (the outer one for a fee bump).
+    pub fn full_fee(&self) -> i64 {
+        self.fee_bump.as_ref().map(|b| b.fee).unwrap_or(self.tx.fee as i64)
+    }
+    /// The bid surge pricing ranks by: the full fee less the declared resource fee of a
+    /// Soroban transaction (stellar-core's getInclusionFee).
+    pub fn inclusion_fee(&self) -> i64 {
+        let resource = if self.is_soroban() { self.soroban_data().map(|d| d.resource_fee).unwrap_or(0) } else { 0 };
+        self.full_fee() - resource
+    }
+    /// Fee the transaction pays before any refund, as stellar-core's getFee when applying:
+    /// the declared resource fee plus the inclusion fee at the ledger's base fee per
+    /// operation, never more than the bid.
     pub fn charged_fee(&self) -> i64 {
         let resource = self.soroban_data().map(|d| d.resource_fee).unwrap_or(0);
-        let ops = self.tx.operations.len() as i64 + if self.fee_bump.is_some() { 1 } else { 0 };
-        let offered = self.fee_bump.as_ref().map(|b| b.fee).unwrap_or(self.tx.fee as i64);
-        offered.min(BASE_FEE as i64 * ops + resource)
+        let ops = self.num_ops().max(1) as i64;
+        let offered = self.full_fee();
+        offered.min(self.base_fee.saturating_mul(ops).saturating_add(resource))
     }
 }
 
@@ -138,6 +156,29 @@ fn ed25519_of(id: &AccountId) -> [u8; 32] {
     *k
 }
 
+/// Signature checks already done (key, payload hash, signature → valid), as stellar-core
+/// caches them: the queue re-checks pending transactions after every close.
+static VERIFIED: std::sync::LazyLock<std::sync::Mutex<std::collections::HashMap<[u8; 128], bool>>> =
+    std::sync::LazyLock::new(Default::default);
+const VERIFIED_MAX: usize = 1 << 16;
+
+fn verify_cached(vk: &VerifyingKey, key: &[u8; 32], hash: &[u8; 32], sig: &[u8; 64]) -> bool {
+    let mut id = [0u8; 128];
+    id[..32].copy_from_slice(key);
+    id[32..64].copy_from_slice(hash);
+    id[64..].copy_from_slice(sig);
+    if let Some(&ok) = VERIFIED.lock().unwrap_or_else(|p| p.into_inner()).get(&id) {
+        return ok;
+    }
+    let ok = vk.verify(hash, &Signature::from_bytes(sig)).is_ok();
+    let mut cache = VERIFIED.lock().unwrap_or_else(|p| p.into_inner());
+    if cache.len() >= VERIFIED_MAX {
+        cache.clear();
+    }
+    cache.insert(id, ok);
+    ok
+}
+
 /// Weight of the signatures that belong to `account` (master key and ed25519 signers).
 pub fn signature_weight(account: &AccountEntry, hash: &[u8; 32], sigs: &[DecoratedSignature]) -> u32 {
     let mut keys: Vec<([u8; 32], u32)> = vec![(ed25519_of(&account.account_id), account.thresholds.0[0] as u32)];
@@ -156,7 +197,7 @@ pub fn signature_weight(account: &AccountEntry, hash: &[u8; 32], sigs: &[Decorat
             s.hint.0 == hint && {
                 let Ok(vk) = VerifyingKey::from_bytes(&k) else { return false };
                 let Ok(bytes) = <[u8; 64]>::try_from(s.signature.0.as_slice()) else { return false };
-                vk.verify(hash, &Signature::from_bytes(&bytes)).is_ok()
+                verify_cached(&vk, &k, hash, &bytes)
             }
         });
         if signed {
@@ -182,6 +223,21 @@ fn op_threshold(account: &AccountEntry, op: &Operation) -> u32 {
     }
 }
 
+fn time_bounds(tx: &Transaction) -> Option<&soroban_env_host::xdr::TimeBounds> {
+    match &tx.cond {
+        Preconditions::Time(tb) | Preconditions::V2(soroban_env_host::xdr::PreconditionsV2 { time_bounds: Some(tb), .. }) => Some(tb),
+        _ => None,
+    }
+}
+
+/// Whether the transaction's upper time bound has passed for a ledger closing at
+/// `close_time`. Upper bounds are judged by the wall clock when the ledger clock runs ahead of
+/// it (time travel), so transactions built with a client-side timeout stay valid.
+pub fn too_late(ptx: &ParsedTx, close_time: u64) -> bool {
+    let late_time = close_time.min(crate::clock::wall_secs().max(1));
+    time_bounds(&ptx.tx).is_some_and(|tb| tb.max_time.0 != 0 && tb.max_time.0 < late_time)
+}
+
 /// Checks what must hold for the transaction to be accepted and charged. `seq_offset` counts
 /// transactions of the same source already waiting for this ledger. `close_time` is the
 /// close time the transaction is judged against.
@@ -204,16 +260,13 @@ pub fn check_valid(
         let Some(data) = ptx.soroban_data() else { return Err(R::TxMalformed) };
         check_soroban_resources(ptx, data, settings)?;
     }
-    if let Preconditions::Time(tb) | Preconditions::V2(soroban_env_host::xdr::PreconditionsV2 { time_bounds: Some(tb), .. }) = &tx.cond {
+    if let Some(tb) = time_bounds(tx) {
         if tb.min_time.0 > close_time {
             return Err(R::TxTooEarly);
         }
-        // Upper bounds are judged by the wall clock when the ledger clock runs ahead of it
-        // (time travel), so transactions built with a client-side timeout stay valid.
-        let late_time = close_time.min(crate::clock::wall_secs().max(1));
-        if tb.max_time.0 != 0 && tb.max_time.0 < late_time {
-            return Err(R::TxTooLate);
-        }
+    }
+    if too_late(ptx, close_time) {
+        return Err(R::TxTooLate);
     }
     let resource_fee = ptx.soroban_data().map(|d| d.resource_fee).unwrap_or(0);
     let min_inclusion = BASE_FEE as i64 * tx.operations.len() as i64;

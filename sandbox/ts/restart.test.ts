@@ -67,6 +67,7 @@ describe('a node restarted from --state keeps its history', () => {
     const queries: Array<[string, unknown]> = [
       ['getHealth', {}],
       ['getLatestLedger', {}],
+      ['getFeeStats', {}],
       ['getEvents', { startLedger: health.oldestLedger, filters: [{ type: 'contract', contractIds: [sac] }] }],
       ['getEvents', { startLedger: health.oldestLedger, pagination: { limit: 1 } }],
       ['getTransactions', { startLedger: health.oldestLedger, pagination: { limit: 200 } }],

@@ -4,7 +4,8 @@
 use crate::store::{Store, StoreSnapshot, Stored};
 use soroban_env_host::xdr::{
     ConfigSettingContractBandwidthV0, ConfigSettingContractComputeV0, ConfigSettingContractEventsV0,
-    ConfigSettingContractLedgerCostExtV0, ConfigSettingContractLedgerCostV0, ConfigSettingEntry,
+    ConfigSettingContractExecutionLanesV0, ConfigSettingContractLedgerCostExtV0, ConfigSettingContractLedgerCostV0,
+    ConfigSettingContractParallelComputeV0, ConfigSettingEntry,
     ConfigUpgradeSet, LedgerEntry, LedgerEntryData, LedgerEntryExt, LedgerKey, LedgerKeyConfigSetting,
     StateArchivalSettings,
 };
@@ -16,6 +17,8 @@ const TESTNET_JSON: &str = include_str!("testnet-network-config.p28.json");
 pub const PROTOCOL_VERSION: u32 = 28;
 pub const BASE_FEE: u32 = 100;
 pub const BASE_RESERVE: u32 = 5_000_000;
+/// The ledger header's max_tx_set_size (operations of the classic phase) at genesis.
+pub const MAX_TX_SET_SIZE: u32 = 1000;
 
 /// Live Soroban state size samples; rent write fees are priced from their average. A small
 /// local state keeps the write fee at its floor.
@@ -51,6 +54,8 @@ pub struct Settings {
     pub events: ConfigSettingContractEventsV0,
     pub bandwidth: ConfigSettingContractBandwidthV0,
     pub archival: StateArchivalSettings,
+    pub lanes: ConfigSettingContractExecutionLanesV0,
+    pub parallel: ConfigSettingContractParallelComputeV0,
 }
 
 fn get(store: &Store, id: soroban_env_host::xdr::ConfigSettingId) -> Result<ConfigSettingEntry, String> {
@@ -81,6 +86,8 @@ impl Settings {
             events: pick!(ContractEventsV0),
             bandwidth: pick!(ContractBandwidthV0),
             archival: pick!(StateArchival),
+            lanes: pick!(ContractExecutionLanes),
+            parallel: pick!(ContractParallelComputeV0),
         })
     }
 }
@@ -100,5 +107,8 @@ mod tests {
         assert_eq!(s.config.tx_max_instructions, 100_000_000);
         assert_eq!(s.config.min_persistent_entry_ttl, 4096);
         assert_eq!(s.ledger_cost_ext.tx_max_footprint_entries, 100);
+        assert_eq!(s.lanes.ledger_max_tx_count, 100);
+        assert_eq!(s.compute.ledger_max_instructions, 500_000_000);
+        assert_eq!(s.parallel.ledger_max_dependent_tx_clusters, 1);
     }
 }
