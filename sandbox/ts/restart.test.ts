@@ -75,7 +75,7 @@ describe('a node restarted from --state keeps its history', () => {
       ...[...transfers, payment].map((hash): [string, unknown] => ['getTransaction', { hash }]),
     ]
     const before = await Promise.all(queries.map(([m, p]) => raw(first, m, p)))
-    const events = (before[2] as { events: unknown[] }).events
+    const events = (before[3] as { events: unknown[] }).events
     // Fee events, the SAC transfers and the classic payment's transfer, all under the native SAC.
     expect(events.length).toBeGreaterThanOrEqual(10)
     const nextClose = ((await first.call('sandbox_advanceTime', { seconds: 0 })) as { nextCloseTime: number }).nextCloseTime
