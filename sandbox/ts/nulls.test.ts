@@ -145,6 +145,15 @@ describe('null optional parameters of the sandbox_ cheats', () => {
     expect(state).toHaveProperty('entries')
     expect((await ok('sandbox_loadState', { path: null, state })).latestLedger).toBe((await ok('getLatestLedger', null)).sequence)
     await refused('sandbox_loadState', { path: null, state: null }, 'give {"state": <dump>} or {"path": FILE}')
+    // history null is its default (true).
+    expect((await ok('sandbox_dumpState', { path: null, history: null })).history.ledgers.length).toBeGreaterThan(0)
+  })
+
+  it('sandbox_setLedgerLimits / getLedgerLimits / pending: a null limit is one not given', async () => {
+    const before = await ok('sandbox_getLedgerLimits', null)
+    const after = await ok('sandbox_setLedgerLimits', { txCount: null, classicOps: before.classicOps })
+    expect(after).toEqual(before)
+    expect((await ok('sandbox_pending', null)).pending).toEqual([])
   })
 
   it('sandbox_setLedgerEntry: liveUntilLedgerSeq and delete null', async () => {
