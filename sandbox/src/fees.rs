@@ -3,10 +3,17 @@
 use crate::network::Settings;
 use crate::tx::ParsedTx;
 use soroban_env_host::fees::{compute_transaction_resource_fee, TransactionResources};
-use soroban_env_host::xdr::{LedgerKey, SorobanTransactionData, SorobanTransactionDataExt};
+use soroban_env_host::xdr::{LedgerKey, OperationBody, SorobanTransactionData, SorobanTransactionDataExt};
 
-fn disk_read_entries(data: &SorobanTransactionData) -> u32 {
+/// Disk reads a Soroban transaction declares: classic entries and archived entries to restore.
+/// With `restore_counts_footprint`, a RestoreFootprint counts every footprint entry, as
+/// stellar-core's ledger limits count it (the fee keeps soroban-simulation's count, so a
+/// simulated restore pays what it was quoted).
+pub fn disk_read_entries(ptx: &ParsedTx, data: &SorobanTransactionData, restore_counts_footprint: bool) -> u32 {
     let fp = &data.resources.footprint;
+    if restore_counts_footprint && ptx.tx.operations.iter().any(|o| matches!(o.body, OperationBody::RestoreFootprint(_))) {
+        return fp.read_write.len() as u32;
+    }
     let classic = fp
         .read_only
         .iter()
@@ -28,7 +35,7 @@ pub fn resource_fees(ptx: &ParsedTx, data: &SorobanTransactionData, s: &Settings
     let r = &data.resources;
     let res = TransactionResources {
         instructions: r.instructions,
-        disk_read_entries: disk_read_entries(data),
+        disk_read_entries: disk_read_entries(ptx, data, false),
         write_entries: r.footprint.read_write.len() as u32,
         disk_read_bytes: r.disk_read_bytes,
         write_bytes: r.write_bytes,

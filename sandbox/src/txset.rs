@@ -16,8 +16,8 @@
 use crate::network::Settings;
 use crate::tx::ParsedTx;
 use soroban_env_host::xdr::{
-    AccountId, DependentTxCluster, LedgerKey, OperationBody, ParallelTxExecutionStage, ParallelTxsComponent,
-    SorobanTransactionData, SorobanTransactionDataExt, TransactionEnvelope, TransactionPhase, TxSetComponent,
+    AccountId, DependentTxCluster, ParallelTxExecutionStage, ParallelTxsComponent,
+    TransactionEnvelope, TransactionPhase, TxSetComponent,
     TxSetComponentTxsMaybeDiscountedFee, VecM,
 };
 use std::cmp::Ordering;
@@ -96,26 +96,6 @@ pub struct Candidate {
     pub pinned: bool,
 }
 
-/// Disk reads a Soroban transaction declares, counted as stellar-core counts them (classic
-/// entries and archived entries to restore; every footprint entry of a RestoreFootprint).
-pub fn disk_read_entries(data: &SorobanTransactionData, restore: bool) -> u32 {
-    let fp = &data.resources.footprint;
-    if restore {
-        return fp.read_write.len() as u32;
-    }
-    let classic = fp
-        .read_only
-        .iter()
-        .chain(fp.read_write.iter())
-        .filter(|k| !matches!(k, LedgerKey::ContractData(_) | LedgerKey::ContractCode(_)))
-        .count() as u32;
-    let archived = match &data.ext {
-        SorobanTransactionDataExt::V1(e) => e.archived_soroban_entries.len() as u32,
-        SorobanTransactionDataExt::V0 => 0,
-    };
-    classic + archived
-}
-
 impl Candidate {
     pub fn of(ptx: &ParsedTx, pinned: bool) -> Candidate {
         let ops = ptx.num_ops();
@@ -123,14 +103,13 @@ impl Candidate {
         let (phase, res) = match ptx.soroban_data().filter(|_| ptx.is_soroban()) {
             Some(d) => {
                 let r = &d.resources;
-                let restore = ptx.tx.operations.iter().any(|o| matches!(o.body, OperationBody::RestoreFootprint(_)));
                 let res = [
                     ops as i64,
                     r.instructions as i64,
                     size,
                     r.disk_read_bytes as i64,
                     r.write_bytes as i64,
-                    disk_read_entries(d, restore) as i64,
+                    crate::fees::disk_read_entries(ptx, d, true) as i64,
                     r.footprint.read_write.len() as i64,
                 ];
                 (SOROBAN, res)
