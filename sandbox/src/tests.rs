@@ -75,7 +75,7 @@ fn friendbot_then_payment_moves_balance_and_charges_fee() {
     let (a, b) = (key(1), key(2));
     n.friendbot(account_id(&a)).unwrap();
     n.friendbot(account_id(&b)).unwrap();
-    assert!(n.friendbot(account_id(&a)).unwrap_err().contains("createAccountAlreadyExist"));
+    assert_eq!(n.friendbot(account_id(&a)).unwrap_err(), crate::errors::FriendbotError::AlreadyFunded);
     let seq = seq_of(&n, &a) + 1;
     let r = submit_and_close(&mut n, &envelope(nid, &a, seq, 100, vec![pay(&b, 12_345)], TransactionExt::V0, &[&a]));
     assert!(r.success);
@@ -335,9 +335,14 @@ fn serves_json_rpc_and_friendbot_over_http_in_process() {
     assert_eq!(v["result"]["status"], "SUCCESS");
     let (st, v) = http(port, "POST", &format!("/friendbot?addr={addr}"), "");
     assert_eq!(st, 400);
-    assert!(v["detail"].as_str().unwrap().contains("createAccountAlreadyExist"));
-    let (st, _) = http(port, "GET", "/friendbot?addr=nope", "");
+    assert_eq!(
+        v,
+        serde_json::json!({ "type": "https://stellar.org/horizon-errors/bad_request", "title": "Bad Request", "status": 400, "detail": "account already funded to starting balance" })
+    );
+    let (st, v) = http(port, "GET", "/friendbot?addr=nope", "");
     assert_eq!(st, 400);
+    assert_eq!((v["type"].as_str(), v["title"].as_str(), v["status"].as_u64()), (Some("https://stellar.org/horizon-errors/bad_request"), Some("Bad Request"), Some(400)));
+    assert!(v["detail"].as_str().unwrap().contains("nope"));
 }
 
 #[test]
