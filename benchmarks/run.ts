@@ -1,7 +1,7 @@
 /**
  * `npm run bench [name ...]`: runs the benchmarks one after another (default: all), each in its
  * own process so one's sandbox and timers cannot disturb the next. Names: sandbox,
- * sandbox-keepalive, keeper-api, metrics-scrape, keeper-cycle, mass-liquidation, sim, sweep-scale, audit, dashboardBundle. Every
+ * sandbox-keepalive, sandbox-fork, keeper-api, metrics-scrape, keeper-cycle, mass-liquidation, sim, sweep-scale, audit, dashboardBundle. Every
  * benchmark prints its own table; benchmarks/README.md says what each measures.
  */
 import { spawnSync } from 'node:child_process'
@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const all = ['sandbox', 'sandbox-keepalive', 'keeper-api', 'metrics-scrape', 'keeper-cycle', 'mass-liquidation', 'sim', 'sweep-scale', 'audit', 'dashboardBundle'] as const
+const all = ['sandbox', 'sandbox-keepalive', 'sandbox-fork', 'keeper-api', 'metrics-scrape', 'keeper-cycle', 'mass-liquidation', 'sim', 'sweep-scale', 'audit', 'dashboardBundle'] as const
 const asked = process.argv.slice(2)
 const unknown = asked.filter((n) => !(all as readonly string[]).includes(n))
 if (unknown.length > 0) {
