@@ -4,7 +4,7 @@ use crate::errors::{invalid, RpcError};
 use crate::node::Node;
 use crate::store::{entry_key, has_ttl, Stored};
 use serde_json::{json, Value};
-use soroban_env_host::xdr::{LedgerEntry, LedgerKey, Limits, ReadXdr};
+use soroban_env_host::xdr::{AccountId, LedgerEntry, LedgerKey, Limits, ReadXdr, ScAddress};
 use std::sync::Arc;
 
 /// A parameter given by name (`{"count": 3}`) or by position (`[3]`).
@@ -97,11 +97,39 @@ pub fn dispatch(node: &mut Node, method: &str, p: &Value) -> Result<Value, RpcEr
             };
             Ok(json!({ "latestLedger": seq }))
         }
+        "sandbox_loadSnapshot" => {
+            let path = arg(p, "path").and_then(|v| v.as_str()).ok_or_else(|| invalid("path (a LedgerSnapshot JSON file) is required"))?;
+            let (seq, entries) = crate::snapshot::load_file(node, std::path::Path::new(path)).map_err(invalid)?;
+            Ok(json!({ "latestLedger": seq, "entries": entries }))
+        }
+        "sandbox_dumpSnapshot" => {
+            let path = arg(p, "path").and_then(|v| v.as_str()).ok_or_else(|| invalid("path (where to write the LedgerSnapshot JSON) is required"))?;
+            let contracts = strkeys::<ScAddress>(p, "contracts", "a contract address (C...)")?;
+            let accounts = strkeys::<AccountId>(p, "accounts", "an account address (G...)")?;
+            let n = crate::snapshot::dump_file(node, std::path::Path::new(path), &contracts, &accounts).map_err(RpcError::Internal)?;
+            Ok(json!({ "path": path, "latestLedger": node.latest().seq, "entries": n }))
+        }
+        "sandbox_forkStatus" => Ok(node.chain.store.upstream().map(|f| f.status()).unwrap_or(Value::Null)),
         "sandbox_setLedgerEntry" => set_entry(node, p),
         "sandbox_setLedgerLimits" => crate::limits::set(node, p),
         "sandbox_getLedgerLimits" => Ok(crate::limits::to_json(&node.ledger_limits())),
         "sandbox_pending" => Ok(node.pending_json()),
         m => Err(RpcError::MethodNotFound(m.to_string())),
+    }
+}
+
+/// An optional list of strkey addresses (`contracts`, `accounts`).
+fn strkeys<T: std::str::FromStr>(p: &Value, name: &str, what: &str) -> Result<Vec<T>, RpcError> {
+    match p.get(name) {
+        None | Some(Value::Null) => Ok(vec![]),
+        Some(Value::Array(list)) => list
+            .iter()
+            .map(|v| {
+                let s = v.as_str().unwrap_or_default();
+                s.parse().map_err(|_| invalid(format!("{name}: {v} is not {what}")))
+            })
+            .collect(),
+        Some(_) => Err(invalid(format!("{name} must be an array of strkeys"))),
     }
 }
 

@@ -41,6 +41,16 @@ impl Clock {
         t
     }
 
+    /// Goes on from a ledger closed at `close_time` (a loaded snapshot, a fork): the next
+    /// close comes one interval later, on a virtual clock and on the wall clock alike.
+    pub fn continue_from(&mut self, close_time: u64) {
+        let next = close_time + self.step;
+        match self.virtual_next.as_mut() {
+            Some(v) => *v = next,
+            None => self.offset = next as i64 - wall_secs() as i64,
+        }
+    }
+
     pub fn advance(&mut self, seconds: u64) {
         match self.virtual_next.as_mut() {
             Some(v) => *v += seconds,

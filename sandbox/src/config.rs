@@ -30,6 +30,13 @@ pub struct Config {
     /// Close a ledger as soon as a transaction is accepted (anvil's automine): clients see
     /// it applied on their first getTransaction.
     pub instant: bool,
+    /// LedgerSnapshot JSON file to start from.
+    pub snapshot: Option<PathBuf>,
+    /// Fork mode: the upstream Stellar RPC, and extra headers for its requests.
+    pub fork_url: Option<String>,
+    pub fork_headers: Vec<String>,
+    /// --network-passphrase was given.
+    pub passphrase_given: bool,
 }
 
 impl Default for Config {
@@ -48,6 +55,10 @@ impl Default for Config {
             quiet: false,
             exit_on_stdin_close: false,
             instant: false,
+            snapshot: None,
+            fork_url: None,
+            fork_headers: vec![],
+            passphrase_given: false,
         }
     }
 }
@@ -81,7 +92,13 @@ impl Config {
                 "--manual" => c.manual = true,
                 "--seed" => c.seed = Some(parse_num(&value(&mut i, a)?, a)?),
                 "--state" => c.state_file = Some(PathBuf::from(value(&mut i, a)?)),
-                "--network-passphrase" => c.passphrase = value(&mut i, a)?,
+                "--network-passphrase" => {
+                    c.passphrase = value(&mut i, a)?;
+                    c.passphrase_given = true;
+                }
+                "--snapshot" => c.snapshot = Some(PathBuf::from(value(&mut i, a)?)),
+                "--fork-url" => c.fork_url = Some(value(&mut i, a)?),
+                "--fork-header" => c.fork_headers.push(value(&mut i, a)?),
                 "--start-time" => c.start_time = Some(parse_num(&value(&mut i, a)?, a)?),
                 "--retention-window" => c.retention_window = parse_num(&value(&mut i, a)?, a)?,
                 "--min-persistent-ttl" => c.min_persistent_ttl = parse_num(&value(&mut i, a)?, a)?,
@@ -93,6 +110,12 @@ impl Config {
             }
             i += 1;
         }
+        if c.snapshot.is_some() && c.fork_url.is_some() {
+            return Err("--snapshot and --fork-url both say where the node starts: give one".into());
+        }
+        if !c.fork_headers.is_empty() && c.fork_url.is_none() {
+            return Err("--fork-header needs --fork-url".into());
+        }
         Ok(c)
     }
 }
@@ -103,7 +126,8 @@ fn parse_num<T: std::str::FromStr>(s: &str, name: &str) -> Result<T, String> {
 
 pub const USAGE: &str = "usage: sandbox [--port N] [--host H] [--ledger-interval SECONDS] [--manual] \
 [--seed S] [--state FILE] [--network-passphrase P] [--start-time UNIX] [--retention-window N] \
-[--min-persistent-ttl N] [--quiet] [--exit-on-stdin-close] [--instant]";
+[--min-persistent-ttl N] [--quiet] [--exit-on-stdin-close] [--instant] [--snapshot FILE] \
+[--fork-url URL [--fork-header 'Name: value' ...]]";
 
 #[cfg(test)]
 mod tests {
@@ -130,5 +154,7 @@ mod tests {
         assert!(Config::parse(&args("--port x")).is_err());
         assert!(Config::parse(&args("--bogus")).is_err());
         assert!(Config::parse(&args("--seed")).is_err());
+        assert!(Config::parse(&args("--snapshot s.json --fork-url http://x")).is_err());
+        assert!(Config::parse(&args("--fork-header a:b")).is_err());
     }
 }

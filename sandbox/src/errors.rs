@@ -76,3 +76,31 @@ mod tests {
         assert_eq!(v["error"], json!({ "code": -32600, "message": "exact text" }));
     }
 }
+
+/// A friendbot failure, answered as Stellar's friendbot answers: an HTTP problem document
+/// (type, title, status, detail).
+#[derive(Debug, Clone, PartialEq)]
+pub enum FriendbotError {
+    /// The account exists: the detail wallets and stellar-cli take for "already funded".
+    AlreadyFunded,
+    BadRequest(String),
+    Failed(String),
+}
+
+impl FriendbotError {
+    pub fn problem(&self) -> (u16, Value) {
+        let (status, kind, title, detail) = match self {
+            FriendbotError::AlreadyFunded => (400, "bad_request", "Bad Request", "account already funded to starting balance".to_string()),
+            FriendbotError::BadRequest(d) => (400, "bad_request", "Bad Request", d.clone()),
+            FriendbotError::Failed(d) => (500, "server_error", "Internal Server Error", d.clone()),
+        };
+        let problem = json!({ "type": format!("https://stellar.org/horizon-errors/{kind}"), "title": title, "status": status, "detail": detail });
+        (status, problem)
+    }
+}
+
+impl std::fmt::Display for FriendbotError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.problem().1["detail"].as_str().unwrap_or_default())
+    }
+}

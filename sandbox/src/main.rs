@@ -12,6 +12,8 @@ mod event_log;
 mod events;
 mod fees;
 mod feestats;
+mod fork;
+mod fork_start;
 mod history;
 mod limits;
 mod modules;
@@ -23,17 +25,23 @@ mod queue;
 mod records;
 mod rpc;
 mod simulate;
+mod snapshot;
 mod soroban;
 mod state;
 mod store;
 mod transport;
 mod tx;
 mod txset;
+mod upstream;
 mod xdrjson;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod classic_events_tests;
+#[cfg(test)]
+mod fork_tests;
+#[cfg(test)]
+mod snapshot_tests;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -53,8 +61,22 @@ fn main() {
     }
 }
 
-fn run(cfg: config::Config) -> Result<(), String> {
+fn run(mut cfg: config::Config) -> Result<(), String> {
+    let upstream = fork_start::connect(&mut cfg)?;
     let mut node = node::Node::new(cfg.clone())?;
+    if let Some(up) = upstream {
+        let url = up.url.clone();
+        let seq = fork_start::attach(&mut node, up)?;
+        if !cfg.quiet {
+            eprintln!("sandbox: forked {url} at ledger {seq} ({})", cfg.passphrase);
+        }
+    }
+    if let Some(path) = &cfg.snapshot {
+        let (seq, n) = snapshot::load_file(&mut node, path)?;
+        if !cfg.quiet {
+            eprintln!("sandbox: loaded snapshot {} ({n} entries) at ledger {seq}", path.display());
+        }
+    }
     if let Some(path) = &cfg.state_file {
         if path.exists() {
             let seq = state::read_file(&mut node, path)?;

@@ -3,6 +3,7 @@
 
 use crate::clock::Clock;
 use crate::config::Config;
+use crate::errors::FriendbotError;
 use crate::network::{self, Settings, BASE_FEE, BASE_RESERVE, PROTOCOL_VERSION};
 use crate::overlay::Overlay;
 use crate::store::{Store, Stored};
@@ -334,13 +335,14 @@ impl Node {
     }
 
     /// Friendbot: a CreateAccount from the root account, applied in a ledger closed at once.
-    pub fn friendbot(&mut self, dest: AccountId) -> Result<[u8; 32], String> {
+    pub fn friendbot(&mut self, dest: AccountId) -> Result<[u8; 32], FriendbotError> {
+        self.chain.store.prefetch(&[tx::account_key(&dest)]).map_err(FriendbotError::Failed)?;
         let ov = Overlay::new(&self.chain.store, 0);
         if tx::load_account(&ov, &dest).is_some() {
-            return Err("createAccountAlreadyExist: the account is already funded".into());
+            return Err(FriendbotError::AlreadyFunded);
         }
         let root_id = account_id(&self.root);
-        let root = tx::load_account(&ov, &root_id).ok_or("root account is missing")?;
+        let root = tx::load_account(&ov, &root_id).ok_or_else(|| FriendbotError::Failed("the network root account is missing".into()))?;
         let seq = root.seq_num.0 + 1 + self.pending_from(&root_id);
         let t = Transaction {
             source_account: MuxedAccount::Ed25519(Uint256(self.root.verifying_key().to_bytes())),
@@ -371,13 +373,13 @@ impl Node {
             .try_into()
             .unwrap(),
         });
-        let ptx = tx::parse(&b64(&env), &self.network_id)?;
+        let ptx = tx::parse(&b64(&env), &self.network_id).map_err(FriendbotError::Failed)?;
         let h = ptx.hash;
-        self.submit(ptx).map_err(|r| format!("friendbot transaction rejected: {}", tx::result_code_name(&r.result)))?;
+        self.submit(ptx).map_err(|r| FriendbotError::Failed(format!("friendbot transaction rejected: {}", tx::result_code_name(&r.result))))?;
         self.close(Some(h), true);
         match self.chain.txs.get(&h) {
             Some(r) if r.success => Ok(h),
-            _ => Err("friendbot transaction failed".into()),
+            _ => Err(FriendbotError::Failed("friendbot transaction failed".into())),
         }
     }
 

@@ -24,7 +24,7 @@ impl<'a> Overlay<'a> {
     pub fn get(&self, key: &LedgerKey) -> Option<Stored> {
         match self.changes.get(key) {
             Some(v) => v.clone(),
-            None => self.base.get(key).cloned(),
+            None => self.base.read(key),
         }
     }
 
@@ -64,8 +64,8 @@ impl<'a> Overlay<'a> {
     pub fn rollback_scope(&mut self) {
         let scope = std::mem::take(&mut self.scope);
         for (k, before) in scope {
-            match (before, self.base.get(&k)) {
-                (b, base) if b.as_ref() == base => {
+            match (before, self.base.read(&k)) {
+                (b, base) if b == base => {
                     self.changes.remove(&k);
                 }
                 (b, _) => {

@@ -155,15 +155,21 @@ fn ledger_entries(node: &Node, r: KeysReq) -> Result<Value, RpcError> {
     if r.keys.len() > 200 {
         return Err(invalid("at most 200 keys per getLedgerEntries request"));
     }
+    let keys = r
+        .keys
+        .iter()
+        .map(|k| LedgerKey::from_xdr_base64(k, Limits::len(1 << 20)).map_err(|e| invalid(format!("key {k:?} is not LedgerKey XDR: {e}"))))
+        .collect::<Result<Vec<_>, _>>()?;
+    let store = &node.chain.store;
+    let entries = store.lookup_many(&keys).map_err(RpcError::Internal)?;
     let mut out = vec![];
-    for k in &r.keys {
-        let key = LedgerKey::from_xdr_base64(k, Limits::len(1 << 20)).map_err(|e| invalid(format!("key {k:?} is not LedgerKey XDR: {e}")))?;
-        let found = match &key {
-            LedgerKey::Ttl(t) => node.chain.store.get_ttl_entry(t).map(|e| (e, None)),
-            _ => node.chain.store.get(&key).map(|s| (s.entry.clone(), s.live_until)),
+    for ((k, key), stored) in r.keys.iter().zip(&keys).zip(entries) {
+        let found = match key {
+            LedgerKey::Ttl(t) => store.get_ttl_entry(t).map(|e| (e, None)),
+            _ => stored.map(|s| (s.entry, s.live_until)),
         };
         if let Some((entry, live_until)) = found {
-            let key_v = if fmt.is_json() { fmt.typed(&key) } else { json!(k) };
+            let key_v = if fmt.is_json() { fmt.typed(key) } else { json!(k) };
             let mut v = json!({
                 fmt.key("key", "keyJson"): key_v,
                 fmt.key("xdr", "dataJson"): fmt.typed(&entry.data),
@@ -191,6 +197,9 @@ fn send(node: &mut Node, r: TxReq) -> Result<Value, RpcError> {
         v["status"] = json!("DUPLICATE");
         return Ok(v);
     }
+    // Fork mode: what the transaction reads is fetched now, so a failing upstream refuses it
+    // here rather than in the ledger that applies it.
+    node.chain.store.prefetch(&crate::fork::tx_keys(&ptx)).map_err(RpcError::Internal)?;
     match node.submit(ptx) {
         Ok(()) => {
             v["status"] = json!("PENDING");

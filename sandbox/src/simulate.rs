@@ -96,7 +96,16 @@ pub fn simulate_as(node: &Node, p: SimulateParams, xdr_format: Option<&str>) -> 
         Err(e) => return Ok(json!({ "error": e, "latestLedger": latest })),
     };
     let ptx = tx::parse(&p.transaction, &node.network_id)?;
-    Ok(simulate_parsed(node, ptx, p, fmt).unwrap_or_else(|e| {
+    // Fork mode: the host reads entries one at a time; an upstream failure among them is the
+    // simulation's error (it names the key and the upstream).
+    let upstream = node.chain.store.upstream();
+    upstream.map(|f| f.take_error());
+    let result = simulate_parsed(node, ptx, p, fmt);
+    let result = match upstream.and_then(|f| f.take_error()) {
+        Some(e) => Err(e),
+        None => result,
+    };
+    Ok(result.unwrap_or_else(|e| {
         let mut v = json!({ "error": e, "latestLedger": latest });
         put_events(&mut v, fmt, &[]);
         v

@@ -5,7 +5,7 @@
 use crate::node::{b64, LedgerRecord, Node};
 use crate::store::{entry_key, Store, Stored};
 use serde_json::{json, Value};
-use soroban_env_host::xdr::{LedgerEntry, LedgerHeader, Limits, ReadXdr};
+use soroban_env_host::xdr::{LedgerEntry, LedgerHeader, LedgerKey, Limits, ReadXdr};
 use std::sync::Arc;
 
 /// The state; with `history`, also the retained ledgers, transactions and events.
@@ -14,7 +14,8 @@ pub fn dump(node: &Node, history: bool) -> Value {
     let entries: Vec<Value> = node
         .chain
         .store
-        .iter()
+        .merged()
+        .into_iter()
         .map(|(_, s)| {
             let mut v = json!({ "entry": b64(&s.entry) });
             if let Some(t) = s.live_until {
@@ -33,6 +34,10 @@ pub fn dump(node: &Node, history: bool) -> Value {
     });
     if history {
         v["history"] = crate::records::dump(&node.chain);
+    }
+    let deleted: Vec<String> = node.chain.store.deleted().map(b64).collect();
+    if !deleted.is_empty() {
+        v["deleted"] = json!(deleted);
     }
     v
 }
@@ -70,7 +75,11 @@ pub fn load(node: &mut Node, v: &Value) -> Result<u32, String> {
     if let Some(c) = v.get("clock").filter(|c| !c.is_null()) {
         clock.restore(c)?;
     }
-    let mut store = Store::default();
+    let mut store = Store::over(node.chain.store.upstream().cloned());
+    for k in v.get("deleted").and_then(|d| d.as_array()).map(Vec::as_slice).unwrap_or_default() {
+        let k = k.as_str().and_then(|k| LedgerKey::from_xdr_base64(k, Limits::none()).ok()).ok_or("state: deleted holds a bad key")?;
+        store.remove(&k);
+    }
     for e in v["entries"].as_array().ok_or("state: entries missing")? {
         let entry = LedgerEntry::from_xdr_base64(e["entry"].as_str().ok_or("state: entry without \"entry\"")?, Limits::none())
             .map_err(|err| format!("state: bad entry XDR: {err}"))?;
@@ -97,17 +106,41 @@ pub fn load(node: &mut Node, v: &Value) -> Result<u32, String> {
             node.chain.events.extend(h.events);
             node.prune();
         }
-        None => node.chain.ledgers.push_back(LedgerRecord {
-            seq,
-            close_time: header.scp_value.close_time.0,
-            hash,
-            meta_b64: empty_close_meta(&header, hash),
-            header,
-            txs: vec![],
-            fees: Default::default(),
-        }),
+        None => node.chain.ledgers.push_back(first_ledger(header, hash)),
     }
     Ok(seq)
+}
+
+/// A ledger to start from, with no transactions and no history before it.
+fn first_ledger(header: LedgerHeader, hash: [u8; 32]) -> LedgerRecord {
+    LedgerRecord {
+        seq: header.ledger_seq,
+        close_time: header.scp_value.close_time.0,
+        hash,
+        meta_b64: empty_close_meta(&header, hash),
+        header,
+        txs: vec![],
+        fees: Default::default(),
+    }
+}
+
+/// Starts the node afresh from `store` at the ledger `header` (a snapshot's or a fork's): no
+/// history, nothing pending, and the clock going on from that ledger's close time. Nothing
+/// changes when the state's network settings are refused.
+pub fn restart_at(node: &mut Node, store: Arc<Store>, header: LedgerHeader, hash: [u8; 32]) -> Result<(), String> {
+    let settings = crate::network::Settings::load(&store)?;
+    node.chain.store = store;
+    node.settings = Arc::new(settings);
+    crate::modules::add_all_from(&node.modules, &node.chain.store);
+    node.chain.fee_pool = header.fee_pool;
+    node.chain.clock.continue_from(header.scp_value.close_time.0);
+    node.chain.txs.clear();
+    node.chain.events.clear();
+    node.pending.clear();
+    node.queue_ages.clear();
+    node.chain.ledgers.clear();
+    node.chain.ledgers.push_back(first_ledger(header, hash));
+    Ok(())
 }
 
 fn empty_close_meta(header: &LedgerHeader, hash: [u8; 32]) -> String {

@@ -8,11 +8,11 @@ use crate::tx;
 use ed25519_dalek::{Signer, SigningKey};
 use soroban_env_host::xdr::*;
 
-fn node() -> Node {
+pub(crate) fn node() -> Node {
     Node::new(Config::test()).unwrap()
 }
 
-fn key(n: u8) -> SigningKey {
+pub(crate) fn key(n: u8) -> SigningKey {
     SigningKey::from_bytes(&[n; 32])
 }
 
@@ -20,17 +20,17 @@ fn muxed(k: &SigningKey) -> MuxedAccount {
     MuxedAccount::Ed25519(Uint256(k.verifying_key().to_bytes()))
 }
 
-fn seq_of(n: &Node, k: &SigningKey) -> i64 {
+pub(crate) fn seq_of(n: &Node, k: &SigningKey) -> i64 {
     let ov = crate::overlay::Overlay::new(&n.chain.store, 0);
     tx::load_account(&ov, &account_id(k)).unwrap().seq_num.0
 }
 
-fn balance(n: &Node, k: &SigningKey) -> i64 {
+pub(crate) fn balance(n: &Node, k: &SigningKey) -> i64 {
     let ov = crate::overlay::Overlay::new(&n.chain.store, 0);
     tx::load_account(&ov, &account_id(k)).unwrap().balance
 }
 
-fn envelope(nid: [u8; 32], src: &SigningKey, seq: i64, fee: u32, ops: Vec<OperationBody>, ext: TransactionExt, signers: &[&SigningKey]) -> String {
+pub(crate) fn envelope(nid: [u8; 32], src: &SigningKey, seq: i64, fee: u32, ops: Vec<OperationBody>, ext: TransactionExt, signers: &[&SigningKey]) -> String {
     let t = Transaction {
         source_account: muxed(src),
         fee,
@@ -52,11 +52,11 @@ fn envelope(nid: [u8; 32], src: &SigningKey, seq: i64, fee: u32, ops: Vec<Operat
     b64(&TransactionEnvelope::Tx(TransactionV1Envelope { tx: t, signatures: sigs.try_into().unwrap() }))
 }
 
-fn pay(to: &SigningKey, amount: i64) -> OperationBody {
+pub(crate) fn pay(to: &SigningKey, amount: i64) -> OperationBody {
     OperationBody::Payment(PaymentOp { destination: muxed(to), asset: Asset::Native, amount })
 }
 
-fn submit_and_close(n: &mut Node, env: &str) -> crate::node::TxRecord {
+pub(crate) fn submit_and_close(n: &mut Node, env: &str) -> crate::node::TxRecord {
     let ptx = tx::parse(env, &n.network_id).unwrap();
     let h = ptx.hash;
     n.submit(ptx).map_err(|r| tx::result_code_name(&r.result)).unwrap();
@@ -75,7 +75,7 @@ fn friendbot_then_payment_moves_balance_and_charges_fee() {
     let (a, b) = (key(1), key(2));
     n.friendbot(account_id(&a)).unwrap();
     n.friendbot(account_id(&b)).unwrap();
-    assert!(n.friendbot(account_id(&a)).unwrap_err().contains("createAccountAlreadyExist"));
+    assert_eq!(n.friendbot(account_id(&a)).unwrap_err(), crate::errors::FriendbotError::AlreadyFunded);
     let seq = seq_of(&n, &a) + 1;
     let r = submit_and_close(&mut n, &envelope(nid, &a, seq, 100, vec![pay(&b, 12_345)], TransactionExt::V0, &[&a]));
     assert!(r.success);
@@ -207,12 +207,12 @@ fn seeded_nodes_close_identical_ledgers() {
     assert_eq!(run(), run());
 }
 
-fn invoke_op(host_fn: HostFunction) -> OperationBody {
+pub(crate) fn invoke_op(host_fn: HostFunction) -> OperationBody {
     OperationBody::InvokeHostFunction(InvokeHostFunctionOp { host_function: host_fn, auth: VecM::default() })
 }
 
 /// Simulates `host_fn` from `kp`, then applies it with the simulated resources.
-fn sim_apply(n: &mut Node, kp: &SigningKey, host_fn: HostFunction) -> (serde_json::Value, crate::node::TxRecord) {
+pub(crate) fn sim_apply(n: &mut Node, kp: &SigningKey, host_fn: HostFunction) -> (serde_json::Value, crate::node::TxRecord) {
     let nid = n.network_id;
     let seq = seq_of(n, kp) + 1;
     let draft = envelope(nid, kp, seq, 100, vec![invoke_op(host_fn.clone())], TransactionExt::V0, &[]);
@@ -224,7 +224,7 @@ fn sim_apply(n: &mut Node, kp: &SigningKey, host_fn: HostFunction) -> (serde_jso
     (sim, r)
 }
 
-fn native_sac(n: &Node) -> ScAddress {
+pub(crate) fn native_sac(n: &Node) -> ScAddress {
     ScAddress::Contract(ContractId(Hash(crate::apply::native_contract_id(&n.network_id))))
 }
 
@@ -295,7 +295,7 @@ fn archived_entries_are_restored_by_the_invocation_or_through_a_restore_preamble
     assert!(instance_live_until(&n) >= n.latest().seq);
 }
 
-fn http(port: u16, method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
+pub(crate) fn http(port: u16, method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
     use std::io::{Read, Write};
     let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
     write!(s, "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len()).unwrap();
@@ -308,9 +308,13 @@ fn http(port: u16, method: &str, path: &str, body: &str) -> (u16, serde_json::Va
 
 /// A node served over HTTP on a free loopback port, for the rest of the test process.
 fn serve_in_process() -> u16 {
+    serve(node())
+}
+
+pub(crate) fn serve(n: Node) -> u16 {
     use std::sync::{Arc, Mutex};
     let (server, port) = crate::transport::bind("127.0.0.1", 0).unwrap();
-    let ctx = Arc::new(crate::rpc::Ctx { node: Mutex::new(node()), base_url: format!("http://127.0.0.1:{port}") });
+    let ctx = Arc::new(crate::rpc::Ctx { node: Mutex::new(n), base_url: format!("http://127.0.0.1:{port}") });
     let _acceptor = crate::transport::serve(server, ctx);
     port
 }
@@ -335,9 +339,14 @@ fn serves_json_rpc_and_friendbot_over_http_in_process() {
     assert_eq!(v["result"]["status"], "SUCCESS");
     let (st, v) = http(port, "POST", &format!("/friendbot?addr={addr}"), "");
     assert_eq!(st, 400);
-    assert!(v["detail"].as_str().unwrap().contains("createAccountAlreadyExist"));
-    let (st, _) = http(port, "GET", "/friendbot?addr=nope", "");
+    assert_eq!(
+        v,
+        serde_json::json!({ "type": "https://stellar.org/horizon-errors/bad_request", "title": "Bad Request", "status": 400, "detail": "account already funded to starting balance" })
+    );
+    let (st, v) = http(port, "GET", "/friendbot?addr=nope", "");
     assert_eq!(st, 400);
+    assert_eq!((v["type"].as_str(), v["title"].as_str(), v["status"].as_u64()), (Some("https://stellar.org/horizon-errors/bad_request"), Some("Bad Request"), Some(400)));
+    assert!(v["detail"].as_str().unwrap().contains("nope"));
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! HTTP transport: JSON-RPC 2.0 on /rpc (single and batch), friendbot on /friendbot.
 
+use crate::errors::FriendbotError;
 use crate::rpc::{handle, Ctx};
 use serde_json::{json, Value};
 use soroban_env_host::xdr::AccountId;
@@ -225,13 +226,13 @@ fn route(ctx: &Ctx, method: &str, url: &str, body: &[u8]) -> (u16, Value) {
         ("GET" | "POST", "/friendbot") => {
             let addr = query.split('&').find_map(|kv| kv.strip_prefix("addr=")).map(percent_decode).unwrap_or_default();
             let Ok(id) = AccountId::from_str(&addr) else {
-                return (400, json!({ "status": 400, "detail": format!("addr {addr:?} is not a G... account address") }));
+                return FriendbotError::BadRequest(format!("addr {addr:?} is not a G... account address")).problem();
             };
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ctx.lock().friendbot(id)))
-                .unwrap_or_else(|_| Err("friendbot panicked".to_string()));
+                .unwrap_or_else(|_| Err(FriendbotError::Failed("friendbot panicked".into())));
             match result {
                 Ok(h) => (200, json!({ "hash": hex::encode(h), "successful": true })),
-                Err(e) => (400, json!({ "status": 400, "detail": e })),
+                Err(e) => e.problem(),
             }
         }
         ("GET", "/health") | ("GET", "") => (200, json!({ "status": "healthy" })),

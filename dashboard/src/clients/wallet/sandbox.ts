@@ -64,8 +64,9 @@ async function friendbot(url: string, account: string): Promise<void> {
   const res = await fetch(`${url}?addr=${encodeURIComponent(account)}`)
   if (res.ok) return
   const body = await res.text()
-  // Another tab may have created it in between: that is what we wanted.
-  if (body.includes('createAccountAlreadyExist')) return
+  // Another tab may have created it in between: that is what we wanted. The detail is the one
+  // Stellar's friendbot (and the sandbox's) gives for an existing account.
+  if (body.includes('account already funded to starting balance')) return
   throw new Error(`the sandbox friendbot refused to fund ${account} (HTTP ${res.status}: ${body.slice(0, 200)})`)
 }
 
