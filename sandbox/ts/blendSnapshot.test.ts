@@ -160,13 +160,8 @@ const lateBreak = brokenCopy('late-break.json', (s) => {
   s.ledger_entries[LAST]![1][0].data = { no_such_entry_type: {} }
 })
 
-/** The error text names entry `i`: its index, or its key's contract and key. */
-function namesEntry(message: string, i: number): boolean {
-  const k = fixture.ledger_entries[i]![0]
-  const byIndex = new RegExp(`(entry|index|#|\\[)\\s*${i}\\b`, 'i').test(message)
-  const byKey = k.contract_data ? message.includes(k.contract_data.contract) : k.contract_code ? message.includes(k.contract_code.hash) : false
-  return byIndex || byKey
-}
+/** The error text names entry `i` by its place in the file, as the node writes it. */
+const namesEntry = (message: string, i: number) => message.includes(`ledger_entries[${i}]`)
 
 // ---- the tests -----------------------------------------------------------------------------------
 
@@ -275,6 +270,7 @@ describe('--snapshot refuses a broken file', () => {
     )
     expect(err.message).toMatch(/exited/)
     expect(namesEntry(err.message, XLM_CONFIG), err.message).toBe(true)
+    expect(err.message).toContain(BLND) // the key it carries
   })
 
   it('an entry that is not XDR JSON: the node does not start, and says which entry', async () => {
