@@ -89,7 +89,8 @@ impl Fork {
             for k in batch {
                 cache.entries.entry(k.clone()).or_insert(None);
             }
-            for (k, s) in found {
+            for (k, entry, live_until) in found {
+                let s = Stored { entry, live_until };
                 if let LedgerEntryData::ContractCode(c) = &s.entry.data {
                     codes.push(c.code.to_vec());
                 }

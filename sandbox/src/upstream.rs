@@ -1,7 +1,6 @@
 //! Fork mode's client for the upstream Stellar RPC: JSON-RPC over HTTP(S), with the operator's
 //! extra headers (an API key, say), counting every request it makes.
 
-use crate::store::Stored;
 use serde_json::{json, Value};
 use soroban_env_host::xdr::{LedgerEntry, LedgerEntryData, LedgerEntryExt, LedgerKey, Limits, ReadXdr, WriteXdr};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -72,7 +71,7 @@ impl Upstream {
 
     /// getLedgerEntries for at most MAX_KEYS_PER_REQUEST keys: the entries found, each with its
     /// live-until ledger.
-    pub fn ledger_entries(&self, keys: &[LedgerKey]) -> Result<Vec<(LedgerKey, Stored)>, String> {
+    pub fn ledger_entries(&self, keys: &[LedgerKey]) -> Result<Vec<(LedgerKey, LedgerEntry, Option<u32>)>, String> {
         self.keys.fetch_add(keys.len() as u64, Ordering::Relaxed);
         let b64: Vec<String> = keys.iter().map(|k| k.to_xdr_base64(Limits::none()).expect("key encodes")).collect();
         let r = self.call("getLedgerEntries", json!({ "keys": b64 }))?;
@@ -84,7 +83,7 @@ impl Upstream {
     }
 }
 
-fn parse_entry(e: &Value) -> Result<(LedgerKey, Stored), String> {
+fn parse_entry(e: &Value) -> Result<(LedgerKey, LedgerEntry, Option<u32>), String> {
     let field = |name: &str| e[name].as_str().ok_or_else(|| format!("an entry without {name}"));
     let key = LedgerKey::from_xdr_base64(field("key")?, Limits::none()).map_err(|err| format!("bad key XDR: {err}"))?;
     let data = LedgerEntryData::from_xdr_base64(field("xdr")?, Limits::none()).map_err(|err| format!("bad entry XDR: {err}"))?;
@@ -94,5 +93,5 @@ fn parse_entry(e: &Value) -> Result<(LedgerKey, Stored), String> {
     };
     let last = e["lastModifiedLedgerSeq"].as_u64().ok_or("an entry without lastModifiedLedgerSeq")? as u32;
     let live_until = e["liveUntilLedgerSeq"].as_u64().map(|l| l as u32);
-    Ok((key, Stored { entry: LedgerEntry { last_modified_ledger_seq: last, data, ext }, live_until }))
+    Ok((key, LedgerEntry { last_modified_ledger_seq: last, data, ext }, live_until))
 }

@@ -1,6 +1,6 @@
 /**
  * `npm run sim -- <command>`:
- *   run <scenario.yaml> [--seed N] [--out DIR] [--set path=value ...]
+ *   run <scenario.yaml> [--seed N] [--out DIR] [--set path=value ...] [--snapshot-at STEP[,STEP...|end]]
  *   list
  *   sweep <scenario.yaml> --set path=v1,v2 ... [--seeds N] [--seed-base N] [--workers N] [--out DIR] [--shard i/N] [--resume | --no-resume]
  *   merge <dir...> --out DIR
@@ -14,6 +14,7 @@ import { parseDocument } from 'yaml'
 import { REPO_ROOT } from '../../sandbox/ts/launch.js'
 import { summaryTable } from './report/summary.js'
 import { loadScenario, parseValue, ScenarioError, type Override } from './scenario/load.js'
+import { checkSnapshotAt, parseSnapshotAt, SnapshotOptionError, type SnapshotFile, type SnapshotStep } from './record/snapshots.js'
 import { runScenario, stepsOf } from './run.js'
 
 const SCENARIOS = join(REPO_ROOT, 'sim', 'scenarios')
@@ -53,13 +54,29 @@ function scenarioPath(arg: string | undefined): string {
   }
 }
 
+/** `--snapshot-at` checked against the run's length; a bad value is a usage error. */
+function snapshotSteps(raw: string[] | undefined, steps: number, out: string): SnapshotStep[] {
+  try {
+    const at = raw === undefined ? [] : parseSnapshotAt(raw)
+    checkSnapshotAt(at, steps, out)
+    return at
+  } catch (err) {
+    throw err instanceof SnapshotOptionError ? new UsageError(err.message) : err
+  }
+}
+
 async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { seed: { type: 'string' }, out: { type: 'string' }, set: { type: 'string', multiple: true } } })
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { seed: { type: 'string' }, out: { type: 'string' }, set: { type: 'string', multiple: true }, 'snapshot-at': { type: 'string', multiple: true } },
+  })
   const file = scenarioPath(positionals[0])
   const loaded = loadScenario(file, overrides(values.set))
   const seed = intOption('seed', values.seed, loaded.scenario.run.seed)
   const out = resolve(values.out ?? join('runs', `${loaded.scenario.name}-seed${seed}`))
   const steps = stepsOf(loaded)
+  const snapshotAt = snapshotSteps(values['snapshot-at'], steps, out)
   process.stderr.write(`${loaded.scenario.name}: ${steps} ledgers, ${loaded.scenario.keepers.count} keeper(s), seed ${seed}\n`)
   const bar = new cliProgress.SingleBar(
     { format: 'ledgers {bar} {value}/{total} | {percentage}% | ETA {eta_formatted}', stream: process.stderr, noTTYOutput: false, hideCursor: true },
@@ -67,10 +84,13 @@ async function run(argv: string[]): Promise<number> {
   )
   let started = false
   const t0 = Date.now()
+  const snapshots: SnapshotFile[] = []
   const report = await runScenario({
     loaded,
     seed,
     outDir: out,
+    snapshotAt,
+    onSnapshot: (f) => snapshots.push(f),
     log: (line) => {
       if (!started) process.stderr.write(`  ${line}\n`)
     },
@@ -85,6 +105,7 @@ async function run(argv: string[]): Promise<number> {
   if (started) bar.stop()
   process.stdout.write(`${summaryTable(report)}\n`)
   process.stdout.write(`wall time ${((Date.now() - t0) / 1000).toFixed(1)} s\nreport: ${join(out, 'report.html')}\n`)
+  for (const f of snapshots) process.stdout.write(`snapshot at step ${f.step}: ${f.path} (ledger ${f.ledger})\n`)
   return report.summary.replayMismatches > 0 || !report.summary.auditHolds ? 1 : 0
 }
 
@@ -108,7 +129,7 @@ async function merge(argv: string[]): Promise<number> {
   return mergeCommand(argv)
 }
 
-const USAGE = `usage: npm run sim -- run <scenario> [--seed N] [--out DIR] [--set path=value ...]
+const USAGE = `usage: npm run sim -- run <scenario> [--seed N] [--out DIR] [--set path=value ...] [--snapshot-at STEP[,STEP...|end]]
        npm run sim -- list
        npm run sim -- sweep <scenario> --set path=v1,v2 [--seeds N] [--seed-base N] [--workers N] [--out DIR] [--shard i/N] [--resume | --no-resume]
        npm run sim -- merge <dir...> --out DIR`

@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { REPO_ROOT } from '../../sandbox/ts/launch.js'
+import { contractExecutable } from '../../src/chain/ledgerEntries.js'
+import { DEFAULT_PASSPHRASE, REPO_ROOT, startSandbox } from '../../sandbox/ts/launch.js'
+import type { SnapshotFile } from './record/snapshots.js'
 import type { Report } from './report/types.js'
 import { runScenario } from './run.js'
 import { loadScenario } from './scenario/load.js'
@@ -48,9 +50,37 @@ describe('a short seeded crash on the sandbox', () => {
     const [ja, jb] = await Promise.all([readFile(join(OUT, 'a', 'report.json')), readFile(join(OUT, 'b', 'report.json'))])
     expect(withoutFees(ja)).toBe(withoutFees(jb))
 
-    const c = await runScenario({ loaded, seed: 2, outDir: join(OUT, 'c') })
+    // seed 2 also writes LedgerSnapshot files mid-run and at the end
+    const snapshots: SnapshotFile[] = []
+    const c = await runScenario({ loaded, seed: 2, outDir: join(OUT, 'c'), snapshotAt: [130, 'end'], onSnapshot: (f) => snapshots.push(f) })
     const jc = await readFile(join(OUT, 'c', 'report.json'))
     expect(jc.equals(ja)).toBe(false)
     expect(JSON.stringify(c.series)).not.toEqual(JSON.stringify(a.series))
+
+    const { startLedger, endLedger } = c.run
+    expect(snapshots.map((f) => f.step)).toEqual([130, 'end'])
+    const [mid, end] = snapshots as [SnapshotFile, SnapshotFile]
+    // the first close at or after step 130 (fast-forward may have closed past it), and the last ledger
+    expect(mid.ledger).toBeGreaterThanOrEqual(startLedger + 130)
+    expect(mid.ledger).toBeLessThanOrEqual(endLedger)
+    expect(end.ledger).toBe(endLedger)
+    for (const f of snapshots) {
+      expect(basename(f.path)).toBe(`step-${f.step}-ledger-${f.ledger}.json`)
+      expect(f.path).toBe(join(OUT, 'c', 'snapshots', basename(f.path)))
+      const snap = JSON.parse(await readFile(f.path, 'utf8')) as { sequence_number: number; ledger_entries: unknown[] }
+      expect(snap.sequence_number).toBe(f.ledger)
+      expect(snap.ledger_entries.length).toBeGreaterThan(0)
+    }
+
+    // a node started from the end snapshot is at the run's last ledger and holds the vault
+    const start = JSON.parse((await readFile(join(OUT, 'c', 'keepers.log'), 'utf8')).split('\n')[0]!) as { vault: string }
+    const node = await startSandbox({ manual: true, networkPassphrase: DEFAULT_PASSPHRASE, extraArgs: ['--snapshot', end.path] })
+    try {
+      expect((await node.server.getLatestLedger()).sequence).toBe(endLedger)
+      // the vault's instance entry, read with getLedgerEntries
+      expect(await contractExecutable(node.server, start.vault)).toMatchObject({ kind: 'wasm' })
+    } finally {
+      await node.stop()
+    }
   })
 })

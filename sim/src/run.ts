@@ -13,6 +13,7 @@ import { buildPricePlan, toPrice7 } from './prices.js'
 import { Observer } from './record/observer.js'
 import { ripeningUntil } from './record/ripening.js'
 import { Recorder } from './record/recorder.js'
+import { checkSnapshotAt, Snapshots, type SnapshotFile, type SnapshotStep } from './record/snapshots.js'
 import { buildReport, holdings } from './record/results.js'
 import { readKeeperTransactions } from './record/transactions.js'
 import { CoreReplay } from './replay/replay.js'
@@ -30,6 +31,13 @@ export interface RunOptions {
   onProgress?: (done: number, total: number) => void
   /** Progress lines (default: silent). */
   log?: (line: string) => void
+  /**
+   * Write the chain state as LedgerSnapshot files into `<outDir>/snapshots/` at these steps
+   * (ledgers since the start of the run; the first close at or after each) and/or at `end`.
+   */
+  snapshotAt?: SnapshotStep[]
+  /** Called with each snapshot file once written. */
+  onSnapshot?: (file: SnapshotFile) => void
 }
 
 export function stepsOf(loaded: LoadedScenario): number {
@@ -42,6 +50,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
   const log = opts.log ?? (() => {})
   const seed = opts.seed
   const steps = stepsOf(opts.loaded)
+  checkSnapshotAt(opts.snapshotAt ?? [], steps, opts.outDir)
   const prices = buildPricePlan(opts.loaded, seed, steps)
   const events: RunEvent[] = []
   const record = (e: RunEvent) => events.push(e)
@@ -62,8 +71,10 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
     log,
   })
   const { sandbox, world, keepers } = setup
+  const snapshots = new Snapshots(opts.snapshotAt ?? [], opts.outDir, async (path) => (await sandbox.call<{ latestLedger: number }>('sandbox_dumpSnapshot', { path })).latestLedger, opts.onSnapshot)
   try {
     latest = { sequence: setup.startLedger, closeTimeMs: setup.startCloseMs }
+    await snapshots.reached(0, setup.startLedger)
     for (const k of keepers) {
       k.observe(latest)
       k.crashFromMs = latest.closeTimeMs + (k.spec.crash?.after ?? 0) * 1000
@@ -152,11 +163,13 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
         const vault = flows || recorder.due(step) ? await observer.vault() : undefined
         if (flows && vault) replay.checkTotals(info.sequence, vault)
         if (recorder.due(step) || ev.fills.length > 0) await recorder.point(step, info.sequence, observer, vault)
+        await snapshots.reached(step, info.sequence)
         opts.onProgress?.(done, steps)
       },
     })
     await env.settled().catch(() => {})
     for (const k of keepers) await k.stop()
+    await snapshots.end(latest.sequence)
     const ev = await observer.events.poll()
     await observer.rescan()
     const endVault = await observer.vault()
