@@ -23,6 +23,8 @@ pub struct Fork {
     pub upstream: Upstream,
     /// The upstream's latest ledger when the fork started: the node's first ledger.
     pub fork_ledger: u32,
+    /// Where the network settings came from: "upstream", or testnet's and why.
+    pub settings: std::sync::OnceLock<String>,
     cache: Mutex<Cache>,
     /// Contract code read from the upstream is parsed into the node's module cache.
     modules: soroban_env_host::ModuleCache,
@@ -60,6 +62,7 @@ impl Fork {
         Fork {
             upstream,
             fork_ledger,
+            settings: std::sync::OnceLock::new(),
             cache: Mutex::new(Cache::default()),
             modules,
             hits: AtomicU64::new(0),
@@ -153,6 +156,7 @@ impl Fork {
         json!({
             "url": self.upstream.url,
             "forkLedger": self.fork_ledger,
+            "settings": self.settings.get(),
             "requests": requests,
             "keysFetched": keys,
             "cacheHits": self.hits.load(Ordering::Relaxed),

@@ -53,10 +53,21 @@ pub fn attach(node: &mut Node, up: Upstream) -> Result<u32, String> {
         .iter()
         .map(|id| LedgerKey::ConfigSetting(LedgerKeyConfigSetting { config_setting_id: *id }))
         .collect();
-    fork.fetch(&setting_keys)?;
-    for k in setting_keys {
-        if let Some(s) = fork.peek(&k) {
-            store.put(k, s);
+    // An upstream that will not serve them leaves the node on testnet's settings, said once.
+    match fork.fetch(&setting_keys) {
+        Ok(()) => {
+            for k in setting_keys {
+                if let Some(s) = fork.peek(&k) {
+                    store.put(k, s);
+                }
+            }
+            let _ = fork.settings.set("upstream".into());
+        }
+        Err(e) => {
+            if !node.cfg.quiet {
+                eprintln!("sandbox: {e}; running testnet's protocol-28 network settings instead");
+            }
+            let _ = fork.settings.set(format!("testnet (the upstream's could not be read: {e})"));
         }
     }
     // Friendbot pays from the root account: the upstream's when it has one, topped up here.

@@ -80,6 +80,7 @@ fn a_fork_reads_lazily_writes_locally_and_leaves_the_upstream_alone() {
     sim(fork);
     assert_eq!(requests(fork), before);
     assert_eq!(rpc(up, "sandbox_forkStatus", json!({}))["result"], Value::Null);
+    assert_eq!(rpc(fork, "sandbox_forkStatus", json!({}))["result"]["settings"], "upstream");
 }
 
 #[test]
