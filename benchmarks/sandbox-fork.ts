@@ -17,7 +17,7 @@
  */
 import { performance } from 'node:perf_hooks'
 import { Address, Keypair, hash, xdr } from '@stellar/stellar-sdk'
-import { startSandbox, type Sandbox } from '../sandbox/ts/launch.js'
+import { startSandbox, type ForkStatus, type Sandbox } from '../sandbox/ts/launch.js'
 import { textTable } from '../sim/src/report/summary.js'
 
 function arg(name: string, fallback: string): string {
@@ -34,15 +34,6 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b)
   const m = Math.floor(s.length / 2)
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
-
-interface ForkStatus {
-  url: string
-  forkLedger: number
-  requests: number
-  keysFetched: number
-  cacheHits: number
-  errors: number
 }
 
 const seed = (label: string) => hash(Buffer.from(`sandbox-fork-bench/${label}`))

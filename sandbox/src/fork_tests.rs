@@ -5,7 +5,7 @@ use crate::config::Config;
 use crate::fork::Fork;
 use crate::node::{account_id, b64, Node};
 use crate::store::Store;
-use crate::tests::{envelope, http, invoke_op, key, native_sac, pay, seq_of, serve, sim_apply};
+use crate::tests::{envelope, http, invoke_op, key, native_sac, pay, sac_world, seq_of, serve};
 use crate::upstream::Upstream;
 use serde_json::{json, Value};
 use soroban_env_host::xdr::*;
@@ -17,15 +17,7 @@ fn rpc(port: u16, method: &str, params: Value) -> Value {
 }
 
 fn upstream_world() -> Node {
-    let mut n = Node::new(Config { seed: Some(3), ..Config::test() }).unwrap();
-    n.friendbot(account_id(&key(1))).unwrap();
-    n.friendbot(account_id(&key(2))).unwrap();
-    let deploy = HostFunction::CreateContract(CreateContractArgs {
-        contract_id_preimage: ContractIdPreimage::Asset(Asset::Native),
-        executable: ContractExecutable::StellarAsset,
-    });
-    assert!(sim_apply(&mut n, &key(1), deploy).1.success);
-    n
+    sac_world(3)
 }
 
 fn fork_of(port: u16) -> Node {

@@ -5,21 +5,12 @@ use crate::config::Config;
 use crate::node::{account_id, Node};
 use crate::simulate::{simulate, SimulateParams};
 use crate::snapshot::{dump, load, read_file};
-use crate::tests::{envelope, invoke_op, key, native_sac, node, seq_of, sim_apply};
+use crate::tests::{envelope, invoke_op, key, native_sac, node, sac_world, seq_of};
 use soroban_env_host::xdr::*;
 use soroban_ledger_snapshot::LedgerSnapshot;
 
-/// A node with two funded accounts and the native asset contract deployed.
 fn world() -> Node {
-    let mut n = Node::new(Config { seed: Some(5), ..Config::test() }).unwrap();
-    n.friendbot(account_id(&key(1))).unwrap();
-    n.friendbot(account_id(&key(2))).unwrap();
-    let deploy = HostFunction::CreateContract(CreateContractArgs {
-        contract_id_preimage: ContractIdPreimage::Asset(Asset::Native),
-        executable: ContractExecutable::StellarAsset,
-    });
-    assert!(sim_apply(&mut n, &key(1), deploy).1.success);
-    n
+    sac_world(5)
 }
 
 fn balance_call(n: &Node) -> serde_json::Value {

@@ -224,6 +224,19 @@ pub(crate) fn sim_apply(n: &mut Node, kp: &SigningKey, host_fn: HostFunction) ->
     (sim, r)
 }
 
+/// A seeded node with two funded accounts (keys 1 and 2) and the native asset contract deployed.
+pub(crate) fn sac_world(seed: u64) -> Node {
+    let mut n = Node::new(Config { seed: Some(seed), ..Config::test() }).unwrap();
+    n.friendbot(account_id(&key(1))).unwrap();
+    n.friendbot(account_id(&key(2))).unwrap();
+    let deploy = HostFunction::CreateContract(CreateContractArgs {
+        contract_id_preimage: ContractIdPreimage::Asset(Asset::Native),
+        executable: ContractExecutable::StellarAsset,
+    });
+    assert!(sim_apply(&mut n, &key(1), deploy).1.success);
+    n
+}
+
 pub(crate) fn native_sac(n: &Node) -> ScAddress {
     ScAddress::Contract(ContractId(Hash(crate::apply::native_contract_id(&n.network_id))))
 }

@@ -50,6 +50,20 @@ export interface Sandbox {
   stop(): Promise<void>
 }
 
+/** `sandbox_forkStatus` of a node started with `--fork-url` (null otherwise). */
+export interface ForkStatus {
+  url: string
+  forkLedger: number
+  /** "upstream", or testnet's and why. */
+  settings: string | null
+  requests: number
+  /** Keys asked of the upstream, failed asks included. */
+  keysFetched: number
+  cacheHits: number
+  cachedEntries: number
+  errors: number
+}
+
 export class SandboxError extends Error {
   override name = 'SandboxError'
 }

@@ -6,7 +6,7 @@
  */
 import { Keypair, xdr } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
+import { startSandbox, type ForkStatus, type Sandbox } from '../../sandbox/ts/launch.js'
 import { balanceKey } from '../../test/audit/ledgerEdits.js'
 import { createChain, invoke, type Chain } from '../chain/index.js'
 import { sharePrice } from '../core/index.js'
@@ -16,15 +16,6 @@ import { instanceKey, positionsKey, resDataKey } from '../keeper/adapters/blend/
 import { VaultContract } from '../keeper/clients/vault.js'
 import { deployWorld, readPositions, type BlendPositions, type World } from './index.js'
 import { i128s } from './scval.js'
-
-interface ForkStatus {
-  url: string
-  forkLedger: number
-  requests: number
-  keysFetched: number
-  cacheHits: number
-  errors: number
-}
 
 interface RawEntries {
   entries?: { key: string; xdr: string; lastModifiedLedgerSeq: number; liveUntilLedgerSeq?: number }[]
