@@ -27,7 +27,9 @@ describe('hints file format', () => {
   it('names every bad line by file:line and keeps the good ones', () => {
     const a = randomAccount()
     const muxed = 'MA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJUAAAAAAAAAAAAGZFQ'
-    const text = [a, 'not-an-address', `${a.slice(0, -1)}X`, `${a} ${a}`, muxed].join('\n')
+    // A wrong checksum: the last character replaced by another one (a random address may end in X).
+    const corrupted = `${a.slice(0, -1)}${a.endsWith('X') ? 'Y' : 'X'}`
+    const text = [a, 'not-an-address', corrupted, `${a} ${a}`, muxed].join('\n')
     const parsed = parseHints(text, '/etc/keeper/hints.txt')
     expect(parsed.addresses).toEqual([a])
     expect(parsed.problems).toHaveLength(4)
