@@ -5,11 +5,14 @@
 #      replaced by stand-ins; deprecation warnings are off because every bundled line counts as
 #      application code to Node)
 #   2. node --experimental-sea-config turns the bundle into a SEA blob
-#   3. postject injects the blob into a copy of the running node binary
+#   3. postject injects the blob into a copy of the node binary (the project's Node line,
+#      scripts/lib/node.sh)
 # The result needs no node_modules and no Node install: `./dist/keeper` with the environment.
 # Usage: scripts/build-keeper.sh [output]   (default dist/keeper)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/node.sh
+use_project_node
 
 out="${1:-dist/keeper}"
 work="$(dirname "$out")/.keeper-build"
@@ -17,7 +20,7 @@ mkdir -p "$work" "$(dirname "$out")"
 [ -d node_modules/esbuild ] || npm install --no-audit --no-fund
 
 npx --no-install esbuild src/keeper/server.ts \
-  --bundle --platform=node --target=node20 --format=cjs \
+  --bundle --platform=node --target=node24 --format=cjs \
   --outfile="$work/keeper.cjs" \
   --alias:supports-color=./src/keeper/build/no-supports-color.cjs \
   --banner:js='process.noDeprecation = true;' \

@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # Installs what the repo needs on a fresh machine, idempotently:
+#   - a supported Node (scripts/lib/node.sh: the pinned release of .node-version from the npm
+#     registry's binary package when the machine's node is not a supported release)
 #   - npm packages (npm ci when node_modules is missing or older than package-lock.json)
 #   - a wasm32v1-none toolchain for the Soroban contracts (rustup target when it exists,
 #     otherwise Debian's rustc-web + rust-web-src + lld, see contracts/README.md)
 #   - Debian's chromium, the browser the dashboard's end-to-end tests and the sim's report page
 #     tests drive through playwright-core
-# Usage: scripts/setup.sh [npm|wasm|browser|all]   (default all)
+# Usage: scripts/setup.sh [node|npm|wasm|browser|all]   (default all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
 
 log() { printf '[setup] %s\n' "$*" >&2; }
 
+source scripts/lib/node.sh
+
 setup_npm() {
+  use_project_node
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     log "installing npm packages"
     # npm ci rejects lock files that omit other platforms' optional packages (rollup), which
@@ -59,9 +64,10 @@ setup_browser() {
 }
 
 case "$what" in
+  node) use_project_node ;;
   npm) setup_npm ;;
   wasm) setup_wasm ;;
   browser) setup_browser ;;
   all) setup_npm; setup_wasm; setup_browser ;;
-  *) log "unknown target: $what (expected npm, wasm, browser or all)"; exit 2 ;;
+  *) log "unknown target: $what (expected node, npm, wasm, browser or all)"; exit 2 ;;
 esac

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: every suite of the repository, from a fresh clone.
-#   1. install what is missing (npm packages, the wasm toolchain)
+#   1. install what is missing (a supported Node, npm packages, the wasm toolchain, the browser)
 #   2. build the contracts to wasm and fetch the published Blend v2 WASMs (end-to-end suites
 #      deploy them)
 #   3. Rust: contract and sandbox tests; the `sandbox` profile is the one the node binary is
@@ -9,6 +9,9 @@
 #   5. one closing line with the totals of both runners
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/node.sh
+use_project_node
+echo "== node $(node --version), npm $(npm --version)"
 
 bash scripts/setup.sh all
 

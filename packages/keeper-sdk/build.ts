@@ -172,7 +172,7 @@ export async function buildKeeperSdk(): Promise<BuildSummary> {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     external: PEERS.flatMap((p) => [p, `${p}/*`]),
     metafile: true,
     plugins: [projectSourcesArePure],

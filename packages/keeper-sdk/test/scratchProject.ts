@@ -1,9 +1,14 @@
 /**
- * A scratch project outside the repository that installs the packed SDK the way a user would,
- * offline: its package-lock.json pins the peer dependencies to the repository's own locked
- * versions (entries copied from the root lock, whose tarballs the root install left in the npm
- * cache), then `npm install --offline <tarball>` adds the SDK. npm checks the SDK's peer range
- * against the locked peer: a range the repository's version does not satisfy fails the install.
+ * A scratch project outside the repository that installs the packed SDK the way a user would:
+ * its package-lock.json pins the peer dependencies to the repository's own locked versions
+ * (entries copied from the root lock), then `npm install --prefer-offline <tarball>` adds the SDK.
+ * npm checks the SDK's peer range against the locked peer: a range the repository's version does
+ * not satisfy fails the install.
+ *
+ * The install takes what the npm cache holds and asks the registry for the rest. It cannot be
+ * `--offline`: the peer check reads the peer's full packument, which the root install (served
+ * from the lock) never fetches, so on a machine with a fresh npm cache an offline install fails
+ * with ERESOLVE ("Found: @stellar/stellar-sdk@undefined").
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -111,9 +116,20 @@ export function createScratchProject(dir: string, rootLock: PackageLock, peers: 
   writeFileSync(join(dir, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`)
 }
 
-/** `npm install --offline <tarball>`: what a user does with the packed SDK (the locked peers come along). */
+/** `npm install <tarball>`: what a user does with the packed SDK (the locked peers come along). */
 export function installTarball(dir: string, tarball: string): Run {
-  return run('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], dir)
+  return run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], dir)
+}
+
+/**
+ * The packages npm installed in `dir` whose version differs from the one `lock` pins, as
+ * `key: locked -> installed` (empty when the install honoured the lock).
+ */
+export function versionsOffLock(dir: string, lock: Record<string, LockEntry>): string[] {
+  const installed = readJson<PackageLock>(join(dir, 'node_modules', '.package-lock.json')).packages
+  return Object.entries(lock)
+    .filter(([key, entry]) => key !== '' && installed[key]?.version !== entry.version)
+    .map(([key, entry]) => `${key}: ${entry.version} -> ${installed[key]?.version ?? 'missing'}`)
 }
 
 /** The README's code blocks that start with `// file: <path>`, as { path, code }. */

@@ -1,7 +1,7 @@
 /**
  * The keeper SDK as a user gets it: packages/keeper-sdk is built and packed, the tarball is
- * installed offline into a project outside the repository next to the repository's locked
- * @stellar/stellar-sdk (its peer), and the README's adapter is compiled there by the root's
+ * installed into a project outside the repository next to the repository's locked
+ * @stellar/stellar-sdk (its peer; from the npm cache, or the registry on a fresh machine), and the README's adapter is compiled there by the root's
  * TypeScript (strict) against the installed declarations and run against a sandbox vault world:
  * a cycle through the package's runCycle, the example adapter through the /example entry, the
  * compiled adapter inside the keeper runtime (extraAdapters), and a draw left outstanding.
@@ -18,11 +18,14 @@ import type * as Sdk from '../../../packages/keeper-sdk/src/index.js'
 import {
   createScratchProject,
   installTarball,
+  lockClosure,
   packPackage,
   readJson,
   readmeFiles,
   run,
+  versionsOffLock,
   writeFiles,
+  type LockEntry,
   type PackageLock,
   type Packed,
   type Run,
@@ -83,6 +86,7 @@ let scratch: string
 let packed: Packed
 let built: Run
 let installed: Run
+let locked: Record<string, LockEntry>
 let compiled: Run
 let sandbox: Sandbox
 let world: VaultWorld
@@ -118,9 +122,11 @@ beforeAll(async () => {
     scratch = join(tmp, 'project')
     mkdirSync(scratch)
     const peers = Object.keys(readJson<{ peerDependencies: Record<string, string> }>(join(PACKAGE_DIR, 'package.json')).peerDependencies)
-    createScratchProject(scratch, readJson<PackageLock>(join(REPO_ROOT, 'package-lock.json')), peers)
+    const rootLock = readJson<PackageLock>(join(REPO_ROOT, 'package-lock.json'))
+    createScratchProject(scratch, rootLock, peers)
+    locked = lockClosure(rootLock, peers)
     installed = installTarball(scratch, packed.tarball)
-    if (installed.status !== 0) throw new Error(`npm install --offline of the tarball failed:\n${installed.output}`)
+    if (installed.status !== 0) throw new Error(`npm install of the tarball failed:\n${installed.output}`)
     writeFiles(scratch, [
       ...readmeFiles(readFileSync(join(PACKAGE_DIR, 'README.md'), 'utf8')),
       { path: 'src/exampleCycle.ts', code: EXAMPLE_CYCLE },
@@ -130,7 +136,7 @@ beforeAll(async () => {
     console.log(
       `[keeper-sdk] build ${built.ms} ms (npm run build), tarball ${(packed.size / 1024).toFixed(1)} KB packed / ` +
         `${(packed.unpackedSize / 1024).toFixed(1)} KB unpacked (${packed.files.length} files), ` +
-        `offline install ${installed.ms} ms, scratch tsc ${compiled.ms} ms`,
+        `install ${installed.ms} ms, scratch tsc ${compiled.ms} ms`,
     )
   } finally {
     sandbox = await sandboxStarted
@@ -148,7 +154,12 @@ afterAll(async () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true })
 })
 
-describe('keeper SDK package (packed, installed offline, compiled, run on the sandbox)', () => {
+describe('keeper SDK package (packed, installed, compiled, run on the sandbox)', () => {
+  it("installs the peers at the repository's locked versions", () => {
+    expect(Object.keys(locked)).toContain('node_modules/@stellar/stellar-sdk')
+    expect(versionsOffLock(scratch, locked)).toEqual([])
+  })
+
   it('packs dist and the README only; the installed exports resolve inside the package', () => {
     expect(packed.files.every((f) => f === 'package.json' || f === 'README.md' || f.startsWith('dist/')), packed.files.join(', ')).toBe(true)
     for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/example.js', 'dist/example.d.ts', 'README.md']) expect(packed.files).toContain(f)
