@@ -7,7 +7,7 @@ import type { rpc } from '@stellar/stellar-sdk'
 import type { Logger } from 'pino'
 import { ExecutorContract } from './clients/executor.js'
 import { executorCycleVault } from './loop/executorVault.js'
-import { createChain, type Chain } from '../chain/index.js'
+import { createChain, nativeBalance, type Chain, type LedgerReader } from '../chain/index.js'
 import { buildAdapters, builtinAdapterFactories, type AdapterFactories } from './adapters/index.js'
 import { startChannelLanes } from './channels.js'
 import { RegistryContract, VaultContract, tokenBalance, type VaultConfig } from './clients/index.js'
@@ -201,6 +201,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
   engine.start()
   const unsubscribeDraws = clock.subscribe((l) => draws.onLedger(l.sequence))
   const usdc = config.usdcContract
+  const ledgerReader = chain.server as Partial<LedgerReader>
   const deps: CycleDeps = {
     engine,
     keeperAddress,
@@ -209,6 +210,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     vault: keeperVault,
     registry,
     usdcBalance: usdc ? (holder) => tokenBalance(chain, usdc, holder) : undefined,
+    ...(typeof ledgerReader.getLedgerEntries === 'function' ? { xlmBalance: (account: string) => nativeBalance(ledgerReader as LedgerReader, account) } : {}),
     adapters,
     knownDepositors: config.knownDepositors,
     state,
