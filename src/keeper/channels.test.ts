@@ -102,6 +102,16 @@ describe('channel lanes', () => {
     expect(c.lanes.size).toBe(1)
   })
 
+  it('with retry off a failed set-up leaves the operator alone for good', async () => {
+    const l = logs()
+    const f = flaky(1)
+    const c = await startChannelLanes({ chain, operator: Keypair.random(), count: 2, logger: l.logger, ensure: f.ensure, retry: false, retryFirstMs: 5 })
+    await sleep(40)
+    expect(f.calls).toHaveLength(1)
+    expect(c.lanes.size).toBe(1)
+    expect(l.lines[0]).toMatchObject({ level: 'warn', obj: { retryInMs: null } })
+  })
+
   it('a set-up in flight when the keeper stops adds nothing', async () => {
     const op = Keypair.random()
     let calls = 0

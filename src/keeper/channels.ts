@@ -21,6 +21,8 @@ export interface ChannelLanesOptions {
   logger: Pick<Logger, 'info' | 'warn' | 'debug'>
   /** Called once when the channels joined the lanes after a failed first set-up. */
   onReady?: (lanes: number) => void
+  /** Retry a failed first set-up in the background (default true); false: the operator alone for good. */
+  retry?: boolean
   /** Creates the missing channel accounts (default: ensureChannels from the operator). */
   ensure?: (channels: readonly Keypair[]) => Promise<string[]>
   retryFirstMs?: number
@@ -76,7 +78,7 @@ export async function startChannelLanes(o: ChannelLanesOptions): Promise<Channel
       return true
     } catch (err) {
       if (attempts === 1) {
-        o.logger.warn({ err: errText(err), retryInMs }, 'channel accounts unavailable: sending everything from the operator')
+        o.logger.warn({ err: errText(err), retryInMs: o.retry === false ? null : retryInMs }, 'channel accounts unavailable: sending everything from the operator')
       } else {
         o.logger.debug({ err: errText(err), attempt: attempts, retryInMs }, 'channel accounts still unavailable')
       }
@@ -96,7 +98,7 @@ export async function startChannelLanes(o: ChannelLanesOptions): Promise<Channel
     timer.unref?.()
   }
 
-  if (!(await attempt(firstMs))) retry(firstMs)
+  if (!(await attempt(firstMs)) && o.retry !== false) retry(firstMs)
   return {
     lanes,
     ready,

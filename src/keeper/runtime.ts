@@ -38,6 +38,12 @@ export interface KeeperRuntimeOptions {
   crash?: (boundary: StepBoundary) => void | Promise<void>
   /** Register with the registry at start (default true). */
   register?: boolean
+  /**
+   * Retry channel accounts that could not be set up at start in the background (default true).
+   * A harness that closes ledgers itself turns it off: a retry timed by the wall clock would
+   * land in whichever ledger happens to be open.
+   */
+  retryChannels?: boolean
 }
 
 export interface KeeperRuntime {
@@ -124,6 +130,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     count: config.channelAccounts,
     logger,
     onReady: (size) => events.push('lifecycle', `channel accounts ready: ${size} submission lanes`),
+    retry: opts.retryChannels ?? true,
   })
   const lanes = channels.lanes
   const ctx: AdapterContext = {
