@@ -144,6 +144,24 @@ describe('hints file shared by keepers', () => {
     expect(parseHints(readFileSync(path, 'utf8'), path).addresses).toEqual([owing, found, later])
   })
 
+  it('a borrower another keeper pruned is written back by a keeper that sees it borrow again', async () => {
+    const path = join(tempDir(), 'hints.txt')
+    const x = randomAccount()
+    writeFileSync(path, `${x}\n`)
+    const one = (await BorrowerHintsFile.open(path)).hints
+    const two = (await BorrowerHintsFile.open(path)).hints
+    expect(await two.record([], [x])).toEqual({ added: [], pruned: [x] })
+    expect(readFileSync(path, 'utf8')).toBe('')
+    // the first keeper read the file when it still held x; x borrows again and its scan names it
+    expect(one.has(x)).toBe(true)
+    expect(await one.record([x])).toEqual({ added: [x], pruned: [] })
+    expect(readFileSync(path, 'utf8')).toBe(`${x}\n`)
+    // a line removed by hand is noticed too
+    writeFileSync(path, '# emptied by hand\n')
+    expect(await one.record([x])).toEqual({ added: [x], pruned: [] })
+    expect(readFileSync(path, 'utf8')).toBe(`# emptied by hand\n${x}\n`)
+  })
+
   it('two keepers writing at the same time both keep everything either discovered', async () => {
     const dir = tempDir()
     const path = join(dir, 'hints.txt')

@@ -14,7 +14,7 @@
  */
 import { open, readFile } from 'node:fs/promises'
 import { StrKey } from '@stellar/stellar-sdk'
-import { rewriteShared, syncDir, type SharedFileOptions } from './sharedTextFile.js'
+import { fileVersion, rewriteShared, syncDir, type SharedFileOptions } from './sharedTextFile.js'
 
 /** A Soroban address a Blend position can belong to: an account or a contract. */
 export function isBorrowerAddress(s: string): boolean {
@@ -104,6 +104,8 @@ export class BorrowerHintsFile {
   readonly path: string
   /** The addresses of the file as this keeper last read or wrote it. */
   private known: Set<string>
+  /** The version (fileVersion) of the file `known` was taken from. */
+  private version: string | undefined
   /** Addresses a failed write left out: added first by the next `record`. */
   private unwritten: string[] = []
   private queue: Promise<unknown> = Promise.resolve()
@@ -111,10 +113,12 @@ export class BorrowerHintsFile {
   private constructor(
     path: string,
     known: readonly string[],
+    version: string | undefined,
     private readonly options: SharedFileOptions,
   ) {
     this.path = path
     this.known = new Set(known)
+    this.version = version
   }
 
   /**
@@ -123,7 +127,10 @@ export class BorrowerHintsFile {
    */
   static async open(path: string, options: SharedFileOptions = {}): Promise<{ hints: BorrowerHintsFile; problems: string[] }> {
     let text: string
+    // Taken before the read: a write in between makes the next `record` read the file again.
+    let version: string | undefined
     try {
+      version = await fileVersion(path)
       text = await readFile(path, 'utf8')
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
@@ -140,7 +147,7 @@ export class BorrowerHintsFile {
       text = ''
     }
     const parsed = parseHints(text, path)
-    return { hints: new BorrowerHintsFile(path, parsed.addresses, options), problems: parsed.problems }
+    return { hints: new BorrowerHintsFile(path, parsed.addresses, version, options), problems: parsed.problems }
   }
 
   /** Every address the file holds, as this keeper last read or wrote it. */
@@ -155,10 +162,12 @@ export class BorrowerHintsFile {
   /**
    * Brings the file up to date with one scan: adds the `discovered` borrowers it does not hold and
    * removes the `repaid` ones (no liabilities left) it holds; a borrower in both is not added.
-   * Writes nothing when there is nothing to change; otherwise re-reads the file under its lock,
-   * changes that, and replaces it atomically (what other keepers wrote meanwhile stays). Resolves
-   * with the change made. A failed write rejects; its additions are made by the next call, its
-   * removals by the next call that reports them repaid again. Calls run one after another.
+   * While the file is as this keeper last saw it (same fileVersion) and nothing is to change, it
+   * is not even read. Otherwise the file is re-read under its lock, changed, and replaced
+   * atomically (what other keepers wrote meanwhile stays), or left alone when the change is
+   * already there. Resolves with the change made. A failed write rejects; its additions are made
+   * by the next call, its removals by the next call that reports them repaid again. Calls run
+   * one after another.
    */
   record(discovered: readonly string[], repaid: readonly string[] = []): Promise<HintsUpdate> {
     const run = this.queue.then(() => this.write(discovered, repaid))
@@ -171,18 +180,25 @@ export class BorrowerHintsFile {
       if (!isBorrowerAddress(a)) throw new Error(`not a borrower address: ${shown(a)}`)
     }
     const gone = new Set(repaid)
-    const add = [...new Set([...this.unwritten, ...discovered])].filter((a) => !this.known.has(a) && !gone.has(a))
-    const prune = new Set([...gone].filter((a) => this.known.has(a)))
+    const wanted = [...new Set([...this.unwritten, ...discovered])].filter((a) => !gone.has(a))
+    // Written by someone else since this keeper last saw it (a keeper sharing the file, a hand
+    // edit): what this keeper knows of it may be wrong, so everything is checked against it.
+    const current = await fileVersion(this.path).catch(() => undefined)
+    const seen = current !== undefined && current === this.version
+    const add = seen ? wanted.filter((a) => !this.known.has(a)) : wanted
+    const prune = seen ? new Set([...gone].filter((a) => this.known.has(a))) : gone
     if (add.length === 0 && prune.size === 0) return { added: [], pruned: [] }
     this.unwritten = add
     let merged: ReturnType<typeof mergeHints> | undefined
+    let version: string | undefined
     try {
-      await rewriteShared(this.path, (text) => (merged = mergeHints(text, add, prune)).text, this.options)
+      ;({ version } = await rewriteShared(this.path, (text) => (merged = mergeHints(text, add, prune)).text, this.options))
     } catch (err) {
       throw new Error(`BORROWER_HINTS_FILE ${this.path}: writing failed (${add.length} borrower(s) to add, ${prune.size} to remove): ${errText(err)}`)
     }
     this.unwritten = []
     this.known = new Set(parseHints(merged!.text, this.path).addresses)
+    this.version = version
     return { added: merged!.added, pruned: merged!.pruned }
   }
 }

@@ -91,6 +91,21 @@ async function release(lockPath: string, token: string): Promise<void> {
   if (held === token) await unlink(lockPath).catch(() => undefined)
 }
 
+/**
+ * What identifies one version of a file: inode, size and modification time (a rename gives a new
+ * inode, an edit in place a new time); undefined when it does not exist. Equal versions mean the
+ * file has not been written since.
+ */
+export async function fileVersion(path: string): Promise<string | undefined> {
+  try {
+    const s = await stat(path, { bigint: true })
+    return `${s.ino}:${s.size}:${s.mtimeNs}`
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw err
+  }
+}
+
 /** The file's text, '' when it does not exist. */
 async function readOrEmpty(path: string): Promise<string> {
   try {
@@ -128,7 +143,8 @@ async function replace(path: string, text: string): Promise<void> {
 /**
  * Under the file's lock: reads the file ('' when missing), calls `change` with its text, and
  * writes what `change` returns in its place (nothing when it is the same text). A symbolic link
- * is followed: the file it points to is replaced. Resolves with the text before and after.
+ * is followed: the file it points to is replaced. Resolves with the text before and after, and
+ * the `version` (fileVersion) of the file holding `after`, taken under the lock.
  *
  * @throws FileLockedError when another writer holds the lock for longer than `waitMs`
  */
@@ -136,7 +152,7 @@ export async function rewriteShared(
   path: string,
   change: (text: string) => string,
   opts: SharedFileOptions = {},
-): Promise<{ before: string; after: string }> {
+): Promise<{ before: string; after: string; version: string | undefined }> {
   const target = await realpath(path).catch(() => path)
   const lockPath = `${target}.lock`
   const token = await acquire(lockPath, opts.staleMs ?? LOCK_STALE_MS, opts.waitMs ?? LOCK_WAIT_MS)
@@ -144,7 +160,7 @@ export async function rewriteShared(
     const before = await readOrEmpty(target)
     const after = change(before)
     if (after !== before) await replace(target, after)
-    return { before, after }
+    return { before, after, version: await fileVersion(target) }
   } finally {
     await release(lockPath, token)
   }
