@@ -48,3 +48,37 @@ describe('SubmissionLanes', () => {
     expect(signers.slice(1, 3)).toEqual([[op.publicKey()], [op.publicKey()]])
   })
 })
+
+describe('SubmissionLanes.add', () => {
+  it('adds channels while submissions wait, waking one waiter per new lane; a known channel is skipped', async () => {
+    const op = Keypair.random()
+    const lanes = new SubmissionLanes(op)
+    const channels = channelKeypairs(op, 2)
+    const release: Array<() => void> = []
+    const sources: string[] = []
+    const job = () =>
+      lanes.run(async (lane) => {
+        sources.push(lane.source.publicKey())
+        expect(lane.options.authSigners?.map((k) => k.publicKey()) ?? []).toEqual(lane.source === op ? [] : [op.publicKey()])
+        await new Promise<void>((r) => release.push(r))
+      })
+    const all = Promise.all([job(), job(), job(), job()])
+    await new Promise((r) => setTimeout(r, 10))
+    expect(sources).toEqual([op.publicKey()])
+
+    expect(lanes.add(channels)).toBe(2)
+    expect(lanes.size).toBe(3)
+    await new Promise((r) => setTimeout(r, 10))
+    expect(sources).toEqual([op.publicKey(), ...channels.map((k) => k.publicKey())])
+
+    expect(lanes.add([...channels, op])).toBe(0)
+    expect(lanes.size).toBe(3)
+    while (release.length > 0 || sources.length < 4) {
+      release.shift()?.()
+      await new Promise((r) => setTimeout(r, 1))
+    }
+    release.shift()?.()
+    await all
+    expect(sources).toHaveLength(4)
+  })
+})

@@ -72,6 +72,25 @@ export class SubmissionLanes {
     return this.lanes.length
   }
 
+  /**
+   * Adds channel accounts as lanes, at any time: submissions already running keep their lanes,
+   * and callers waiting for a free lane are woken, one per new lane. A channel that is already a
+   * lane is skipped. Returns the number of lanes added.
+   */
+  add(channels: readonly Keypair[]): number {
+    const present = new Set(this.lanes.map((l) => l.source.publicKey()))
+    let added = 0
+    for (const source of channels) {
+      if (present.has(source.publicKey())) continue
+      present.add(source.publicKey())
+      this.lanes.push({ source, options: { authSigners: [this.operator] } })
+      this.busy.push(false)
+      added++
+    }
+    for (let i = 0; i < added; i++) this.waiting.shift()?.()
+    return added
+  }
+
   /** Runs `f` on a free lane (waiting for one when all are busy) and frees it afterwards. */
   async run<T>(f: (lane: Lane) => Promise<T>): Promise<T> {
     let i = this.busy.indexOf(false)

@@ -1,7 +1,7 @@
 /**
  * What is on the ledger, read with getLedgerEntries (nothing simulated or sent): whether an
- * account, an uploaded contract code or a contract instance exists, and the id a contract
- * deployment will get before it is sent. Deployments use these to tell a step already done from
+ * account, an uploaded contract code or a contract instance exists, an account's XLM balance, and
+ * the id a contract deployment will get before it is sent. Deployments use these to tell a step already done from
  * one still to do.
  */
 import { Address, StrKey, hash, xdr, type rpc } from '@stellar/stellar-sdk'
@@ -59,9 +59,23 @@ export async function contractCodeExists(server: LedgerReader, wasmHash: string)
   return entries.length > 0
 }
 
+function accountKey(accountId: string): xdr.LedgerKey {
+  return xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: xdr.PublicKey.publicKeyTypeEd25519(StrKey.decodeEd25519PublicKey(accountId)) }))
+}
+
 /** Whether the account `accountId` (G...) exists. */
 export async function accountExists(server: LedgerReader, accountId: string): Promise<boolean> {
-  const key = xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: xdr.PublicKey.publicKeyTypeEd25519(StrKey.decodeEd25519PublicKey(accountId)) }))
-  const { entries } = await server.getLedgerEntries(key)
+  const { entries } = await server.getLedgerEntries(accountKey(accountId))
   return entries.length > 0
+}
+
+/**
+ * The native (XLM) balance of the account `accountId` (G...) in stroops (7 decimals), reserves
+ * included; undefined when the account does not exist.
+ */
+export async function nativeBalance(server: LedgerReader, accountId: string): Promise<bigint | undefined> {
+  const { entries } = await server.getLedgerEntries(accountKey(accountId))
+  const entry = entries[0]
+  if (entry === undefined) return undefined
+  return BigInt(xdr.expectUnionVariant(entry.val, 'account').account.balance.toString())
 }

@@ -26,6 +26,12 @@ export interface KeeperMetrics {
   lastCycleTimestamp: Gauge
   /** POLL_INTERVAL in seconds, so that alerts can speak in intervals. */
   pollInterval: Gauge
+  /** The operator account's XLM balance (it pays the fees); NaN until first read. */
+  operatorXlmBalance: Gauge
+  /** 1 while the registry lists this keeper, 0 when it does not; NaN until first read. */
+  keeperRegistered: Gauge
+  /** 1 when the registry marks this keeper slashed, 0 otherwise; NaN until first read. */
+  keeperSlashed: Gauge
   tasksTotal: Counter<'adapter' | 'outcome'>
   adapterErrors: Counter<'adapter' | 'stage'>
   profitTotal: Counter
@@ -84,6 +90,21 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Keepe
       help: 'The configured POLL_INTERVAL.',
       registers: r,
     }),
+    operatorXlmBalance: new Gauge({
+      name: 'service_operator_xlm_balance',
+      help: "The operator account's XLM balance, reserves included (it pays the keeper's fees); NaN until first read.",
+      registers: r,
+    }),
+    keeperRegistered: new Gauge({
+      name: 'service_keeper_registered',
+      help: 'Whether the registry lists this keeper (1) or not (0); NaN until the registry is first read.',
+      registers: r,
+    }),
+    keeperSlashed: new Gauge({
+      name: 'service_keeper_slashed',
+      help: 'Whether the registry marks this keeper slashed (1) or not (0, also when it is not listed); NaN until the registry is first read.',
+      registers: r,
+    }),
     tasksTotal: new Counter({
       name: 'service_tasks_total',
       help: 'Tasks executed, by adapter and outcome (filled, unfilled, error).',
@@ -102,6 +123,8 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Keepe
       registers: r,
     }),
   }
+  // Unknown until the cycle has read them: NaN, so that no `== 0` or `< x` alert fires meanwhile.
+  for (const g of [metrics.operatorXlmBalance, metrics.keeperRegistered, metrics.keeperSlashed]) g.set(Number.NaN)
   // The same metric objects, keeper's first: what registry.metrics() of both would render.
   return { ...metrics, registry: proc === undefined ? own : Registry.merge([own, proc]) }
 }

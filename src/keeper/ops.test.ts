@@ -103,6 +103,23 @@ describe('alerting rules (deploy/prometheus/alerts.yml)', () => {
     expect(exprs.some((e) => e.includes('rate(service_rpc_errors_total'))).toBe(true)
   })
 
+  it('covers an unregistered keeper, a slashed keeper, and an operator short of XLM (warning, then critical)', () => {
+    const byExpr = (re: RegExp) => rules.filter((r) => re.test(r.expr!.replace(/\s+/g, ' ')))
+    expect(byExpr(/^service_keeper_registered\{job="keeper"\} == 0$/).map((r) => r.labels?.severity)).toEqual(['warning'])
+    expect(byExpr(/^service_keeper_slashed\{job="keeper"\} == 1$/).map((r) => r.labels?.severity)).toEqual(['critical'])
+    const xlm = byExpr(/^service_operator_xlm_balance\{job="keeper"\} < \d+(\.\d+)?$/).map((r) => ({
+      severity: r.labels!.severity,
+      below: Number(/< (\S+)$/.exec(r.expr!.trim())![1]),
+    }))
+    expect(xlm.map((x) => x.severity).sort()).toEqual(['critical', 'warning'])
+    const [warning, critical] = ['warning', 'critical'].map((sev) => xlm.find((x) => x.severity === sev)!.below)
+    expect(critical).toBeLessThan(warning!)
+    // The guide's advice: hold 50 XLM, top up below 25; the warning must come before 25 is gone.
+    expect(text(GUIDE)).toContain(`top it up when it falls below ${warning}`)
+    // 1.5 XLM is locked by the account and its USDC trustline: the critical alert must leave fees to spend.
+    expect(critical).toBeGreaterThan(1.5)
+  })
+
   it('warns about an old draw well before slash_timeout (3600 s, at least 600 ledgers of 6 s)', () => {
     const ledgers = rules
       .map((r) => /service_draw_outstanding_ledgers\{[^}]*\} > (\d+)/.exec(r.expr!)?.[1])
@@ -162,6 +179,21 @@ describe('metric names in alerts and dashboard exist', () => {
   })
 })
 
+describe('metric lists in the docs', () => {
+  it('the guide, src/keeper/README.md and the OpenAPI description of /metrics name every service_* metric', async () => {
+    const names = [...(await exposed(createMetrics({ defaultMetrics: false }).registry)).keys()]
+    expect(names).toEqual(expect.arrayContaining(['service_keeper_registered', 'service_keeper_slashed', 'service_operator_xlm_balance']))
+    const openapi = text('src/keeper/routes/openapi.ts')
+    for (const [where, doc] of [
+      [GUIDE, text(GUIDE)],
+      ['src/keeper/README.md', text('src/keeper/README.md')],
+      ['src/keeper/routes/openapi.ts', openapi],
+    ] as const) {
+      for (const n of names) expect(doc, `${where}: ${n}`).toMatch(new RegExp(`\\b${n}\\b`))
+    }
+  })
+})
+
 describe('Grafana dashboard (deploy/grafana/keeper-dashboard.json)', () => {
   it('asks for a Prometheus data source on import and uses it everywhere', () => {
     const input = dashboard.__inputs.find((i) => i.type === 'datasource' && i.pluginId === 'prometheus')
@@ -199,6 +231,9 @@ describe('Grafana dashboard (deploy/grafana/keeper-dashboard.json)', () => {
       'service_tasks_total',
       'service_adapter_errors_total',
       'service_sse_active',
+      'service_keeper_registered',
+      'service_keeper_slashed',
+      'service_operator_xlm_balance',
       'process_resident_memory_bytes',
     ]) {
       expect(all, m).toContain(m)

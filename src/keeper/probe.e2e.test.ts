@@ -1,7 +1,8 @@
 /**
  * The keeper process against outages and draws on a real node: started while its RPC is down it
- * says which URL it cannot reach and registers once the node is up; a draw held on chain shows
- * on /api/state and /metrics, aged in ledgers, until it is returned.
+ * says which URL it cannot reach, and registers and sets up its channel accounts once the node is
+ * up; a draw held on chain shows on /api/state and /metrics, aged in ledgers, until it is
+ * returned.
  */
 import type { Keypair } from '@stellar/stellar-sdk'
 import { mkdtempSync } from 'node:fs'
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
-import { addr, i128, invoke, u64 } from '../chain/index.js'
+import { addr, channelKeypairs, i128, invoke, nativeBalance, u64, type LedgerReader } from '../chain/index.js'
 import { RegistryContract } from './clients/index.js'
 import { spawnKeeper, type KeeperProcess } from './testing/keeperProcess.js'
 import { deployVaultWorld, type VaultWorld } from './testing/vaultWorld.js'
@@ -88,12 +89,12 @@ afterAll(async () => {
 })
 
 describe('keeper probes on the sandbox', () => {
-  it('started while the RPC is down: names the URL it cannot reach, retries registration each cycle, registers once the node is up', async () => {
+  it('started while the RPC is down: names the URL it cannot reach, retries registration each cycle and the channel accounts in the background, both succeed once the node is up', async () => {
     const keeper = await world.newAccount(500_0000000n)
     await sandbox!.stop() // the state file keeps the world
     sandbox = undefined
 
-    const k = start(keeper)
+    const k = start(keeper, { CHANNEL_ACCOUNTS: '2' })
     const url = `http://127.0.0.1:${port}/rpc`
     const failed = await k.waitForLog((l) => l.msg === 'registration failed (continuing unregistered)')
     await k.waitForLog((l) => l.msg === 'cycle done' && Number(l.cycle) >= 2)
@@ -104,6 +105,10 @@ describe('keeper probes on the sandbox', () => {
     const metrics = await api(k, '/metrics')
     expect(metric(metrics, 'service_poll_interval_seconds')).toBe(3)
     expect(metric(metrics, 'service_last_cycle_timestamp_seconds')).toBeGreaterThan(Date.now() / 1000 - 30)
+    // Never read: unknown, so that no alert on them fires.
+    for (const name of ['service_keeper_registered', 'service_keeper_slashed', 'service_operator_xlm_balance']) expect(metric(metrics, name), name).toBeNaN()
+    expect(down.operatorXlm).toBeNull()
+    expect(k.lines.find((l) => l.msg === 'channel accounts unavailable: sending everything from the operator')).toMatchObject({ retryInMs: 5000 })
 
     // The node comes up on the same port with the same chain.
     sandbox = await startSandbox({ port, state: stateFile })
@@ -115,6 +120,13 @@ describe('keeper probes on the sandbox', () => {
     const info = await new RegistryContract(world.chain, world.registry).getKeeper(keeper.publicKey())
     expect(info).toMatchObject({ operator: keeper.publicKey(), stake: world.minStake, slashed: false })
 
+    // The channel accounts, retried after 5, 10, 20, 40 s, are created and join the lanes.
+    const ready = await k.waitForLog((l) => l.msg === 'channel accounts ready', 90_000)
+    expect(ready).toMatchObject({ channels: 2, created: 2, lanes: 3 })
+    expect(Number(ready.attempt)).toBeGreaterThan(1)
+    const reader = world.chain.server as unknown as LedgerReader
+    for (const c of channelKeypairs(keeper, 2)) expect(await nativeBalance(reader, c.publicKey())).toBe(5_0000000n)
+
     // The next clean cycle clears lastError; when the last error happened stays.
     const seen = k.lines.filter((l) => l.msg === 'cycle done').length
     await k.waitForLog((l) => l.msg === 'cycle done' && Number(l.cycle) > seen + 1)
@@ -123,6 +135,14 @@ describe('keeper probes on the sandbox', () => {
     expect(up.cycles.lastError).toBeNull()
     expect(up.cycles.lastErrorAt >= down.cycles.lastErrorAt).toBe(true)
     expect(up.events.some((e: { kind: string; message: string }) => e.kind === 'register' && e.message.startsWith('registered'))).toBe(true)
+    expect(up.events.some((e: { kind: string; message: string }) => e.kind === 'lifecycle' && e.message === 'channel accounts ready: 3 submission lanes')).toBe(true)
+    const upMetrics = await api(k, '/metrics')
+    expect(metric(upMetrics, 'service_keeper_registered')).toBe(1)
+    expect(metric(upMetrics, 'service_keeper_slashed')).toBe(0)
+    // The operator's balance as the last cycle read it: what the chain says now (nothing sent since).
+    const xlm = (await nativeBalance(reader, keeper.publicKey()))!
+    expect(metric(upMetrics, 'service_operator_xlm_balance')).toBe(Number(xlm) / 1e7)
+    expect(up.operatorXlm).toBe(xlm.toString())
     k.kill('SIGTERM')
     expect(await k.exited).toBe(0)
   }, 180_000)

@@ -7,8 +7,9 @@ import type { rpc } from '@stellar/stellar-sdk'
 import type { Logger } from 'pino'
 import { ExecutorContract } from './clients/executor.js'
 import { executorCycleVault } from './loop/executorVault.js'
-import { SubmissionLanes, channelKeypairs, createChain, ensureChannels, type Chain } from '../chain/index.js'
+import { createChain, nativeBalance, type Chain, type LedgerReader } from '../chain/index.js'
 import { buildAdapters, builtinAdapterFactories, type AdapterFactories } from './adapters/index.js'
+import { startChannelLanes } from './channels.js'
 import { RegistryContract, VaultContract, tokenBalance, type VaultConfig } from './clients/index.js'
 import type { KeeperConfig } from './config/index.js'
 import { ExecutionEngine, RpcLedgerClock, type LedgerClock, type LedgerSource } from './engine/index.js'
@@ -37,6 +38,12 @@ export interface KeeperRuntimeOptions {
   crash?: (boundary: StepBoundary) => void | Promise<void>
   /** Register with the registry at start (default true). */
   register?: boolean
+  /**
+   * Retry channel accounts that could not be set up at start in the background (default true).
+   * A harness that closes ledgers itself turns it off: a retry timed by the wall clock would
+   * land in whichever ledger happens to be open.
+   */
+  retryChannels?: boolean
 }
 
 export interface KeeperRuntime {
@@ -57,23 +64,6 @@ export interface KeeperRuntime {
   cycle(signal?: AbortSignal): Promise<CycleReport>
   /** Stops the engine (a fire in progress may finish for up to `graceMs`). */
   stop(graceMs?: number): Promise<boolean>
-}
-
-/**
- * The operator's channel accounts (CHANNEL_ACCOUNTS), created from the operator's XLM when
- * missing. Never fatal: without them every transaction goes from the operator, one per ledger.
- */
-async function channelLanes(chain: Chain, config: KeeperConfig, logger: Logger): Promise<SubmissionLanes> {
-  const channels = channelKeypairs(config.keypair, config.channelAccounts)
-  if (channels.length === 0) return new SubmissionLanes(config.keypair)
-  try {
-    const created = await ensureChannels(chain, config.keypair, channels)
-    logger.info({ channels: channels.length, created: created.length }, 'channel accounts ready')
-    return new SubmissionLanes(config.keypair, channels)
-  } catch (err) {
-    logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'channel accounts unavailable: sending everything from the operator')
-    return new SubmissionLanes(config.keypair)
-  }
 }
 
 /** Registers, builds lanes, adapters and the engine, and starts the engine on its clock. */
@@ -132,8 +122,17 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
   })
   if (opts.register !== false) await registration.start()
 
-  // 4. adapters, with the channel accounts as extra submission lanes
-  const lanes = await channelLanes(chain, config, logger)
+  // 4. adapters, with the channel accounts as extra submission lanes (retried in the background
+  // when they cannot be set up now, and added to the same lanes once they can)
+  const channels = await startChannelLanes({
+    chain,
+    operator: config.keypair,
+    count: config.channelAccounts,
+    logger,
+    onReady: (size) => events.push('lifecycle', `channel accounts ready: ${size} submission lanes`),
+    retry: opts.retryChannels ?? true,
+  })
+  const lanes = channels.lanes
   const ctx: AdapterContext = {
     chain,
     keypair: config.keypair,
@@ -158,7 +157,14 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     },
     ...(opts.now === undefined ? {} : { now: opts.now }),
   }
-  const adapters = [...(await buildAdapters(ctx, opts.factories ?? builtinAdapterFactories)), ...(opts.extraAdapters ?? [])]
+  let built: ProtocolAdapter<any>[]
+  try {
+    built = await buildAdapters(ctx, opts.factories ?? builtinAdapterFactories)
+  } catch (err) {
+    channels.stop()
+    throw err
+  }
+  const adapters = [...built, ...(opts.extraAdapters ?? [])]
 
   // 5. the execution engine, driven by ledger closes
   const clock =
@@ -202,6 +208,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
   engine.start()
   const unsubscribeDraws = clock.subscribe((l) => draws.onLedger(l.sequence))
   const usdc = config.usdcContract
+  const ledgerReader = chain.server as Partial<LedgerReader>
   const deps: CycleDeps = {
     engine,
     keeperAddress,
@@ -210,6 +217,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     vault: keeperVault,
     registry,
     usdcBalance: usdc ? (holder) => tokenBalance(chain, usdc, holder) : undefined,
+    ...(typeof ledgerReader.getLedgerEntries === 'function' ? { xlmBalance: (account: string) => nativeBalance(ledgerReader as LedgerReader, account) } : {}),
     adapters,
     knownDepositors: config.knownDepositors,
     state,
@@ -237,6 +245,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
       return runCycle(deps, signal)
     },
     stop: (graceMs) => {
+      channels.stop()
       unsubscribeDraws()
       return engine.stop(graceMs)
     },

@@ -153,6 +153,8 @@ export class SimKeeper {
       chain,
       clock,
       now: h.nowMs,
+      // Channel accounts that failed to start stay off: a background retry is timed by the wall clock.
+      retryChannels: false,
       factories: probedFactories(h.building, (d) => this.decisions.push(d)),
       crash: (boundary) => {
         if (crash === undefined || this.crashed || h.nowMs() < this.crashFromMs) return

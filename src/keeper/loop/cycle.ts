@@ -23,8 +23,8 @@ function failed(report: CycleReport, stage: string, err: unknown): void {
  *    a draw, which it returns on its own);
  * 2. for each adapter in order: getTasks → hand the tasks to the execution engine, which plans
  *    them in the background and fires each when its ledger comes (nothing here waits for one);
- * 3. refresh state: positions, vault state, registered keepers, KNOWN_DEPOSITORS balances, the
- *    engine's book.
+ * 3. refresh state: positions, vault state, registered keepers (this keeper's registration and
+ *    slashed flag), the operator's XLM balance, KNOWN_DEPOSITORS balances, the engine's book.
  *
  * A failed step or adapter is logged and skipped: nothing here throws. When `signal` is aborted
  * the cycle skips the remaining adapters. At the end, `cycles.lastError` on the dashboard state
@@ -156,7 +156,19 @@ export async function refreshState(deps: CycleDeps, report: CycleReport): Promis
       state.keepers = await deps.registry.getKeepers()
       const me = deps.keeperAddress ?? deps.keypair.publicKey()
       state.self = state.keepers.find((k) => k.operator === me) ?? null
+      metrics.keeperRegistered.set(state.self === null ? 0 : 1)
+      metrics.keeperSlashed.set(state.self?.slashed === true ? 1 : 0)
     }),
+    ...(deps.xlmBalance === undefined
+      ? []
+      : [
+          step(deps, report, 'operator_balance', async () => {
+            // The operator pays the fees, also with an executor; a missing account holds nothing.
+            const stroops = (await deps.xlmBalance!(deps.keypair.publicKey())) ?? 0n
+            state.operatorXlm = stroops
+            metrics.operatorXlmBalance.set(toUnits(stroops))
+          }),
+        ]),
     ...(deps.draws === undefined ? [] : [step(deps, report, 'draw', () => deps.draws!.refresh())]),
     step(deps, report, 'depositors', async () => {
       state.depositors = await Promise.all(

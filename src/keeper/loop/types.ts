@@ -35,6 +35,11 @@ export interface CycleDeps {
   registry: CycleRegistry
   /** USDC balance of an address; undefined when USDC_CONTRACT is not configured. */
   usdcBalance: ((holder: string) => Promise<bigint>) | undefined
+  /**
+   * XLM balance of an account in stroops (undefined: the account does not exist); absent: the
+   * operator's balance is not read.
+   */
+  xlmBalance?: (account: string) => Promise<bigint | undefined>
   adapters: readonly ProtocolAdapter<any>[]
   knownDepositors: readonly string[]
   state: DashboardState

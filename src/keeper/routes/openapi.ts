@@ -95,7 +95,7 @@ export const openApiDocument = {
       get: {
         summary: 'Prometheus metrics',
         description:
-          'service_cycles_total, service_liquidations_total (liquidation fills only), service_vault_tvl, service_sse_active, service_cycle_duration_seconds, service_cycle_overruns_total, service_rpc_errors_total{stage}, service_draws_outstanding, service_draw_outstanding_ledgers, service_last_cycle_timestamp_seconds, service_poll_interval_seconds, service_tasks_total{adapter,outcome}, service_adapter_errors_total{adapter,stage}, service_profit_usdc_total, process defaults (process_*, nodejs_*: one collection shared by the scrapes of a second)',
+          'service_cycles_total, service_liquidations_total (liquidation fills only), service_vault_tvl, service_sse_active, service_cycle_duration_seconds, service_cycle_overruns_total, service_rpc_errors_total{stage}, service_draws_outstanding, service_draw_outstanding_ledgers, service_last_cycle_timestamp_seconds, service_poll_interval_seconds, service_operator_xlm_balance, service_keeper_registered, service_keeper_slashed (NaN until first read), service_tasks_total{adapter,outcome}, service_adapter_errors_total{adapter,stage}, service_profit_usdc_total, process defaults (process_*, nodejs_*: one collection shared by the scrapes of a second)',
         responses: { '200': { description: 'text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } } },
       },
     },
@@ -117,6 +117,12 @@ export const openApiDocument = {
                       type: 'string',
                       enum: ['registered', 'skipped', 'failed', 'not attempted'],
                       description: 'registration with the keeper registry; a failed one is retried at the start of every cycle (skipped = AlreadyRegistered)',
+                    },
+                    operatorXlm: {
+                      type: 'string',
+                      pattern: '^[0-9]+$',
+                      nullable: true,
+                      description: "the operator account's XLM balance in stroops (7 decimals), reserves included; null until first read",
                     },
                     updatedAt: { type: 'string', format: 'date-time', nullable: true },
                     vault,

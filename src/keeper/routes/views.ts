@@ -119,6 +119,7 @@ export function stateView(state: DashboardState, events: EventLog) {
     keepers: state.keepers.map(keeperView),
     positions: state.positions.map(positionView),
     registration: state.registration,
+    operatorXlm: state.operatorXlm?.toString() ?? null,
     events: events.recent(50),
     outstandingDraw: state.outstandingDraw.toString(),
     outstandingDrawLedgers: state.outstandingDrawLedgers,

@@ -68,6 +68,8 @@ export class DashboardState {
   outstandingDraw = 0n
   /** Ledgers since the outstanding draw was taken (0 without one). */
   outstandingDrawLedgers = 0
+  /** The operator account's XLM balance in stroops (7 decimals); null until first read. */
+  operatorXlm: bigint | null = null
   /** Registration with the keeper registry: retried each cycle while 'failed'. */
   registration: 'registered' | 'skipped' | 'failed' | 'not attempted' = 'not attempted'
   recovery: RecoveryRecord | null = null

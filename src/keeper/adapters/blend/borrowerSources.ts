@@ -3,7 +3,8 @@
  * after the retention window (or after a node lost its history) still finds every position:
  *
  * - WATCH_ADDRESSES: scanned every cycle;
- * - BORROWER_HINTS_FILE: read at start, every borrower discovered later appended (hints.ts);
+ * - BORROWER_HINTS_FILE: read at start; every borrower discovered later is added to it, and the
+ *   ones that have repaid are removed (hints.ts);
  * - HISTORY_API_URL: a Stellar RPC with a longer event history, backfilled on a cold start
  *   (historyBackfill.ts).
  *
@@ -36,10 +37,11 @@ export interface BorrowerSources {
   hints: BorrowerHintsFile | undefined
   history: HistoryBackfill | undefined
   /**
-   * Appends discovered borrowers to the hints file (those it does not hold). A failed write is a
-   * warning; its borrowers are written by the next call.
+   * Adds discovered borrowers to the hints file (those it does not hold) and removes the repaid
+   * ones (no liabilities left). A failed write is a warning; its borrowers are added by the next
+   * call.
    */
-  record(discovered: readonly string[]): Promise<void>
+  record(discovered: readonly string[], repaid?: readonly string[]): Promise<void>
 }
 
 /**
@@ -85,11 +87,12 @@ export async function openBorrowerSources(o: BorrowerSourcesOptions): Promise<Bo
     watch,
     hints,
     history,
-    async record(discovered) {
+    async record(discovered, repaid = []) {
       if (hints === undefined) return
       try {
-        const written = await hints.record(discovered)
-        if (written.length > 0) o.log.info({ file: hints.path, appended: written.length }, 'borrower hints appended')
+        const { added, pruned } = await hints.record(discovered, repaid)
+        if (added.length > 0) o.log.info({ file: hints.path, appended: added.length, pruned: pruned.length }, 'borrower hints appended')
+        else if (pruned.length > 0) o.log.info({ file: hints.path, pruned: pruned.length }, 'borrower hints pruned')
       } catch (err) {
         o.log.warn({ file: hints.path, err: err instanceof Error ? err.message : String(err) }, err instanceof Error ? err.message : String(err))
       }

@@ -4,13 +4,17 @@
  *
  * Format: one Stellar account (G...) or contract (C...) address per line; `#` starts a comment
  * (a whole line or the rest of a line); blank lines are ignored. Operators may seed the file by
- * hand. The keeper reads it once at start and appends every borrower it discovers afterwards,
- * one line each, fsynced, never twice, so a restart after the retention window still knows them.
+ * hand. The keeper reads it once at start; afterwards it adds every borrower it discovers, one
+ * line each, never twice, and removes the lines of borrowers that have repaid, so a restart after
+ * the retention window still knows everyone who may owe something.
+ *
+ * Several keepers may share one file: every change is made under the file's lock to the file as
+ * it is then, and written in place of it atomically (sharedTextFile.ts). A keeper adds only what
+ * it discovered and removes only what it saw repaid, so it keeps what the others wrote.
  */
-import { constants } from 'node:fs'
 import { open, readFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
 import { StrKey } from '@stellar/stellar-sdk'
+import { fileVersion, rewriteShared, syncDir, type SharedFileOptions } from './sharedTextFile.js'
 
 /** A Soroban address a Blend position can belong to: an account or a contract. */
 export function isBorrowerAddress(s: string): boolean {
@@ -28,6 +32,12 @@ function shown(text: string): string {
   return JSON.stringify(text.length > 70 ? `${text.slice(0, 67)}...` : text)
 }
 
+/** A line's content: what precedes its comment, trimmed. */
+function contentOf(line: string): string {
+  const hash = line.indexOf('#')
+  return (hash >= 0 ? line.slice(0, hash) : line).trim()
+}
+
 /** Parses the text of a hints file; `file` names it in the problems. */
 export function parseHints(text: string, file: string): ParsedHints {
   const addresses: string[] = []
@@ -35,8 +45,7 @@ export function parseHints(text: string, file: string): ParsedHints {
   const seen = new Set<string>()
   const lines = text.split(/\r?\n/)
   for (const [i, raw] of lines.entries()) {
-    const hash = raw.indexOf('#')
-    const content = (hash >= 0 ? raw.slice(0, hash) : raw).trim()
+    const content = contentOf(raw)
     if (content === '') continue
     if (!isBorrowerAddress(content)) {
       problems.push(`${file}:${i + 1}: ${shown(content)} is not a Stellar account (G...) or contract (C...) address; line ignored`)
@@ -49,50 +58,79 @@ export function parseHints(text: string, file: string): ParsedHints {
   return { addresses, problems }
 }
 
+/** The change one write made to the file. */
+export interface HintsUpdate {
+  /** Lines added, one address each. */
+  added: string[]
+  /** Addresses whose lines were removed. */
+  pruned: string[]
+}
+
+/**
+ * The text of a hints file after a change: `text` without the lines naming an address of `prune`,
+ * then one line for each address of `add` it does not hold. Comments, blank lines and bad lines
+ * stay as they were; a last line without a newline gets one. Unchanged text when nothing is to do.
+ */
+export function mergeHints(text: string, add: readonly string[], prune: ReadonlySet<string>): HintsUpdate & { text: string } {
+  const lines = text === '' ? [] : text.split('\n')
+  if (lines.at(-1) === '') lines.pop()
+  const kept: string[] = []
+  const present = new Set<string>()
+  const pruned = new Set<string>()
+  for (const line of lines) {
+    const content = contentOf(line)
+    if (prune.has(content)) {
+      pruned.add(content)
+      continue
+    }
+    kept.push(line)
+    if (content !== '') present.add(content)
+  }
+  const added = [...new Set(add)].filter((a) => !present.has(a) && !prune.has(a))
+  if (added.length === 0 && pruned.size === 0) return { text, added, pruned: [] }
+  const out = [...kept, ...added]
+  return { text: out.length === 0 ? '' : `${out.join('\n')}\n`, added, pruned: [...pruned] }
+}
+
 function errText(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
 }
 
-/** Makes a new directory entry durable (best effort: not every platform can fsync a directory). */
-async function syncDir(path: string): Promise<void> {
-  try {
-    const dir = await open(dirname(path), constants.O_RDONLY)
-    try {
-      await dir.sync()
-    } finally {
-      await dir.close()
-    }
-  } catch {
-    // the file's own data is synced; only the directory entry's durability is left to the OS
-  }
-}
-
 /**
- * An open hints file. `open` reads it (creating it when missing); `record` appends the addresses
- * it does not hold yet.
+ * An open hints file. `open` reads it (creating it when missing); `record` adds the borrowers a
+ * scan discovered and removes those it saw repaid.
  */
 export class BorrowerHintsFile {
   readonly path: string
-  private readonly known: Set<string>
-  /** Addresses a failed append left unwritten: written first by the next `record`. */
+  /** The addresses of the file as this keeper last read or wrote it. */
+  private known: Set<string>
+  /** The version (fileVersion) of the file `known` was taken from. */
+  private version: string | undefined
+  /** Addresses a failed write left out: added first by the next `record`. */
   private unwritten: string[] = []
-  /** The file's last byte is not a newline (a hand-edited last line): the next append starts one. */
-  private needsNewline: boolean
   private queue: Promise<unknown> = Promise.resolve()
 
-  private constructor(path: string, known: readonly string[], needsNewline: boolean) {
+  private constructor(
+    path: string,
+    known: readonly string[],
+    version: string | undefined,
+    private readonly options: SharedFileOptions,
+  ) {
     this.path = path
     this.known = new Set(known)
-    this.needsNewline = needsNewline
+    this.version = version
   }
 
   /**
    * Reads the file. Missing: it is created empty (a path where it cannot be created is an error
    * naming it). Unreadable: an error naming it. Bad lines are returned as problems, not thrown.
    */
-  static async open(path: string): Promise<{ hints: BorrowerHintsFile; problems: string[] }> {
+  static async open(path: string, options: SharedFileOptions = {}): Promise<{ hints: BorrowerHintsFile; problems: string[] }> {
     let text: string
+    // Taken before the read: a write in between makes the next `record` read the file again.
+    let version: string | undefined
     try {
+      version = await fileVersion(path)
       text = await readFile(path, 'utf8')
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
@@ -109,11 +147,10 @@ export class BorrowerHintsFile {
       text = ''
     }
     const parsed = parseHints(text, path)
-    const needsNewline = text.length > 0 && !text.endsWith('\n')
-    return { hints: new BorrowerHintsFile(path, parsed.addresses, needsNewline), problems: parsed.problems }
+    return { hints: new BorrowerHintsFile(path, parsed.addresses, version, options), problems: parsed.problems }
   }
 
-  /** Every address the file holds (read at start or appended since). */
+  /** Every address the file holds, as this keeper last read or wrote it. */
   get addresses(): string[] {
     return [...this.known]
   }
@@ -123,42 +160,45 @@ export class BorrowerHintsFile {
   }
 
   /**
-   * Appends the addresses the file does not hold yet, one line each, and fsyncs. Resolves with
-   * the lines written. A failed write rejects; its addresses are written by the next call.
-   * Calls run one after another.
+   * Brings the file up to date with one scan: adds the `discovered` borrowers it does not hold and
+   * removes the `repaid` ones (no liabilities left) it holds; a borrower in both is not added.
+   * While the file is as this keeper last saw it (same fileVersion) and nothing is to change, it
+   * is not even read. Otherwise the file is re-read under its lock, changed, and replaced
+   * atomically (what other keepers wrote meanwhile stays), or left alone when the change is
+   * already there. Resolves with the change made. A failed write rejects; its additions are made
+   * by the next call, its removals by the next call that reports them repaid again. Calls run
+   * one after another.
    */
-  record(addresses: readonly string[]): Promise<string[]> {
-    const run = this.queue.then(() => this.append(addresses))
+  record(discovered: readonly string[], repaid: readonly string[] = []): Promise<HintsUpdate> {
+    const run = this.queue.then(() => this.write(discovered, repaid))
     this.queue = run.catch(() => undefined)
     return run
   }
 
-  private async append(addresses: readonly string[]): Promise<string[]> {
-    const fresh = new Set(this.unwritten)
-    for (const a of addresses) {
+  private async write(discovered: readonly string[], repaid: readonly string[]): Promise<HintsUpdate> {
+    for (const a of [...discovered, ...repaid]) {
       if (!isBorrowerAddress(a)) throw new Error(`not a borrower address: ${shown(a)}`)
-      if (!this.known.has(a)) fresh.add(a)
     }
-    const lines = [...fresh]
-    if (lines.length === 0) return []
-    this.unwritten = lines
-    const text = (this.needsNewline ? '\n' : '') + lines.map((a) => `${a}\n`).join('')
+    const gone = new Set(repaid)
+    const wanted = [...new Set([...this.unwritten, ...discovered])].filter((a) => !gone.has(a))
+    // Written by someone else since this keeper last saw it (a keeper sharing the file, a hand
+    // edit): what this keeper knows of it may be wrong, so everything is checked against it.
+    const current = await fileVersion(this.path).catch(() => undefined)
+    const seen = current !== undefined && current === this.version
+    const add = seen ? wanted.filter((a) => !this.known.has(a)) : wanted
+    const prune = seen ? new Set([...gone].filter((a) => this.known.has(a))) : gone
+    if (add.length === 0 && prune.size === 0) return { added: [], pruned: [] }
+    this.unwritten = add
+    let merged: ReturnType<typeof mergeHints> | undefined
+    let version: string | undefined
     try {
-      const fh = await open(this.path, 'a')
-      try {
-        await fh.writeFile(text, 'utf8')
-        await fh.sync()
-      } finally {
-        await fh.close()
-      }
+      ;({ version } = await rewriteShared(this.path, (text) => (merged = mergeHints(text, add, prune)).text, this.options))
     } catch (err) {
-      // Part of a line may have been written: the retry starts on a new line (a blank line at worst).
-      this.needsNewline = true
-      throw new Error(`BORROWER_HINTS_FILE ${this.path}: appending ${lines.length} borrower(s) failed: ${errText(err)}`)
+      throw new Error(`BORROWER_HINTS_FILE ${this.path}: writing failed (${add.length} borrower(s) to add, ${prune.size} to remove): ${errText(err)}`)
     }
-    this.needsNewline = false
     this.unwritten = []
-    for (const a of lines) this.known.add(a)
-    return lines
+    this.known = new Set(parseHints(merged!.text, this.path).addresses)
+    this.version = version
+    return { added: merged!.added, pruned: merged!.pruned }
   }
 }

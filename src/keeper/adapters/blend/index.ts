@@ -291,7 +291,7 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     async getTasks(chain: Chain): Promise<Task<BlendTaskData>[]> {
       const reader = readerOf(chain, p.reader)
       last = await scanner.scan(reader, chain)
-      await p.borrowerSources?.record(last.discovered)
+      await p.borrowerSources?.record(last.discovered, last.repaid)
       p.emit?.('scan', `scanned ${last.borrowers.length} borrowers in ${Math.round(last.durationMs)} ms`)
       const tasks: Task<BlendTaskData>[] = []
       for (const b of last.borrowers) {

@@ -57,6 +57,8 @@ export interface PoolSnapshot {
   reserves: Map<string, Reserve>
   /** Positions per requested user (empty positions when the user has none). */
   positions: Map<string, Positions>
+  /** Requested users the pool holds no positions entry for (never had one, or it is archived). */
+  withoutPositions: Set<string>
   /** Existing user-liquidation auctions among the requested users. */
   auctions: Map<string, AuctionData>
   /** Existing bad-debt (1) and interest (2) auctions of `backstop`, when asked for. */
@@ -162,8 +164,10 @@ export async function loadPool(
   }
 
   const positions = new Map<string, Positions>()
+  const withoutPositions = new Set<string>()
   for (const u of users) {
     const e = entries.get(keyId(positionsKey(pool, u)))
+    if (e === undefined) withoutPositions.add(u)
     positions.set(u, e === undefined ? emptyPositions() : decodePositions(entryValue(e)))
   }
   const auctions = new Map<string, AuctionData>()
@@ -178,7 +182,7 @@ export async function loadPool(
       if (e !== undefined) backstopAuctions.push({ type, auction: decodeAuctionData(entryValue(e)) })
     }
   }
-  return { pool, config, backstop, reserveList, reserves, positions, auctions, backstopAuctions, latestLedger, stats }
+  return { pool, config, backstop, reserveList, reserves, positions, withoutPositions, auctions, backstopAuctions, latestLedger, stats }
 }
 
 /** Read one auction (any type) directly from storage; undefined when none exists. */

@@ -230,6 +230,28 @@ describe('borrowers besides events (WATCH_ADDRESSES, BORROWER_HINTS_FILE)', () =
     expect(await users(b)).toEqual(new Set([w.healthy, w.sick, w.hinted]))
   })
 
+  it('a borrower that has repaid is pruned from the hints file; one without any position stays', async () => {
+    const w = quietWorld()
+    const path = hintsPath()
+    const unknown = randomAccount() // no positions entry at all: seeded ahead of a borrow, or archived
+    writeFileSync(path, `# seeded\n${w.hinted}\n${w.lender}  # repaid\n${unknown}\n`)
+    const l = logs()
+    const borrowerSources = await openBorrowerSources({ pool: w.pool, hintsFile: path, log: l.log })
+    const a = lendingPoolAdapter({ pool: w.pool, usdc: w.usdc, minProfit: 1.02, slippageBps: 100, reader: w.reader, borrowerSources })
+    await a.getTasks(w.chain)
+    expect(a.lastScan()!.repaid).toEqual([w.lender])
+    expect(readFileSync(path, 'utf8')).toBe(`# seeded\n${w.hinted}\n${unknown}\n${w.healthy}\n${w.sick}\n`)
+
+    // the hinted borrower repays in full: gone from the file at the next scan
+    w.ledger.set(
+      positionsKey(w.pool, w.hinted),
+      contractEntry(positionsKey(w.pool, w.hinted), encodePositions({ collateral: new Map([[1, 10n * ONE]]), liabilities: new Map(), supply: new Map() })),
+    )
+    await a.getTasks(w.chain)
+    expect(readFileSync(path, 'utf8')).toBe(`# seeded\n${unknown}\n${w.healthy}\n${w.sick}\n`)
+    expect(l.infos).toContain('borrower hints pruned')
+  })
+
   it('the keeper factory takes them from the adapter context', async () => {
     const w = quietWorld()
     const path = hintsPath()

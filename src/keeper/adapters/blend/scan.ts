@@ -53,6 +53,11 @@ export interface ScanResult {
   backstopPositions: Positions
   /** Borrowers named by the events this scan read (main RPC and history node): for the hints file. */
   discovered: string[]
+  /**
+   * Users whose positions entry this scan read with no liabilities left (repaid): pruned from the
+   * hints file. A user without any positions entry is not among them.
+   */
+  repaid: string[]
   stats: RpcStats
   durationMs: number
 }
@@ -134,6 +139,7 @@ export class PoolScanner {
     if (fresh.length > 0) {
       const more = await loadPool(reader, this.pool, fresh, { reserveList: snapshot.reserveList, stats })
       for (const [u, p] of more.positions) snapshot.positions.set(u, p)
+      for (const u of more.withoutPositions) snapshot.withoutPositions.add(u)
     }
     let backstopPositions = snapshot.positions.get(snapshot.backstop)
     snapshot.positions.delete(snapshot.backstop)
@@ -156,8 +162,12 @@ export class PoolScanner {
       oracleDecimals: prices.decimals,
     }
     const borrowers: BorrowerView[] = []
+    const repaid: string[] = []
     for (const [user, positions] of snapshot.positions) {
-      if (positions.liabilities.size === 0) continue
+      if (positions.liabilities.size === 0) {
+        if (!snapshot.withoutPositions.has(user)) repaid.push(user)
+        continue
+      }
       const data = positionData(valuation, positions)
       borrowers.push({ user, positions, data, healthFactor: healthFactorOf(data), liquidatable: isLiquidatable(data), auction: undefined })
     }
@@ -205,6 +215,7 @@ export class PoolScanner {
       backstopAuctions,
       backstopPositions: backstopPositions ?? emptyPositions(),
       discovered: poll.named,
+      repaid,
       stats,
       durationMs: performance.now() - started,
     }
