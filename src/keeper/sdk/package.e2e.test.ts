@@ -160,7 +160,7 @@ describe('keeper SDK package (packed, installed, compiled, run on the sandbox)',
     expect(versionsOffLock(scratch, locked)).toEqual([])
   })
 
-  it('packs dist and the README only; the installed exports resolve inside the package', () => {
+  it('packs dist, the README and the LICENSE only; the installed exports resolve inside the package', () => {
     expect(packed.files.every((f) => f === 'package.json' || f === 'README.md' || f === 'LICENSE' || f.startsWith('dist/')), packed.files.join(', ')).toBe(true)
     for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/example.js', 'dist/example.d.ts', 'README.md', 'LICENSE']) expect(packed.files).toContain(f)
     const dir = join(scratch, 'node_modules', ...PACKAGE_NAME.split('/'))
