@@ -2,8 +2,8 @@
 # Builds one of the repository's images with podman (through scripts/container/podman.sh):
 #   keeper  Dockerfile                 -> localhost/stellar-pooled-liquidations/keeper:latest
 #   sim     deploy/k8s/sim.Dockerfile  -> localhost/stellar-pooled-liquidations-sim:latest
-#           (with deploy/k8s/sim.Dockerfile.dockerignore; needs target/sandbox/sandbox and
-#           target/wasm built first, see deploy/k8s/README.md)
+#           (context filtered by deploy/k8s/sim.Dockerfile.dockerignore, which podman 4.3 also
+#           finds by itself; needs target/sandbox/sandbox and target/wasm, see deploy/k8s/README.md)
 # The base images come from scripts/container/base-images.sh when no registry is reachable.
 # --format docker: in podman's default OCI format the keeper's HEALTHCHECK would be dropped.
 # BUILD_CA_FILE: a CA bundle npm has to trust in RUN steps, for machines whose egress goes
@@ -29,12 +29,14 @@ esac
 ca=()
 BUILD_CA_FILE="${BUILD_CA_FILE-${NODE_EXTRA_CA_CERTS:-}}"
 if [ -n "$BUILD_CA_FILE" ]; then
-  npmrc="$(mktemp)"
-  trap 'rm -f "$npmrc"' EXIT
-  chmod 644 "$npmrc"
-  # npm's global configuration file in the node images ($PREFIX/etc/npmrc).
-  printf 'cafile=/usr/local/etc/build-ca.crt\n' > "$npmrc"
-  ca=(--volume "$BUILD_CA_FILE:/usr/local/etc/build-ca.crt:ro" --volume "$npmrc:/usr/local/etc/npmrc:ro")
+  etc="$(mktemp -d)"
+  trap 'rm -rf "$etc"' EXIT
+  cp "$BUILD_CA_FILE" "$etc/build-ca.crt"
+  # npm's global configuration file in the node images is $PREFIX/etc/npmrc. The directory
+  # exists in the image, so mounting over it leaves no mount-point files behind in a layer.
+  printf 'cafile=/usr/local/etc/build-ca.crt\n' > "$etc/npmrc"
+  chmod 755 "$etc" && chmod 644 "$etc"/*
+  ca=(--volume "$etc:/usr/local/etc:ro")
 fi
 
 start=$(date +%s)
