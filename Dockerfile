@@ -1,6 +1,6 @@
 # Keeper daemon image: build the single executable, ship it alone.
 #   docker build -t keeper .
-#   docker run --env-file keeper.env -p 8080:8080 keeper
+#   docker run --env-file keeper.env -p 127.0.0.1:8080:8080 keeper
 
 # --- stage 1: bundle src/keeper into ONE executable (Node single executable application) ---
 FROM node:24-bookworm-slim AS build
