@@ -257,6 +257,7 @@ describe.skipIf(reason !== null)('container images (podman)', () => {
         { timeoutMs: 300_000 },
       )
       expect(merged.code, `${merged.stdout.slice(-2000)}\n${merged.stderr.slice(-2000)}`).toBe(0)
+      figure('sim: merge container', secs(merged.ms))
 
       const out = (await podmanOk(['volume', 'inspect', '--format', '{{.Mountpoint}}', volume])).stdout.trim()
       for (let i = 0; i < SHARDS; i++) expect(readdirSync(join(out, `shard-${i}`, 'runs'))).toHaveLength(RUNS / SHARDS)
