@@ -1,12 +1,13 @@
 # Keeper daemon image: build the single executable, ship it alone.
 #   docker build -t keeper .
-#   docker run --env-file keeper.env -p 8080:8080 keeper
+#   docker run --env-file keeper.env -p 127.0.0.1:8080:8080 keeper
 
 # --- stage 1: bundle src/keeper into ONE executable (Node single executable application) ---
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
-RUN npm install --no-audit --no-fund
+# Exactly the lock file's packages; fails when package.json and the lock disagree.
+RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
 COPY scripts/build-keeper.sh ./scripts/build-keeper.sh

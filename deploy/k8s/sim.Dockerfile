@@ -8,9 +8,9 @@
 #   bash scripts/build-wasm.sh                   # target/wasm/*.wasm
 #   bash scripts/blend-wasms.sh                  # target/wasm/blend/*.wasm
 #   docker build -f deploy/k8s/sim.Dockerfile -t <registry>/stellar-pooled-liquidations-sim:<tag> .
-# The build context is filtered by deploy/k8s/sim.Dockerfile.dockerignore (BuildKit), not by the
-# root .dockerignore, which leaves out sim/, sandbox/ and target/.
-FROM node:20-bookworm-slim
+# The build context is filtered by deploy/k8s/sim.Dockerfile.dockerignore (BuildKit and podman
+# read it), not by the root .dockerignore, which leaves out sim/, sandbox/ and target/.
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./

@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { REPO_ROOT } from './testing/vaultWorld.js'
 
-// No container engine runs in CI: these check the deployment files say what the runbook promises.
+// These check, without a container engine, that the deployment files say what the runbook promises;
+// scripts/container/images.e2e.test.ts builds and runs them where podman is installed.
 const text = (p: string) => readFileSync(join(REPO_ROOT, p), 'utf8')
 const instructions = (dockerfile: string) =>
   dockerfile
@@ -31,7 +32,23 @@ describe('Dockerfile', () => {
   })
 })
 
+describe('Node version of the images', () => {
+  const major = text('.node-version').trim().split('.')[0]
+
+  it('both Dockerfiles build on node:<major of .node-version>-bookworm-slim with npm ci', () => {
+    for (const file of ['Dockerfile', 'deploy/k8s/sim.Dockerfile']) {
+      const lines = instructions(text(file))
+      expect(lines[0], file).toMatch(new RegExp(`^FROM node:${major}-bookworm-slim( AS build)?$`))
+      expect(lines.filter((l) => /\bnpm (ci|install)\b/.test(l)).map((l) => /\bnpm (ci|install)\b/.exec(l)![0]), file).toEqual(['npm ci'])
+    }
+  })
+})
+
 describe('deployment configs', () => {
+  it('compose: the API published on loopback only', () => {
+    expect(text('deploy/docker-compose.yml').match(/^\s+- "[\d.:]+"$/gm)?.map((l) => l.trim())).toEqual(['- "127.0.0.1:8080:8080"'])
+  })
+
   it('compose: restart unless-stopped, json-file logs 50m x 3, secret mapped to KEEPER_SECRET and readable by the image user', () => {
     const compose = text('deploy/docker-compose.yml')
     expect(compose).toMatch(/restart: unless-stopped/)
