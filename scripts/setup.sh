@@ -19,10 +19,8 @@ source scripts/lib/node.sh
 setup_npm() {
   use_project_node
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    log "installing npm packages"
-    # npm ci rejects lock files that omit other platforms' optional packages (rollup), which
-    # npm itself writes; npm install honours the lock file and tolerates that.
-    npm install --no-audit --no-fund --loglevel=error
+    log "installing npm packages (npm ci: exactly what package-lock.json holds)"
+    npm ci --no-audit --no-fund --loglevel=error
   fi
 }
 
