@@ -5,6 +5,7 @@
 #   HOME, npm_config_cache, CARGO_HOME, TMPDIR   new empty directories under the work folder
 #   RUSTUP_HOME                                  the machine's (the preinstalled toolchains)
 #   ~/.npmrc                                     copied (the machine's npm settings, no cache)
+#   everything else                              the machine's environment as it is
 # Then `npm run demo -- --once` and `npm test` run in the clone, one after the other; each log
 # goes to the work folder, and the script ends with one line per command (exit code, wall time)
 # and the suite's `total:` line. Debian packages already installed stay installed (the set-up
@@ -44,13 +45,13 @@ mkdir -p "$home" "$work/tmp"
 rustup_home="${RUSTUP_HOME:-$HOME/.rustup}"
 cargo_bin="$(dirname "$(command -v cargo 2>/dev/null || echo "$HOME/.cargo/bin/cargo")")"
 
-# A clean environment: what a login shell on a new machine has, plus the toolchains' locations.
+# The machine's environment (its CA bundles, locale, PATH with the toolchains), with every
+# cache and home directory swapped for an empty one.
 run_fresh() {
-  env -i \
-    HOME="$home" USER="${USER:-root}" LANG="${LANG:-C.UTF-8}" TERM="${TERM:-dumb}" CI="${CI:-}" \
-    PATH="$cargo_bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
-    RUSTUP_HOME="$rustup_home" CARGO_HOME="$home/.cargo" \
+  env -u CARGO_TARGET_DIR -u NODE_OPTIONS \
+    HOME="$home" RUSTUP_HOME="$rustup_home" CARGO_HOME="$home/.cargo" \
     npm_config_cache="$home/.npm" TMPDIR="$work/tmp" \
+    PATH="$cargo_bin:$PATH" \
     bash -c 'cd "$1" && shift && exec "$@"' _ "$work/repo" "$@"
 }
 
