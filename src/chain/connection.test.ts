@@ -1,10 +1,11 @@
-import { Keypair, Operation, rpc, xdr } from '@stellar/stellar-sdk'
+import { Keypair, Operation, rpc } from '@stellar/stellar-sdk'
 import { createServer } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { createChain, withConnectionErrors } from './connection.js'
 import { ConnectionError, connectionFailureReason } from './errors.js'
 import { channelKeypairs, ensureChannels } from './lanes.js'
 import { submit } from './submit.js'
+import { accountEntryData } from '../../test/chain/accountEntry.js'
 
 /** A loopback URL on a port where nothing listens (taken, then released). */
 async function deadUrl(): Promise<string> {
@@ -46,19 +47,7 @@ describe('withConnectionErrors', () => {
   })
 
   it('reads the sequence number of an account the node has', async () => {
-    const entry = new xdr.AccountEntry({
-      accountId: Keypair.fromPublicKey(account).xdrPublicKey(),
-      balance: 100n,
-      seqNum: 42n,
-      numSubEntries: 0,
-      inflationDest: null,
-      flags: 0,
-      homeDomain: '',
-      thresholds: Buffer.from([1, 0, 0, 0]),
-      signers: [],
-      ext: xdr.AccountEntryExt.v0(),
-    })
-    const node = { getLedgerEntries: async () => ({ entries: [{ val: xdr.LedgerEntryData.account(entry) }], latestLedger: 5 }) }
+    const node = { getLedgerEntries: async () => ({ entries: [{ val: accountEntryData(account, 100n, 42n) }], latestLedger: 5 }) }
     const s = withConnectionErrors(node as unknown as rpc.Server, 'http://node')
     expect((await s.getAccount(account)).sequenceNumber()).toBe('42')
   })
