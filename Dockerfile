@@ -10,7 +10,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
+COPY .node-version ./
 COPY scripts/build-keeper.sh ./scripts/build-keeper.sh
+COPY scripts/lib/node.sh ./scripts/lib/node.sh
 RUN bash scripts/build-keeper.sh /out/keeper
 
 # --- stage 2: glibc + libstdc++ + CA certificates, no shell, no package manager, non-root ---

@@ -22,25 +22,40 @@ bash scripts/build-wasm.sh vault-misquote
 bash scripts/blend-wasms.sh
 
 mkdir -p target/test-results
+rm -f target/test-results/cargo.log target/test-results/vitest.json
+# Every stage runs even when an earlier one fails, so that the closing line counts them all.
+failed_stages=()
+stage() { local name="$1"; shift; "$@" || failed_stages+=("$name"); }
+
 echo "== cargo test --workspace --profile sandbox"
-cargo test --workspace --profile sandbox --quiet 2>&1 | tee target/test-results/cargo.log
-cargo build --profile sandbox -p sandbox --quiet
+stage "cargo test" bash -o pipefail -c 'cargo test --workspace --profile sandbox --quiet 2>&1 | tee target/test-results/cargo.log'
+stage "cargo build (sandbox)" cargo build --profile sandbox -p sandbox --quiet
 
 echo "== tsc --noEmit"
-npx tsc --noEmit -p tsconfig.json
-npx tsc --noEmit -p dashboard/tsconfig.json
-npx tsc --noEmit -p packages/keeper-sdk/tsconfig.check.json
+stage "tsc" npx tsc --noEmit -p tsconfig.json
+stage "tsc (dashboard)" npx tsc --noEmit -p dashboard/tsconfig.json
+stage "tsc (keeper-sdk)" npx tsc --noEmit -p packages/keeper-sdk/tsconfig.check.json
 
 echo "== vitest"
-npx vitest run --reporter=default --reporter=json --outputFile.json=target/test-results/vitest.json
+stage "vitest" npx vitest run --reporter=default --reporter=json --outputFile.json=target/test-results/vitest.json
 
+# A file whose suite failed before any test (a beforeAll that threw) counts as one failed test.
 node -e '
 const fs = require("node:fs")
+const read = (f) => (fs.existsSync(f) ? fs.readFileSync(f, "utf8") : "")
 let passed = 0, failed = 0, skipped = 0
-for (const m of fs.readFileSync("target/test-results/cargo.log", "utf8").matchAll(/test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored/g)) {
+for (const m of read("target/test-results/cargo.log").matchAll(/test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored/g)) {
   passed += +m[1]; failed += +m[2]; skipped += +m[3]
 }
-const v = JSON.parse(fs.readFileSync("target/test-results/vitest.json", "utf8"))
-passed += v.numPassedTests; failed += v.numFailedTests; skipped += v.numPendingTests + v.numTodoTests
+const json = read("target/test-results/vitest.json")
+if (json !== "") {
+  const v = JSON.parse(json)
+  passed += v.numPassedTests; failed += v.numFailedTests; skipped += v.numPendingTests + v.numTodoTests
+  failed += v.testResults.filter((f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed")).length
+}
 console.log(`total: ${passed} passed, ${failed} failed, ${skipped} skipped`)
 '
+if [ "${#failed_stages[@]}" -gt 0 ]; then
+  echo "failed stages: ${failed_stages[*]}" >&2
+  exit 1
+fi

@@ -16,7 +16,10 @@ ENV NODE_ENV=production
 COPY package.json package-lock.json ./
 # Dev dependencies included: the simulator runs TypeScript through tsx.
 RUN npm ci --include=dev --no-audit --no-fund && npm cache clean --force
-COPY tsconfig.json ./
+COPY tsconfig.json .node-version ./
+# `npm run sim` runs through scripts/node-run.sh (the image's Node is the project's line).
+COPY scripts/node-run.sh ./scripts/node-run.sh
+COPY scripts/lib/node.sh ./scripts/lib/node.sh
 COPY src ./src
 COPY sim ./sim
 COPY sandbox ./sandbox
