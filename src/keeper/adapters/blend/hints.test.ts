@@ -1,19 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { tempDirs } from '../../../../test/fs/tempDirs.js'
 import { BorrowerHintsFile, mergeHints, parseHints } from './hints.js'
 import { randomAccount, randomContract } from './fakeLedger.test-util.js'
 
-const dirs: string[] = []
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'hints-'))
-  dirs.push(d)
-  return d
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
-})
+const tempDir = tempDirs('hints-')
 
 const lines = (path: string) => readFileSync(path, 'utf8').split('\n')
 

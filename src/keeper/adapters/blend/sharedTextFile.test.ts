@@ -1,19 +1,11 @@
-import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { tempDirs } from '../../../../test/fs/tempDirs.js'
 import { FileLockedError, rewriteShared } from './sharedTextFile.js'
 
-const dirs: string[] = []
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'shared-file-'))
-  dirs.push(d)
-  return d
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
-})
+const tempDir = tempDirs('shared-file-')
 
 describe('rewriteShared', () => {
   it('replaces the file by a rename: a reader of the old file sees all of it, never a mix', async () => {
