@@ -44,7 +44,7 @@ export interface SetupParameters {
   /** Close time of the latest ledger (ms), the clock every agent uses. */
   nowMs: () => number
   building: () => number
-  hooks: Pick<KeeperHooks, 'onCrash' | 'onFault'>
+  hooks: Pick<KeeperHooks, 'onCrash' | 'onFault' | 'onRequest'>
   log: (line: string) => void
 }
 
@@ -122,6 +122,7 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       ledger: p.building,
       latencyMs: () => 0,
       faultRate: 0,
+      ...(p.hooks.onRequest === undefined ? {} : { onRequest: (method: string, key: string) => p.hooks.onRequest!('environment', method, key) }),
     })
     const envChain = createChain({
       rpcUrl: sandbox.rpcUrl,

@@ -84,6 +84,8 @@ export interface KeeperHooks {
   /** A keeper died at a crash point (after `boundary`). */
   onCrash: (keeper: SimKeeper, boundary: string) => void
   onFault: (keeper: SimKeeper, method: string) => void
+  /** Every chain call an agent makes (determinism traces). */
+  onRequest?: (agent: string, method: string, key: string) => void
 }
 
 /** Ledgers a keeper's process ran: from the ledger being built at start to the one at death (null: still running). */
@@ -138,6 +140,7 @@ export class SimKeeper {
         this.faults++
         h.onFault(this, method)
       },
+      ...(h.onRequest === undefined ? {} : { onRequest: (method: string, key: string) => h.onRequest!(agent, method, key) }),
     })
     const config = parseConfig(this.env)
     const chain = createChain({

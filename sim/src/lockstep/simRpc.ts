@@ -27,6 +27,8 @@ export interface SimRpcParameters {
   faultRate: number
   /** Called once per injected fault (reports). */
   onFault?: (method: string) => void
+  /** Called as each call is made, with the key its seeded draws use (determinism traces). */
+  onRequest?: (method: string, key: string) => void
 }
 
 export class SimulatedFault extends Error {
@@ -69,6 +71,7 @@ export class SimRpc {
 
   private async call<T>(method: string, key: string, f: () => Promise<T>): Promise<T> {
     if (this.dead) throw new AgentDead(`${this.p.agent} is not running`)
+    this.p.onRequest?.(method, key)
     this.p.activity.begin()
     try {
       if (this.fault(method, key)) throw new SimulatedFault(`simulated RPC fault on ${method}`)
@@ -108,6 +111,7 @@ export class SimRpc {
   async sendTransaction(tx: Transaction | FeeBumpTransaction): Promise<rpc.Api.SendTransactionResponse> {
     if (this.dead) throw new AgentDead(`${this.p.agent} is not running`)
     const key = opsKey(tx)
+    this.p.onRequest?.('sendTransaction', key)
     this.p.activity.begin()
     try {
       const res = await this.p.server.sendTransaction(tx)
@@ -138,6 +142,7 @@ export class SimRpc {
 
   async getTransaction(hash: string): Promise<rpc.Api.GetTransactionResponse> {
     if (this.dead) throw new AgentDead(`${this.p.agent} is not running`)
+    this.p.onRequest?.('getTransaction', hash)
     // Waiting for the ledger is not activity: only a close can end it.
     if (this.p.mempool.isPending(hash)) await this.p.mempool.applied(hash)
     if (this.dead) throw new AgentDead(`${this.p.agent} is not running`)
