@@ -115,7 +115,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       env,
       keepers,
       mempool: setup.mempool,
-      activity: setup.activity,
+      scheduler: setup.scheduler,
       close: async ({ order, count }) => {
         await sandbox.call('sandbox_closeLedgers', order !== undefined ? { count: 1, order } : { count: count ?? 1 })
         const l = await sandbox.server.getLatestLedger()
@@ -168,6 +168,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       },
     })
     await env.settled().catch(() => {})
+    setup.scheduler.finish()
     for (const k of keepers) await k.stop()
     await snapshots.end(latest.sequence)
     const ev = await observer.events.poll()

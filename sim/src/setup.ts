@@ -11,8 +11,8 @@ import { addTrustlines, fundAccounts, mintAll, type Mint } from '../../src/world
 import { deployExecutor, deployWorld, keypairFor, type World } from '../../src/world/index.js'
 import { keeperEnv, keeperLogger, keeperSpecs, SimKeeper, type KeeperHooks } from './agents/keepers.js'
 import type { ArbPool } from './agents/arbitrage.js'
-import { Activity } from './lockstep/activity.js'
 import { Mempool } from './lockstep/mempool.js'
+import { Scheduler, simulatedClock } from './lockstep/scheduler.js'
 import { SimRpc } from './lockstep/simRpc.js'
 import type { Scenario } from './scenario/schema.js'
 
@@ -29,7 +29,7 @@ export interface SimSetup {
   envChain: Chain
   envRpc: SimRpc
   mempool: Mempool
-  activity: Activity
+  scheduler: Scheduler
   keepers: SimKeeper[]
   arbPools: ArbPool[]
   watchdog: Keypair
@@ -111,13 +111,13 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
 
     const mempool = new Mempool()
     mempool.bypass = true
-    const activity = new Activity()
+    const scheduler = new Scheduler(p.seed, s.run.ledgerSeconds * 1000)
     const envRpc = new SimRpc({
       server: sandbox.server,
       agent: 'environment',
       klass: 0,
       mempool,
-      activity,
+      scheduler,
       seed: p.seed,
       ledger: p.building,
       latencyMs: () => 0,
@@ -129,6 +129,7 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       networkPassphrase: sandbox.networkPassphrase,
       server: envRpc as unknown as RpcLike,
       retry: { pollIntervalMs: 20, backoffMs: 20 },
+      clock: simulatedClock(scheduler, p.nowMs),
     })
 
     p.log('keepers')
@@ -137,7 +138,7 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       world,
       server: sandbox.server,
       mempool,
-      activity,
+      scheduler,
       seed: p.seed,
       building: p.building,
       nowMs: p.nowMs,
@@ -158,6 +159,7 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
     }
     await sandbox.call('sandbox_setInstant', { enabled: false })
     mempool.bypass = false
+    scheduler.direct = false
     latest = await sandbox.server.getLatestLedger()
     return {
       sandbox,
@@ -165,7 +167,7 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       envChain,
       envRpc,
       mempool,
-      activity,
+      scheduler,
       keepers,
       arbPools,
       watchdog,

@@ -29,6 +29,26 @@ export const DEFAULT_RETRY: RetryPolicy = {
   expiryGraceMs: 3_000,
 }
 
+/**
+ * The time a chain client lives in: transaction time bounds, resend backoff and result polling.
+ * The wall clock by default; a simulation harness gives its clients the simulated one.
+ */
+export interface ChainClock {
+  /** Milliseconds since the epoch. */
+  now(): number
+  sleep(ms: number): Promise<void>
+}
+
+export const WALL_CLOCK: ChainClock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise<void>((r) => setTimeout(r, ms)),
+}
+
+/** A new transaction's maxTime (seconds): the chain's clock plus its timeout. */
+export function maxTimeOf(chain: Pick<Chain, 'clock' | 'txTimeoutSeconds'>): number {
+  return Math.floor(chain.clock.now() / 1000) + chain.txTimeoutSeconds
+}
+
 /** Everything needed to talk to one network. */
 export interface Chain {
   server: RpcLike
@@ -44,6 +64,7 @@ export interface Chain {
    * `resourceConfig.instructionLeeway`); 0 = the node's own adjustment only.
    */
   instructionLeeway: number
+  clock: ChainClock
 }
 
 export interface CreateChainParameters {
@@ -58,6 +79,8 @@ export interface CreateChainParameters {
   instructionLeeway?: number
   /** Use this node client instead of building an `rpc.Server` (tests). It is used as given. */
   server?: RpcLike
+  /** Default: the wall clock. */
+  clock?: ChainClock
 }
 
 function mapConnectionError(label: string, err: unknown): unknown {
@@ -152,5 +175,6 @@ export function createChain(p: CreateChainParameters): Chain {
     friendbotUrl: p.friendbotUrl,
     retry: { ...DEFAULT_RETRY, ...p.retry },
     instructionLeeway: p.instructionLeeway ?? 0,
+    clock: p.clock ?? WALL_CLOCK,
   }
 }

@@ -1,4 +1,4 @@
-export { createChain, DEFAULT_RETRY, type Chain, type CreateChainParameters, type RetryPolicy, type RpcLike } from './connection.js'
+export { createChain, DEFAULT_RETRY, maxTimeOf, WALL_CLOCK, type Chain, type ChainClock, type CreateChainParameters, type RetryPolicy, type RpcLike } from './connection.js'
 export { submit, type SubmitOptions, type SubmitResult } from './submit.js'
 export { SubmissionLanes, channelKeypairs, ensureChannels, type Lane } from './lanes.js'
 export {

@@ -16,8 +16,6 @@ import {
   simulationFailure,
 } from './errors.js'
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
-
 /**
  * Simulates `tx` for submission (with the chain's instruction leeway).
  * @throws ContractError, SimulationError, or ChainError when the footprint needs a restore
@@ -59,7 +57,7 @@ export async function sendAndPoll(chain: Chain, tx: Transaction): Promise<Outcom
       if (tries >= chain.retry.tryAgainLater) {
         throw new RetriesExhaustedError('network kept answering TRY_AGAIN_LATER', { details: hash })
       }
-      await sleep(backoff)
+      await chain.clock.sleep(backoff)
       backoff *= 2
       continue
     }
@@ -72,13 +70,13 @@ export async function sendAndPoll(chain: Chain, tx: Transaction): Promise<Outcom
   }
 
   const maxTime = Number(tx.timeBounds?.maxTime ?? 0)
-  const deadline = maxTime > 0 ? maxTime * 1000 + chain.retry.expiryGraceMs : Date.now() + 60_000
-  while (Date.now() < deadline) {
+  const deadline = maxTime > 0 ? maxTime * 1000 + chain.retry.expiryGraceMs : chain.clock.now() + 60_000
+  while (chain.clock.now() < deadline) {
     // A failed poll is retried until the deadline: a transient RPC error says nothing about
     // the transaction.
     const res = await chain.server.getTransaction(hash).catch(() => undefined)
     if (res && res.status !== rpc.Api.GetTransactionStatus.NOT_FOUND) return settle(hash, res)
-    await sleep(chain.retry.pollIntervalMs)
+    await chain.clock.sleep(chain.retry.pollIntervalMs)
   }
   // Timed out: resolve by hash before anything is retried.
   let latest: rpc.Api.GetLatestLedgerResponse

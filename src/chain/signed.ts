@@ -5,7 +5,7 @@
  * makes for itself. Browser-safe: only `@stellar/stellar-sdk` and this folder's browser-safe files.
  */
 import { TransactionBuilder, rpc, xdr, type Transaction } from '@stellar/stellar-sdk'
-import type { Chain } from './connection.js'
+import { maxTimeOf, type Chain } from './connection.js'
 import { ChainError } from './errors.js'
 import { sendAndPoll, simulateOrThrow } from './send.js'
 import type { SubmitResult } from './submit.js'
@@ -43,7 +43,7 @@ export async function prepareWrite(
   const account = await chain.server.getAccount(source)
   const builder = new TransactionBuilder(account, { fee: String(chain.inclusionFee), networkPassphrase: chain.networkPassphrase })
   for (const op of ops) builder.addOperation(op)
-  const raw = builder.setTimeout(chain.txTimeoutSeconds).build()
+  const raw = builder.setTimebounds(0, maxTimeOf(chain)).build()
   if (soroban === 0) return { tx: raw, fee: BigInt(raw.fee), resourceFee: 0n, returnValue: undefined, simulatedAt: undefined }
   const sim = await simulateOrThrow(chain, raw)
   const tx = rpc.assembleTransaction(raw, sim).build()

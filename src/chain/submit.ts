@@ -9,7 +9,7 @@ import {
   type Keypair,
   type Transaction,
 } from '@stellar/stellar-sdk'
-import type { Chain } from './connection.js'
+import { maxTimeOf, type Chain } from './connection.js'
 import { ChainError, RetriesExhaustedError } from './errors.js'
 import { sendAndPoll, simulateOrThrow } from './send.js'
 
@@ -135,7 +135,7 @@ async function newBuilder(chain: Chain, source: Keypair, fee: number): Promise<T
 async function prepareClassic(chain: Chain, source: Keypair, ops: readonly xdr.Operation[]): Promise<Prepared> {
   const builder = await newBuilder(chain, source, chain.inclusionFee)
   for (const op of ops) builder.addOperation(op)
-  return { tx: builder.setTimeout(chain.txTimeoutSeconds).build(), resourceFee: 0n }
+  return { tx: builder.setTimebounds(0, maxTimeOf(chain)).build(), resourceFee: 0n }
 }
 
 async function prepareSoroban(
@@ -144,7 +144,7 @@ async function prepareSoroban(
   op: xdr.Operation,
   options: SubmitOptions,
 ): Promise<Prepared> {
-  let raw = (await newBuilder(chain, source, chain.inclusionFee)).addOperation(op).setTimeout(chain.txTimeoutSeconds).build()
+  let raw = (await newBuilder(chain, source, chain.inclusionFee)).addOperation(op).setTimebounds(0, maxTimeOf(chain)).build()
   let sim = await simulateOrThrow(chain, raw)
 
   const auth = sim.result?.auth ?? []
@@ -166,7 +166,7 @@ async function prepareSoroban(
     // cover signature verification.
     const invoke = xdr.expectUnionVariant(op.body, 'invokeHostFunction').invokeHostFunctionOp
     const withAuth = Operation.invokeHostFunction({ func: invoke.hostFunction, auth: signed })
-    raw = (await newBuilder(chain, source, chain.inclusionFee)).addOperation(withAuth).setTimeout(chain.txTimeoutSeconds).build()
+    raw = (await newBuilder(chain, source, chain.inclusionFee)).addOperation(withAuth).setTimebounds(0, maxTimeOf(chain)).build()
     sim = await simulateOrThrow(chain, raw)
   }
   const tx = rpc.assembleTransaction(raw, sim).build()

@@ -8,6 +8,7 @@
 import type { Keypair } from '@stellar/stellar-sdk'
 import type { Logger } from 'pino'
 import { SubmissionLanes, channelKeypairs, ensureChannels, type Chain } from '../chain/index.js'
+import { InFlight } from './inflight.js'
 
 /** First retry delay after a failed set-up (ms); each later one doubles, up to `CHANNEL_RETRY_MAX_MS`. */
 export const CHANNEL_RETRY_FIRST_MS = 5_000
@@ -39,6 +40,8 @@ export interface ChannelLanes {
   ready: Promise<void>
   /** Cancels a pending retry; a set-up still in flight then adds nothing. */
   stop(): void
+  /** Resolves once no set-up is in flight. */
+  idle(): Promise<void>
 }
 
 function errText(err: unknown): string {
@@ -54,7 +57,7 @@ function errText(err: unknown): string {
 export async function startChannelLanes(o: ChannelLanesOptions): Promise<ChannelLanes> {
   const lanes = new SubmissionLanes(o.operator)
   const channels = channelKeypairs(o.operator, o.count)
-  if (channels.length === 0) return { lanes, ready: Promise.resolve(), stop: () => {} }
+  if (channels.length === 0) return { lanes, ready: Promise.resolve(), stop: () => {}, idle: async () => {} }
   const ensure = o.ensure ?? ((c: readonly Keypair[]) => ensureChannels(o.chain, o.operator, c))
   const firstMs = o.retryFirstMs ?? CHANNEL_RETRY_FIRST_MS
   const maxMs = o.retryMaxMs ?? CHANNEL_RETRY_MAX_MS
@@ -63,10 +66,12 @@ export async function startChannelLanes(o: ChannelLanesOptions): Promise<Channel
   let timer: NodeJS.Timeout | undefined
   let attempts = 0
   let settle: () => void = () => {}
+  const setups = new InFlight()
   const ready = new Promise<void>((r) => (settle = r))
 
   /** One set-up; true when the channels are lanes. `retryInMs`: the delay before the next one. */
-  const attempt = async (retryInMs: number): Promise<boolean> => {
+  const attempt = (retryInMs: number): Promise<boolean> => setups.track(tryOnce(retryInMs))
+  const tryOnce = async (retryInMs: number): Promise<boolean> => {
     attempts++
     try {
       const created = await ensure(channels)
@@ -107,5 +112,6 @@ export async function startChannelLanes(o: ChannelLanesOptions): Promise<Channel
       if (timer !== undefined) clearTimeout(timer)
       timer = undefined
     },
+    idle: () => setups.idle(),
   }
 }

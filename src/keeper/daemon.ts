@@ -6,6 +6,7 @@ import type { AdapterFactories } from './adapters/index.js'
 import { buildApp } from './app.js'
 import type { KeeperConfig } from './config/index.js'
 import { PollLoop } from './loop/index.js'
+import { within } from './inflight.js'
 import type { KeeperMetrics } from './metrics.js'
 import { startKeeperRuntime } from './runtime.js'
 import type { ProtocolAdapter } from './sdk/index.js'
@@ -145,8 +146,10 @@ export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Pr
       const [finished, fired] = await Promise.all([loop.stop(grace), runtime.stop(grace)])
       if (!finished) logger.warn('abandoned a cycle still running at shutdown')
       if (!fired) logger.warn('abandoned an execution still running at shutdown (stale-draw recovery settles it on restart)')
+      // Whatever is left (a channel set-up, a plan being read) gets the same grace, once.
+      const drained = finished && fired ? await within(runtime.idle(), grace) : false
       await app.close()
-      logger.info('keeper stopped')
+      logger.info({ drained }, 'keeper stopped')
     })())
   return { app, chain, state, metrics, port, stop }
 }

@@ -18,6 +18,7 @@ import { DrawWatch } from './loop/drawWatch.js'
 import { KeeperRegistration, type RegisterOutcome } from './loop/registration.js'
 import { createMetrics, type KeeperMetrics } from './metrics.js'
 import type { AdapterContext, ProtocolAdapter, StepBoundary } from './sdk/index.js'
+import { InFlight } from './inflight.js'
 import { DashboardState } from './state/dashboard.js'
 import { EventLog } from './state/events.js'
 
@@ -64,6 +65,11 @@ export interface KeeperRuntime {
   cycle(signal?: AbortSignal): Promise<CycleReport>
   /** Stops the engine (a fire in progress may finish for up to `graceMs`). */
   stop(graceMs?: number): Promise<boolean>
+  /**
+   * Resolves once everything this runtime started has finished: cycles, the engine's plans and
+   * fires (parked ones included) and channel set-ups. A clean shutdown stops, then waits for it.
+   */
+  idle(): Promise<void>
 }
 
 /** Registers, builds lanes, adapters and the engine, and starts the engine on its clock. */
@@ -207,6 +213,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
   })
   engine.start()
   const unsubscribeDraws = clock.subscribe((l) => draws.onLedger(l.sequence))
+  const work = new InFlight()
   const usdc = config.usdcContract
   const ledgerReader = chain.server as Partial<LedgerReader>
   const deps: CycleDeps = {
@@ -242,12 +249,15 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     draws,
     cycle: (signal) => {
       state.cycles.lastStartedAt = new Date().toISOString()
-      return runCycle(deps, signal)
+      return work.track(runCycle(deps, signal))
     },
     stop: (graceMs) => {
       channels.stop()
       unsubscribeDraws()
       return engine.stop(graceMs)
+    },
+    idle: async () => {
+      await Promise.all([work.idle(), engine.drained(), channels.idle()])
     },
   }
 }

@@ -14,9 +14,9 @@ import { parseConfig } from '../../../src/keeper/config/index.js'
 import { leadLedgers, ManualLedgerClock, type LedgerInfo } from '../../../src/keeper/engine/index.js'
 import { startKeeperRuntime, type KeeperRuntime } from '../../../src/keeper/runtime.js'
 import type { World } from '../../../src/world/index.js'
-import type { Activity } from '../lockstep/activity.js'
 import { keyedNormal, keyedUniform } from '../lockstep/keyed.js'
 import type { Mempool } from '../lockstep/mempool.js'
+import { simulatedClock, type Scheduler } from '../lockstep/scheduler.js'
 import { SimRpc } from '../lockstep/simRpc.js'
 import { probedFactories, type KeeperDecision } from './probe.js'
 import type { CrashSpec, LatencyModel, Scenario } from '../scenario/schema.js'
@@ -74,7 +74,7 @@ export interface KeeperHooks {
   world: World
   server: rpc.Server
   mempool: Mempool
-  activity: Activity
+  scheduler: Scheduler
   seed: number
   /** The ledger being built. */
   building: () => number
@@ -131,7 +131,7 @@ export class SimKeeper {
       agent,
       klass: 1,
       mempool: h.mempool,
-      activity: h.activity,
+      scheduler: h.scheduler,
       seed: h.seed,
       ledger: h.building,
       latencyMs: (key) => latencyMs(this.spec.latency, h.seed, agent, h.building(), key),
@@ -148,6 +148,7 @@ export class SimKeeper {
       networkPassphrase: config.networkPassphrase,
       server: simRpc as unknown as RpcLike,
       retry: { pollIntervalMs: 20, backoffMs: 20 },
+      clock: simulatedClock(h.scheduler, h.nowMs),
     })
     const clock = new ManualLedgerClock(at)
     const crash = this.spec.crash

@@ -1,9 +1,10 @@
 /**
  * The lockstep: one iteration per ledger. The environment acts (oracle, flows, outages,
  * arbitrage), keepers whose poll is due start a cycle, and engines fire what the last close made
- * due; once nothing can move before the next close (Activity.quiet), the mempool's seeded order
- * is handed to the node (`sandbox_closeLedgers {order}`), the ledger closes, every keeper's clock
- * moves, and transactions waiting for that ledger get their results.
+ * due; once every agent waits on something only a close can end (Scheduler.settle, which also
+ * fixes the order agents see their answers in), the mempool's seeded order is handed to the node
+ * (`sandbox_closeLedgers {order}`), the ledger closes, every keeper's clock moves, and
+ * transactions waiting for that ledger get their results.
  *
  * Fast-forward: when no keeper holds work, nothing waits in the mempool, no keeper is due to
  * restart and the pool has nobody to liquidate and no auction open (a scan by the production
@@ -18,8 +19,8 @@
 import type { LedgerInfo } from '../../../src/keeper/engine/index.js'
 import type { Environment } from '../agents/environment.js'
 import type { SimKeeper } from '../agents/keepers.js'
-import type { Activity } from './activity.js'
 import type { Mempool } from './mempool.js'
+import type { Scheduler } from './scheduler.js'
 
 export interface LoopParameters {
   steps: number
@@ -29,7 +30,7 @@ export interface LoopParameters {
   env: Environment
   keepers: SimKeeper[]
   mempool: Mempool
-  activity: Activity
+  scheduler: Scheduler
   /** Closes one ledger applying `order`, or `count` ledgers with nothing pending. */
   close: (p: { order?: string[]; count?: number }) => Promise<LedgerInfo>
   /** Whether the pool has anything a keeper could act on (liquidatable users, open auctions). */
@@ -72,6 +73,7 @@ export async function runLockstep(p: LoopParameters): Promise<LoopResult> {
       while (next <= p.steps && next - step < room && !p.env.decisive(next) && next - step < 720) next++
       const count = next - step
       end = await p.close({ count })
+      p.scheduler.closed(count)
       for (const k of p.keepers) k.observe(end)
       fastForwarded += count
       step += count
@@ -80,22 +82,26 @@ export async function runLockstep(p: LoopParameters): Promise<LoopResult> {
     }
 
     p.env.act(step, ledger, true)
-    for (const k of restartDue) {
-      crashStep.delete(k)
+    if (restartDue.length > 0) {
       const latest = end ?? { sequence: ledger - 1, closeTimeMs: 0 }
-      await k.start(latest)
+      let started = false
+      const starts = Promise.all(restartDue.map((k) => (crashStep.delete(k), k.start(latest)))).finally(() => (started = true))
+      await p.scheduler.settle()
+      if (!started) throw new Error(`a keeper restarting in ledger ${ledger} waits for a close`)
+      await starts
     }
     for (const k of p.keepers) if (k.pollsAt(ledger)) k.poll()
-    await p.activity.quiet()
+    await p.scheduler.settle()
     const plan = p.mempool.plan(p.ledgerSeconds * 1000)
     end = await p.close({ order: plan.order })
+    p.scheduler.closed()
     p.mempool.closed(plan.order, end.sequence)
     for (const k of p.keepers) k.observe(end)
     await p.onClose(end, step, 0)
     step++
   }
   // Let what the last close released finish its reads (results, recovery of the last fills).
-  await p.activity.quiet()
+  await p.scheduler.settle()
   return { fastForwarded, end }
 }
 

@@ -1,6 +1,6 @@
 /**
  * The RPC client one simulated agent sees: the sandbox's own rpc.Server behind a layer that
- * (1) counts running calls for the lockstep's quiescence test, (2) enters every accepted
+ * (1) hands every call to the scheduler, which releases the answers in the run's order, (2) enters every accepted
  * transaction into the mempool with the agent's seeded latency, (3) answers getTransaction for
  * a transaction still waiting for its ledger only after that ledger closed (no polling in wall
  * time), (4) injects seeded faults: a read fails, or a send reaches the network but its answer
@@ -8,16 +8,16 @@
  */
 import { createHash } from 'node:crypto'
 import { xdr, type rpc, type Transaction, type FeeBumpTransaction } from '@stellar/stellar-sdk'
-import type { Activity } from './activity.js'
 import { keyedUniform, Occurrences } from './keyed.js'
 import type { Mempool } from './mempool.js'
+import type { Scheduler } from './scheduler.js'
 
 export interface SimRpcParameters {
   server: rpc.Server
   agent: string
   klass: 0 | 1
   mempool: Mempool
-  activity: Activity
+  scheduler: Scheduler
   seed: number
   /** The ledger being built (latest closed + 1). */
   ledger: () => number
@@ -72,13 +72,8 @@ export class SimRpc {
   private async call<T>(method: string, key: string, f: () => Promise<T>): Promise<T> {
     if (this.dead) throw new AgentDead(`${this.p.agent} is not running`)
     this.p.onRequest?.(method, key)
-    this.p.activity.begin()
-    try {
-      if (this.fault(method, key)) throw new SimulatedFault(`simulated RPC fault on ${method}`)
-      return await f()
-    } finally {
-      this.p.activity.end()
-    }
+    if (this.fault(method, key)) return this.p.scheduler.call(() => Promise.reject(new SimulatedFault(`simulated RPC fault on ${method}`)))
+    return this.p.scheduler.call(f)
   }
 
   getAccount(address: string) {
@@ -112,45 +107,35 @@ export class SimRpc {
     if (this.dead) throw new AgentDead(`${this.p.agent} is not running`)
     const key = opsKey(tx)
     this.p.onRequest?.('sendTransaction', key)
-    this.p.activity.begin()
-    try {
-      const res = await this.p.server.sendTransaction(tx)
-      if (res.status === 'PENDING') {
-        const inner = 'innerTransaction' in tx ? tx.innerTransaction : tx
-        const ledger = this.p.ledger()
-        const n = this.occ.next(ledger, `send:${key}`)
-        const latencyMs = this.p.klass === 0 ? 0 : this.p.latencyMs(`${key}:${n}`)
-        this.p.mempool.add({
-          hash: res.hash,
-          agent: this.p.agent,
-          klass: this.p.klass,
-          arrivalMs: latencyMs,
-          latencyMs,
-          submittedLedger: ledger,
-          key: `${key}:${n}`,
-          source: inner.source,
-          seq: BigInt(inner.sequence),
-        })
-        // The request reached the network; only the answer is lost.
-        if (this.fault('sendTransaction', key)) throw new SimulatedFault('simulated RPC fault: no answer to sendTransaction')
-      }
-      return res
-    } finally {
-      this.p.activity.end()
+    const res = await this.p.scheduler.call(() => this.p.server.sendTransaction(tx), true)
+    if (res.status === 'PENDING') {
+      const inner = 'innerTransaction' in tx ? tx.innerTransaction : tx
+      const ledger = this.p.ledger()
+      const n = this.occ.next(ledger, `send:${key}`)
+      const latencyMs = this.p.klass === 0 ? 0 : this.p.latencyMs(`${key}:${n}`)
+      this.p.mempool.add({
+        hash: res.hash,
+        agent: this.p.agent,
+        klass: this.p.klass,
+        arrivalMs: latencyMs,
+        latencyMs,
+        submittedLedger: ledger,
+        key: `${key}:${n}`,
+        source: inner.source,
+        seq: BigInt(inner.sequence),
+      })
+      // The request reached the network; only the answer is lost.
+      if (this.fault('sendTransaction', key)) throw new SimulatedFault('simulated RPC fault: no answer to sendTransaction')
     }
+    return res
   }
 
   async getTransaction(hash: string): Promise<rpc.Api.GetTransactionResponse> {
     if (this.dead) throw new AgentDead(`${this.p.agent} is not running`)
     this.p.onRequest?.('getTransaction', hash)
-    // Waiting for the ledger is not activity: only a close can end it.
-    if (this.p.mempool.isPending(hash)) await this.p.mempool.applied(hash)
+    // Only a close can end the wait for the ledger that applies it.
+    if (this.p.mempool.isPending(hash)) await this.p.scheduler.park(this.p.mempool.applied(hash))
     if (this.dead) throw new AgentDead(`${this.p.agent} is not running`)
-    this.p.activity.begin()
-    try {
-      return await this.p.server.getTransaction(hash)
-    } finally {
-      this.p.activity.end()
-    }
+    return this.p.scheduler.call(() => this.p.server.getTransaction(hash))
   }
 }

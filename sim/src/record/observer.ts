@@ -1,6 +1,6 @@
 /**
  * The harness's own view of the chain after each close: a PoolScanner scan (the production
- * scanner, on the harness's own RPC client, not counted as agent activity), the vault's state,
+ * scanner, on the harness's own RPC client, not an agent: the scheduler does not hold its answers), the vault's state,
  * the primary DEX's prices, and the new chain events. It feeds the series, the fast-forward
  * test and the core replay.
  */
