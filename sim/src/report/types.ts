@@ -1,11 +1,8 @@
 /**
  * report.json: what one run produced. Data first; report.html and timeseries.csv are drawn from
  * this alone. Deterministic: no wall-clock times, host names or paths that differ between
- * machines, so one scenario and seed give byte-identical files anywhere, with one exception: the
- * XLM fees (`fillFee`, `feesPaid`). The fee a transaction is charged depends on which of the
- * keeper's submission lanes sent it (its operator account, or a channel account whose call needs
- * the operator's address-credential authorization: a nonce entry and a signature check), and the
- * production keeper takes the first free lane in event-loop order.
+ * machines, and every figure (fees included) a function of the scenario, the seed and the commit,
+ * so one scenario and seed give byte-identical files on any run (sim/README.md, Determinism).
  *
  * USD / USDC figures are numbers rounded to 7 decimals (the chain's precision); ledgers are
  * sequence numbers of the run's sandbox.
