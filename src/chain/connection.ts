@@ -44,9 +44,9 @@ export const WALL_CLOCK: ChainClock = {
   sleep: (ms) => new Promise<void>((r) => setTimeout(r, ms)),
 }
 
-/** A new transaction's maxTime (seconds): the chain's clock plus its timeout. */
+/** A new transaction's maxTime (seconds): the chain's clock plus its timeout; 0 (none) without one. */
 export function maxTimeOf(chain: Pick<Chain, 'clock' | 'txTimeoutSeconds'>): number {
-  return Math.floor(chain.clock.now() / 1000) + chain.txTimeoutSeconds
+  return chain.txTimeoutSeconds > 0 ? Math.floor(chain.clock.now() / 1000) + chain.txTimeoutSeconds : 0
 }
 
 /** Everything needed to talk to one network. */

@@ -63,6 +63,28 @@ describe('submit', () => {
     expect(calls.send).toBe(1)
   })
 
+  it('takes its time from the chain clock: time bounds, resend backoff and result polling', async () => {
+    const { server, calls } = fakeNode({ send: ['TRY_AGAIN_LATER', 'PENDING'], get: ['NOT_FOUND', 'SUCCESS'] })
+    let now = 1_700_000_000_500
+    const slept: number[] = []
+    const clock = {
+      now: () => now,
+      sleep: async (ms: number) => {
+        slept.push(ms)
+        now += ms
+      },
+    }
+    const retry = { backoffMs: 7, pollIntervalMs: 11, expiryGraceMs: 0 }
+    const chain = createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server, txTimeoutSeconds: 40, retry, clock })
+    await submit(chain, kp, op)
+    expect(calls.sentMaxTimes).toEqual([1_700_000_040, 1_700_000_040])
+    expect(slept).toEqual([7, 11])
+    // No timeout: no upper time bound, as the SDK's setTimeout(0) gives.
+    const open = fakeNode({ send: ['PENDING'], get: ['SUCCESS'] })
+    await submit(createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server: open.server, txTimeoutSeconds: 0, retry, clock }), kp, op)
+    expect(open.calls.sentMaxTimes).toEqual([0])
+  })
+
   it('types contract errors with their code', async () => {
     const { server, calls } = fakeNode({ send: [], get: [], sim: 'HostError: Error(Contract, #201)\n\nEvent log...' })
     const chain = createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server, retry: fast })

@@ -7,7 +7,7 @@ export type Send = 'PENDING' | 'TRY_AGAIN_LATER' | 'DUPLICATE' | 'ERROR'
 /** A scripted node: each call takes the next answer of its script. */
 export function fakeNode(script: { send: Array<Send | 'THROW'>; get: string[]; sim?: 'ok' | string; closeTime?: number }) {
   let seq = 100n
-  const calls = { send: 0, get: 0, sim: 0, account: 0, sentHashes: [] as string[] }
+  const calls = { send: 0, get: 0, sim: 0, account: 0, sentHashes: [] as string[], sentMaxTimes: [] as number[] }
   const server: RpcLike = {
     async getAccount(id: string) {
       calls.account++
@@ -31,6 +31,7 @@ export function fakeNode(script: { send: Array<Send | 'THROW'>; get: string[]; s
     async sendTransaction(tx) {
       const status = script.send[calls.send++] ?? 'PENDING'
       calls.sentHashes.push(Buffer.from(tx.hash()).toString('hex'))
+      calls.sentMaxTimes.push(Number(tx.timeBounds?.maxTime ?? 0))
       if (status === 'THROW') throw new Error('socket hang up')
       const errorResult =
         status === 'ERROR'
