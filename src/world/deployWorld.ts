@@ -83,6 +83,7 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
     rpcUrl: network.rpcUrl,
     networkPassphrase: network.networkPassphrase,
     friendbotUrl: network.friendbotUrl,
+    ...(opts.txTimeoutSeconds === undefined ? {} : { txTimeoutSeconds: opts.txTimeoutSeconds }),
   })
   const kp = (label: string) => keypairFor(seed, label)
   const salt = (label: string) => seedBytes(seed, `salt/${label}`)

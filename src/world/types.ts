@@ -59,6 +59,12 @@ export interface DeployWorldOptions {
   addressesFile?: string
   /** Progress lines (default: silent). */
   log?: (line: string) => void
+  /**
+   * Seconds its transactions stay valid (default 30, from the wall clock). 0 gives them no
+   * upper time bound: the envelopes, and so the node's simulation nonces, are then the same on
+   * every run of a seed (the simulation's set-up).
+   */
+  txTimeoutSeconds?: number
 }
 
 /** One borrower's opening position in the Blend pool. */

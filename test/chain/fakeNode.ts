@@ -31,7 +31,7 @@ export function fakeNode(script: { send: Array<Send | 'THROW'>; get: string[]; s
     async sendTransaction(tx) {
       const status = script.send[calls.send++] ?? 'PENDING'
       calls.sentHashes.push(Buffer.from(tx.hash()).toString('hex'))
-      calls.sentMaxTimes.push(Number(tx.timeBounds?.maxTime ?? 0))
+      calls.sentMaxTimes.push(Number(('timeBounds' in tx ? tx.timeBounds?.maxTime : undefined) ?? 0))
       if (status === 'THROW') throw new Error('socket hang up')
       const errorResult =
         status === 'ERROR'
