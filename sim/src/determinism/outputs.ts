@@ -47,8 +47,8 @@ export function jsonDifference(a: unknown, b: unknown, path = '$'): string | nul
 /** The first differing line of two CSV texts, with the column it differs in (by the header). */
 export function csvDifference(a: string, b: string): string | null {
   if (a === b) return null
-  const la = a.split('\n')
-  const lb = b.split('\n')
+  const lines = (t: string) => (t.endsWith('\n') ? t.slice(0, -1) : t).split('\n')
+  const [la, lb] = [lines(a), lines(b)]
   const header = (la[0] ?? '').split(',')
   for (let i = 0; i < Math.max(la.length, lb.length); i++) {
     if (la[i] === lb[i]) continue
