@@ -189,7 +189,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
     })
     await env.settled().catch(() => {})
     for (const k of keepers) await k.stop()
-    opts.trace?.end()
+    await opts.trace?.end()
     await snapshots.end(latest.sequence)
     const ev = await observer.events.poll()
     await observer.rescan()

@@ -1,8 +1,8 @@
 /**
  * Builds a run's determinism trace (trace.ts) as the run goes: the agents' requests arrive
- * through the `onRequest` hook, tagged with the ledger being built; after every close the
- * ledgers just closed — one, or a fast-forwarded range — are read back with getLedgers (a
- * call per 200 ledgers) and become one record. The set-up's ledgers (up to the lockstep's
+ * through the `onRequest` hook, tagged with the ledger being built; the ledgers each close
+ * made — one, or a fast-forwarded range — become one record, read back with getLedgers a page
+ * of up to 200 ledgers at a time (and at the end). The set-up's ledgers (up to the lockstep's
  * start) are a record each; the requests made after the last close form a last record.
  */
 import type { AppliedTx } from '../lockstep/mempool.js'
@@ -44,6 +44,8 @@ export class TraceRecorder {
   startLedger = 0
   /** The next ledger to record. */
   private next = 1
+  /** Closed ranges not read back yet, with the requests made while they were built. */
+  private pending: { from: number; to: number; made: Made[] }[] = []
 
   /** An agent's request while `ledger` was being built. */
   request(ledger: number, agent: string, method: string, key: string): void {
@@ -69,13 +71,30 @@ export class TraceRecorder {
     this.costMs += performance.now() - t0
   }
 
-  /** Ledgers up to `latest` have closed: records the ones not recorded yet as one record. */
+  /**
+   * Ledgers up to `latest` have closed: the ones not recorded yet become one record. They are
+   * read back a page at a time (history does not change), so most closes cost no call.
+   */
   async closed(latest: number): Promise<void> {
     if (this.node === undefined || latest < this.next) return
-    const t0 = performance.now()
-    const ledgers = await this.fetch(this.next, latest)
-    this.add(this.next, latest, ledgers, this.take(latest))
+    this.pending.push({ from: this.next, to: latest, made: this.take(latest) })
     this.next = latest + 1
+    if (latest - this.pending[0]!.from + 1 >= PAGE) await this.flush()
+  }
+
+  /** Reads back the pending ranges and records them. */
+  private async flush(): Promise<void> {
+    if (this.pending.length === 0) return
+    const t0 = performance.now()
+    const ranges = this.pending
+    this.pending = []
+    const ledgers = await this.fetch(ranges[0]!.from, ranges[ranges.length - 1]!.to)
+    let i = 0
+    for (const r of ranges) {
+      const mine = ledgers.slice(i, i + r.to - r.from + 1)
+      i += mine.length
+      this.add(r.from, r.to, mine, r.made)
+    }
     this.costMs += performance.now() - t0
   }
 
@@ -103,10 +122,13 @@ export class TraceRecorder {
     return made
   }
 
-  /** The run is over: the requests made after the last close become a last record (when there are any). */
-  end(): void {
-    const made = [...this.made.entries()].filter(([l]) => l >= this.next).sort((a, b) => a[0] - b[0])
-    if (made.length === 0) return
+  /**
+   * The run is over: records what is pending, then the requests made after the last close as a
+   * last record (when there are any). `records` is complete after this.
+   */
+  async end(): Promise<void> {
+    await this.flush()
+    if (this.made.size === 0) return
     this.push(this.next, this.next, [], groupRequests(this.take(Infinity)), [])
   }
 
@@ -115,7 +137,7 @@ export class TraceRecorder {
     return this.head
   }
 
-  /** Ledgers recorded so far (all of 1..this). */
+  /** Ledgers closed so far (all of 1..this); recorded once `end` has run. */
   get ledgers(): number {
     return this.next - 1
   }
