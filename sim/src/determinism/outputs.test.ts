@@ -22,6 +22,8 @@ describe('comparing two runs’ output files', () => {
     expect(csvDifference(a, a)).toBeNull()
     expect(csvDifference(a, 'step,ledger,price\n0,100,1.5\n1,101,1.7\n')).toBe('line 3, column price: "1.6" vs "1.7"')
     expect(csvDifference(a, a + '2,102,1.8\n')).toBe('3 vs 4 lines')
+    // a quoted cell holding commas is one cell
+    expect(csvDifference('k,text,v\n1,"a,b",2\n', 'k,text,v\n1,"a,b",3\n')).toBe('line 2, column v: "2" vs "3"')
   })
 
   it('compares report.json, timeseries.csv and report.html of two directories', async () => {

@@ -44,17 +44,33 @@ export function jsonDifference(a: unknown, b: unknown, path = '$'): string | nul
   return `${path}: ${show(a)} vs ${show(b)}`
 }
 
+/** The cells of one CSV line (quoted cells may hold commas; quotes are kept). */
+function cells(line: string): string[] {
+  const out: string[] = []
+  let start = 0
+  let quoted = false
+  for (let i = 0; i < line.length; i++) {
+    if (line[i] === '"') quoted = !quoted
+    else if (line[i] === ',' && !quoted) {
+      out.push(line.slice(start, i))
+      start = i + 1
+    }
+  }
+  out.push(line.slice(start))
+  return out
+}
+
 /** The first differing line of two CSV texts, with the column it differs in (by the header). */
 export function csvDifference(a: string, b: string): string | null {
   if (a === b) return null
   const lines = (t: string) => (t.endsWith('\n') ? t.slice(0, -1) : t).split('\n')
   const [la, lb] = [lines(a), lines(b)]
-  const header = (la[0] ?? '').split(',')
+  const header = cells(la[0] ?? '')
   for (let i = 0; i < Math.max(la.length, lb.length); i++) {
     if (la[i] === lb[i]) continue
     if (la[i] === undefined || lb[i] === undefined) return `${la.length} vs ${lb.length} lines`
-    const ca = la[i]!.split(',')
-    const cb = lb[i]!.split(',')
+    const ca = cells(la[i]!)
+    const cb = cells(lb[i]!)
     const c = ca.findIndex((x, j) => x !== cb[j])
     const col = c < 0 ? ca.length : c
     return `line ${i + 1}, column ${header[col] ?? col + 1}: ${show(ca[col])} vs ${show(cb[col])}`
