@@ -2,10 +2,12 @@
  * Readable names of ledger entries for the determinism trace: `account G…`, `trustline G… USDC`,
  * `contract C… [Balance,G…]`, `code 1a2b…`, `ttl 3c4d…`. The same entry gets the same name
  * whether it comes as an entry (created, updated) or as a key (removed, evicted), so a ledger's
- * changes can be folded by name. Names serve as identities: hashes (TTL, code, pool and
+ * changes can be folded by name (and a TTL entry named after the entry it belongs to, see
+ * EntryNamer). Names serve as identities: hashes (TTL, code, pool and
  * balance ids) keep their first 8 bytes, byte strings their first 32 and texts their first 40
  * characters — enough to tell apart the entries of one run.
  */
+import { createHash } from 'node:crypto'
 import { StrKey, xdr } from '@stellar/stellar-sdk'
 
 type EntryData = ReturnType<typeof xdr.LedgerEntry.schema._read>['data']
@@ -132,6 +134,42 @@ export function entryName(d: EntryData): string {
       return `config ${d.configSetting.configSettingID}`
     default:
       return `ttl ${hex(d.ttl.keyHash)}`
+  }
+}
+
+/** The key of a contract data or code entry (the entries that have a TTL), else undefined. */
+function ttlKeyOf(d: EntryData): KeyWire | undefined {
+  if (d.type === 6) return { type: 6, contractData: { contract: d.contractData.contract, key: d.contractData.key, durability: d.contractData.durability } }
+  if (d.type === 7) return { type: 7, contractCode: { hash: d.contractCode.hash } }
+  return undefined
+}
+
+/**
+ * Names entries as `entryName` / `keyName` do, but a TTL entry after the entry it keeps alive
+ * (`ttl of contract C… [Positions,G…]`) once that entry has been seen — `learn` each change of a
+ * ledger before naming any. A TTL whose entry was never seen keeps its hash name.
+ */
+export class EntryNamer {
+  /** sha256 of the LedgerKey XDR (hex) → that entry's name. */
+  private readonly ttlOwner = new Map<string, string>()
+  private readonly learnt = new Set<string>()
+
+  learn(c: { entry: { data: EntryData } } | { removed: KeyWire }): void {
+    const key = 'removed' in c ? (c.removed.type === 6 || c.removed.type === 7 ? c.removed : undefined) : ttlKeyOf(c.entry.data)
+    if (key === undefined) return
+    const name = keyName(key)
+    if (this.learnt.has(name)) return
+    this.learnt.add(name)
+    this.ttlOwner.set(createHash('sha256').update(xdr.LedgerKey.schema.encode(key)).digest('hex'), name)
+  }
+
+  name(c: { entry: { data: EntryData } } | { removed: KeyWire }): string {
+    const keyHash = 'removed' in c ? (c.removed.type === 9 ? c.removed.ttl.keyHash : undefined) : c.entry.data.type === 9 ? c.entry.data.ttl.keyHash : undefined
+    if (keyHash !== undefined) {
+      const owner = this.ttlOwner.get(Buffer.from(keyHash).toString('hex'))
+      if (owner !== undefined) return `ttl of ${owner}`
+    }
+    return 'removed' in c ? keyName(c.removed) : entryName(c.entry.data)
   }
 }
 

@@ -6,7 +6,7 @@
  * start) are a record each; the requests made after the last close form a last record.
  */
 import type { AppliedTx } from '../lockstep/mempool.js'
-import { entryName, keyName } from './entryKey.js'
+import { EntryNamer } from './entryKey.js'
 import { readLedgerChanges, type LedgerChanges } from './ledgerMeta.js'
 import { writeTrace } from './traceFile.js'
 import { GENESIS_HEAD, groupRequests, ledgerDigest, nextHead, sha256, type EntryItem, type LedgerTrace, type TxItem } from './trace.js'
@@ -40,6 +40,7 @@ export class TraceRecorder {
   private journal: readonly AppliedTx[] = []
   private journalSeen = 0
   private readonly keeperTx = new Map<string, string>()
+  private readonly names = new EntryNamer()
   /** The set-up's last ledger. */
   startLedger = 0
   /** The next ledger to record. */
@@ -160,10 +161,8 @@ export class TraceRecorder {
     const values = new Map<string, string | null>()
     for (const l of ledgers) {
       for (const t of l.transactions) txs.push({ hash: t.hash, source: t.source, agent: this.agentOf(t.hash, l.sequence), success: t.success, fee: String(t.feeCharged) })
-      for (const c of l.changes) {
-        if ('removed' in c) values.set(keyName(c.removed), null)
-        else values.set(entryName(c.entry.data), sha256(Buffer.from(c.raw.buffer, c.raw.byteOffset, c.raw.byteLength)))
-      }
+      for (const c of l.changes) this.names.learn(c)
+      for (const c of l.changes) values.set(this.names.name(c), 'removed' in c ? null : sha256(Buffer.from(c.raw.buffer, c.raw.byteOffset, c.raw.byteLength)))
     }
     const entries: EntryItem[] = [...values.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([name, value]) => ({ name, value }))
     this.push(from, to, txs, groupRequests(made), entries)
