@@ -120,6 +120,9 @@ describe('comparing determinism traces', () => {
     expect(text).toContain('(same source, result and fee: only the envelope differs, e.g. its time bounds)')
     expect(text).toContain('first ledger whose state differs: 111 — ledger 111 (step 11)')
     expect(text).toContain('entry contract CX [Positions,GC]: run 1: not changed; run 2: deleted')
+    expect(text).not.toContain('entries differ)')
+    const two = diff(changed((s) => (s[1]!.entries = [entry('account GB', 'b2'), entry('contract CX [Balance,GB]', 'c2'), entry('ttl 1234', null)])))!
+    expect(two).toContain('entry account GB: run 1: value b1; run 2: value b2 (2 of 3 entries differ)')
   })
 
   it('reports a fast-forward that closed a different range', () => {

@@ -105,18 +105,18 @@ function entryDifference(a: TraceSide, b: TraceSide, i: number): string | undefi
     if (nx !== undefined && ny !== undefined) return nx < ny ? -1 : nx > ny ? 1 : 0
     return nx !== undefined ? -1 : ny !== undefined ? 1 : 0
   })
-  for (const k of keys) {
-    if (ea.get(k) === eb.get(k)) continue
-    const value = (side: 0 | 1, stored: Map<string, string>) => {
-      if (!stored.has(k)) return 'not changed'
-      const e = full[side]!.get(k)
-      if (e === undefined) return `item digest ${stored.get(k)}`
-      return e.value === null ? 'deleted' : `value ${e.value.slice(0, 12)}`
-    }
-    const name = names.get(k)?.name ?? `(name digest ${k})`
-    return `entry ${name}: ${a.label}: ${value(0, ea)}; ${b.label}: ${value(1, eb)}`
+  const differing = keys.filter((k) => ea.get(k) !== eb.get(k))
+  const k = differing[0]
+  if (k === undefined) return undefined
+  const value = (side: 0 | 1, stored: Map<string, string>) => {
+    if (!stored.has(k)) return 'not changed'
+    const e = full[side]!.get(k)
+    if (e === undefined) return `item digest ${stored.get(k)}`
+    return e.value === null ? 'deleted' : `value ${e.value.slice(0, 12)}`
   }
-  return undefined
+  const name = names.get(k)?.name ?? `(name digest ${k})`
+  const more = differing.length > 1 ? ` (${differing.length} of ${keys.length} entries differ)` : ''
+  return `entry ${name}: ${a.label}: ${value(0, ea)}; ${b.label}: ${value(1, eb)}${more}`
 }
 
 /**
