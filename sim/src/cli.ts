@@ -1,10 +1,15 @@
 /**
  * `npm run sim -- <command>`:
- *   run <scenario.yaml> [--seed N] [--out DIR] [--set path=value ...] [--snapshot-at STEP[,STEP...|end]]
+ *   run <scenario.yaml> [--seed N] [--out DIR] [--set path=value ...] [--snapshot-at STEP[,STEP...|end]] [--check-determinism]
  *   list
- *   sweep <scenario.yaml> --set path=v1,v2 ... [--seeds N] [--seed-base N] [--workers N] [--out DIR] [--shard i/N] [--resume | --no-resume]
+ *   sweep <scenario.yaml> --set path=v1,v2 ... [--seeds N] [--seed-base N] [--workers N] [--out DIR] [--shard i/N] [--resume | --no-resume] [--check-determinism N]
  *   merge <dir...> --out DIR
- * Exit status: 0 done (a run whose core replay or audit failed exits 1), 2 bad input.
+ * `run --check-determinism` runs the seed twice (the second into a temporary directory) and
+ * compares the two runs' determinism traces (sim/src/determinism; trace.jsonl in the run
+ * directory) and output files; `sweep --check-determinism N` runs N of the sweep's jobs again
+ * (a seeded sample) and compares them with what the sweep stored.
+ * Exit status: 0 done (a run whose core replay or audit failed, or whose determinism check found
+ * a difference, exits 1), 2 bad input.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
@@ -69,7 +74,13 @@ async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { seed: { type: 'string' }, out: { type: 'string' }, set: { type: 'string', multiple: true }, 'snapshot-at': { type: 'string', multiple: true } },
+    options: {
+      seed: { type: 'string' },
+      out: { type: 'string' },
+      set: { type: 'string', multiple: true },
+      'snapshot-at': { type: 'string', multiple: true },
+      'check-determinism': { type: 'boolean' },
+    },
   })
   const file = scenarioPath(positionals[0])
   const loaded = loadScenario(file, overrides(values.set))
@@ -77,6 +88,10 @@ async function run(argv: string[]): Promise<number> {
   const out = resolve(values.out ?? join('runs', `${loaded.scenario.name}-seed${seed}`))
   const steps = stepsOf(loaded)
   const snapshotAt = snapshotSteps(values['snapshot-at'], steps, out)
+  if (values['check-determinism'] === true) {
+    if (snapshotAt.length > 0) throw new UsageError('--check-determinism and --snapshot-at do not go together')
+    return checkDeterminism(loaded, seed, out, steps)
+  }
   process.stderr.write(`${loaded.scenario.name}: ${steps} ledgers, ${loaded.scenario.keepers.count} keeper(s), seed ${seed}\n`)
   const bar = new cliProgress.SingleBar(
     { format: 'ledgers {bar} {value}/{total} | {percentage}% | ETA {eta_formatted}', stream: process.stderr, noTTYOutput: false, hideCursor: true },
@@ -109,6 +124,35 @@ async function run(argv: string[]): Promise<number> {
   return report.summary.replayMismatches > 0 || !report.summary.auditHolds ? 1 : 0
 }
 
+/** `run --check-determinism`: the seed twice, then the comparison (exit 1 on a difference). */
+async function checkDeterminism(loaded: ReturnType<typeof loadScenario>, seed: number, out: string, steps: number): Promise<number> {
+  const { checkRunDeterminism, describeRunCheck } = await import('./determinism/checkRun.js')
+  process.stderr.write(`${loaded.scenario.name}: ${steps} ledgers, ${loaded.scenario.keepers.count} keeper(s), seed ${seed}, run twice\n`)
+  const bar = new cliProgress.SingleBar(
+    { format: 'run {run} {bar} {value}/{total} ledgers | ETA {eta_formatted}', stream: process.stderr, noTTYOutput: false, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  )
+  let current = 0
+  const r = await checkRunDeterminism({
+    loaded,
+    seed,
+    outDir: out,
+    onProgress: (run, done, total) => {
+      if (run !== current) {
+        if (current !== 0) bar.stop()
+        bar.start(total, 0, { run })
+        current = run
+      }
+      bar.update(done)
+    },
+  })
+  if (current !== 0) bar.stop()
+  process.stdout.write(`${summaryTable(r.report)}\n`)
+  process.stdout.write(`wall time ${(r.wallMs[0] / 1000).toFixed(1)} s + ${(r.wallMs[1] / 1000).toFixed(1)} s\nreport: ${join(out, 'report.html')}, trace: ${join(out, 'trace.jsonl')}\n`)
+  process.stdout.write(`${describeRunCheck(r)}\n`)
+  return !r.ok || r.report.summary.replayMismatches > 0 || !r.report.summary.auditHolds ? 1 : 0
+}
+
 function list(): number {
   const files = readdirSync(SCENARIOS).filter((f) => f.endsWith('.yaml')).sort()
   for (const f of files) {
@@ -129,9 +173,9 @@ async function merge(argv: string[]): Promise<number> {
   return mergeCommand(argv)
 }
 
-const USAGE = `usage: npm run sim -- run <scenario> [--seed N] [--out DIR] [--set path=value ...] [--snapshot-at STEP[,STEP...|end]]
+const USAGE = `usage: npm run sim -- run <scenario> [--seed N] [--out DIR] [--set path=value ...] [--snapshot-at STEP[,STEP...|end]] [--check-determinism]
        npm run sim -- list
-       npm run sim -- sweep <scenario> --set path=v1,v2 [--seeds N] [--seed-base N] [--workers N] [--out DIR] [--shard i/N] [--resume | --no-resume]
+       npm run sim -- sweep <scenario> --set path=v1,v2 [--seeds N] [--seed-base N] [--workers N] [--out DIR] [--shard i/N] [--resume | --no-resume] [--check-determinism N]
        npm run sim -- merge <dir...> --out DIR`
 
 async function main(): Promise<number> {

@@ -21,6 +21,9 @@ import type { RunEvent, Report } from './report/types.js'
 import type { LoadedScenario } from './scenario/load.js'
 import { setUp } from './setup.js'
 import { auditWorld } from './audit.js'
+import type { TraceRecorder } from './determinism/recorder.js'
+import { TRACE_FILE } from './determinism/traceFile.js'
+import { SimulatedFault } from './lockstep/simRpc.js'
 
 export interface RunOptions {
   loaded: LoadedScenario
@@ -38,6 +41,13 @@ export interface RunOptions {
   snapshotAt?: SnapshotStep[]
   /** Called with each snapshot file once written. */
   onSnapshot?: (file: SnapshotFile) => void
+  /** Records the run's determinism trace (sim/src/determinism), also written as `<outDir>/trace.jsonl`. */
+  trace?: TraceRecorder
+  /**
+   * Tests only: asked before every agent request with the ledger being built; when it answers
+   * true that request fails as a simulated RPC fault (a divergence injected on purpose).
+   */
+  requestFault?: (ledger: number, agent: string, method: string) => boolean
 }
 
 export function stepsOf(loaded: LoadedScenario): number {
@@ -67,6 +77,14 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
     hooks: {
       onCrash: (k, boundary) => record({ ledger: latest.sequence + 1, kind: 'crash', text: `${k.spec.name} died after the ${boundary} step` }),
       onFault: () => {},
+      ...(opts.trace === undefined && opts.requestFault === undefined
+        ? {}
+        : {
+            onRequest: (agent: string, method: string, key: string) => {
+              opts.trace?.request(latest.sequence + 1, agent, method, key)
+              if (opts.requestFault?.(latest.sequence + 1, agent, method)) throw new SimulatedFault(`simulated RPC fault on ${method} (injected)`)
+            },
+          }),
     },
     log,
   })
@@ -74,6 +92,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
   const snapshots = new Snapshots(opts.snapshotAt ?? [], opts.outDir, async (path) => (await sandbox.call<{ latestLedger: number }>('sandbox_dumpSnapshot', { path })).latestLedger, opts.onSnapshot)
   try {
     latest = { sequence: setup.startLedger, closeTimeMs: setup.startCloseMs }
+    await opts.trace?.begin(sandbox, setup.mempool.journal, setup.startLedger)
     await snapshots.reached(0, setup.startLedger)
     for (const k of keepers) {
       k.observe(latest)
@@ -141,6 +160,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       },
       onClose: async (info, done, skipped) => {
         const step = info.sequence - setup.startLedger
+        await opts.trace?.closed(info.sequence)
         if (skipped === 0) {
           await observer.rescan()
           lastScanStep = step
@@ -170,6 +190,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
     await env.settled().catch(() => {})
     setup.scheduler.finish()
     for (const k of keepers) await k.stop()
+    await opts.trace?.end()
     await snapshots.end(latest.sequence)
     const ev = await observer.events.poll()
     await observer.rescan()
@@ -201,6 +222,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
     if (opts.outDir !== undefined) {
       const { writeRunOutputs } = await import('./report/write.js')
       await writeRunOutputs(report, opts.outDir)
+      await opts.trace?.write(join(opts.outDir, TRACE_FILE))
     }
     return report
   } finally {

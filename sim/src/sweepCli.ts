@@ -9,7 +9,10 @@ function int(name: string, raw: string | undefined, fallback: number | undefined
   return v
 }
 
-/** Exit 0 when every run finished, 1 when some failed (recorded in runs/<key>/error.json), 2 on bad input. */
+/**
+ * Exit 0 when every run finished, 1 when some failed (recorded in runs/<key>/error.json) or the
+ * determinism check (`--check-determinism N`) found a re-run that differs, 2 on bad input.
+ */
 export async function sweepCommand(argv: string[], scenarioPath: (arg: string | undefined) => string): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -23,9 +26,11 @@ export async function sweepCommand(argv: string[], scenarioPath: (arg: string | 
       shard: { type: 'string' },
       resume: { type: 'boolean' },
       'no-resume': { type: 'boolean' },
+      'check-determinism': { type: 'string' },
     },
   })
   try {
+    const check = int('check-determinism', values['check-determinism'], undefined, 1)
     const seedBase = int('seed-base', values['seed-base'], 1, 0)!
     const workers = int('workers', values.workers, undefined, 1)
     if (values.resume === true && values['no-resume'] === true) throw new SweepError('--resume and --no-resume contradict each other')
@@ -38,11 +43,16 @@ export async function sweepCommand(argv: string[], scenarioPath: (arg: string | 
       ...(values.out === undefined ? {} : { out: values.out }),
       ...(values.shard === undefined ? {} : { shard: values.shard }),
       resume: values.resume === true ? 'required' : values['no-resume'] !== true,
+      ...(check === undefined ? {} : { checkDeterminism: check }),
       log: (line) => process.stderr.write(`${line}\n`),
     })
     process.stdout.write(`aggregate: ${result.outDir}/aggregate.html (json, csv beside it)\n`)
     if (result.failed.length > 0) process.stdout.write(`${result.failed.length} run(s) failed: see runs/<key>/error.json\n`)
-    return result.failed.length > 0 ? 1 : 0
+    if (result.determinism !== undefined) {
+      const { describeSweepCheck } = await import('./determinism/sweepCheck.js')
+      process.stdout.write(`${describeSweepCheck(result.determinism)}\n`)
+    }
+    return result.failed.length > 0 || result.determinism?.ok === false ? 1 : 0
   } catch (err) {
     if (err instanceof SweepError) {
       process.stderr.write(`${err.message}\n`)

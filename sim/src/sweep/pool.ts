@@ -37,6 +37,8 @@ export interface PoolOptions {
   workers: number
   /** A module exporting `runScenario` to use instead of sim/src/run.ts (absolute path). */
   runner?: string
+  /** Every run also records its determinism trace (trace.jsonl). */
+  trace?: boolean
   /** Runs per job before it counts as failed (default 2: a failure is retried once). */
   attempts?: number
   /**
@@ -191,7 +193,7 @@ export async function runPool(o: PoolOptions): Promise<RunErrorFile[]> {
           }
           runs++
           const t0 = Date.now()
-          const out = await worker.run({ type: 'run', job, loaded: o.loaded[job.point.index]!, runDir: dir })
+          const out = await worker.run({ type: 'run', job, loaded: o.loaded[job.point.index]!, runDir: dir, ...(o.trace === true ? { trace: true } : {}) })
           const seconds = (Date.now() - t0) / 1000
           if (out.kind === 'message') {
             result = out.msg.type === 'done' ? { job, ok: true, file: out.msg.file, seconds } : { job, ok: false, file: out.msg.file, seconds }

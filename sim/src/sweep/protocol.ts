@@ -17,6 +17,8 @@ export interface RunJobMessage {
   loaded: LoadedScenario
   /** `<out>/runs/<job key>`. */
   runDir: string
+  /** Record the run's determinism trace too (`<runDir>/trace.jsonl`). */
+  trace?: boolean
 }
 
 /** Worker → parent: the job finished; summary.json is written. */

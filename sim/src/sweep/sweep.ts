@@ -7,6 +7,9 @@
  *                                      keepers.log, and summary.json or error.json
  *   <out>/aggregate.json|csv|html      per grid point: mean, p5, p95, n of every figure
  *
+ * With `checkDeterminism: N` every run also writes its determinism trace (trace.jsonl) and N
+ * finished runs are run again afterwards and compared (sim/src/determinism/sweepCheck.ts).
+ *
  * Every grid point is loaded (and so validated) before the first run. Starting a sweep again
  * in the same directory resumes it: runs with a summary.json are kept, failed and missing ones
  * run again (`resume: false` runs everything again; `resume: 'required'`, the CLI's `--resume`,
@@ -17,6 +20,7 @@ import { readFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
+import type { SweepCheckResult } from '../determinism/sweepCheck.js'
 import { computeAggregate, type SweepAggregate } from './aggregate.js'
 import { writeAggregate } from './writeAggregate.js'
 import { expandGrid, expandJobs, parseSets, seedList, SweepError, validateGrid } from './grid.js'
@@ -49,6 +53,12 @@ export interface SweepOptions {
   runner?: string
   /** Runs per worker process before it is replaced (default 50, see pool.ts). */
   runsPerWorker?: number
+  /**
+   * Re-run this many of the finished runs afterwards (a sample seeded by the seed base) and
+   * compare them with the stored ones (`--check-determinism N`); every run records its
+   * determinism trace (trace.jsonl) for it. At most the number of jobs of this directory.
+   */
+  checkDeterminism?: number
   /** Progress on stderr: a bar on a terminal, lines otherwise ('auto', the default). */
   progress?: ProgressMode
   /** Where progress and log lines go (default process.stderr). */
@@ -62,6 +72,8 @@ export interface SweepResult {
   aggregate: SweepAggregate
   /** Every failed run of this directory (error.json contents), in job order. */
   failed: RunErrorFile[]
+  /** The determinism check's outcome (with `checkDeterminism`). */
+  determinism?: SweepCheckResult
 }
 
 function positiveInt(name: string, v: number): number {
@@ -89,6 +101,11 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
   const loaded = validateGrid(opts.file, points)
   const jobs = expandJobs(points, seeds)
   const mine = selectShard(jobs, shard ?? undefined)
+  const check = opts.checkDeterminism
+  if (check !== undefined) {
+    positiveInt('check-determinism', check)
+    if (check > mine.length) throw new SweepError(`--check-determinism ${check}: more than the ${mine.length} run(s) of this ${shard ? 'shard' : 'sweep'}`)
+  }
   const name = loaded[0]!.scenario.name
   const outDir = resolve(opts.out ?? join('runs', `sweep-${name}${shard ? `-shard-${shard.index}of${shard.count}` : ''}`))
   const manifest = buildManifest({ file: opts.file, fileText, loaded, grid: params, points, seeds: { base: seedBase, count: seeds.length }, shard, jobs: mine.length })
@@ -123,6 +140,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
       workers: n,
       ...(opts.runsPerWorker !== undefined ? { runsPerWorker: opts.runsPerWorker } : {}),
       ...(runner !== undefined ? { runner: resolve(runner) } : {}),
+      ...(check !== undefined ? { trace: true } : {}),
       onRetry: (r, attempt) => log(`${r.job.key}: attempt ${attempt} failed (${r.file.kind}: ${r.file.message.split('\n')[0]}); running it once more`),
       onResult: (r) => progress.done({ key: r.job.key, ok: r.ok, seconds: r.seconds, ...(r.ok ? {} : { message: r.file.message }) }),
     })
@@ -141,5 +159,17 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
   })
   log(`${aggregate.points.reduce((k, p) => k + p.runs, 0)} finished, ${failed.length} failed; ${paths.html}`)
   log(describeTables(tables))
-  return { outDir, aggregate, failed }
+  if (check === undefined) return { outDir, aggregate, failed }
+  // Loaded only here: the re-runs pull in the SDK, which the sweep's parent process otherwise never needs.
+  const { checkSweepDeterminism } = await import('../determinism/sweepCheck.js')
+  const determinism = await checkSweepDeterminism({
+    outDir,
+    finished: mine.filter((j) => byIndex.get(j.index)?.ok === true),
+    loaded,
+    count: check,
+    sampleSeed: seedBase,
+    ...(runner !== undefined ? { runner: resolve(runner) } : {}),
+    log,
+  })
+  return { outDir, aggregate, failed, determinism }
 }

@@ -1,7 +1,8 @@
 /**
  * A sweep worker process (forked by pool.ts, TypeScript through tsx). It runs the jobs the
  * parent sends, one at a time: `runScenario` into the job's run directory (report.json,
- * timeseries.csv, report.html, keepers.log), then summary.json — or error.json when the run
+ * timeseries.csv, report.html, keepers.log, and trace.jsonl when the job asks for the
+ * determinism trace), then summary.json — or error.json when the run
  * throws — and answers with the summary only. It exits when the parent disconnects.
  *
  * The runner is sim/src/run.ts unless SIM_SWEEP_RUNNER names another module exporting
@@ -11,6 +12,8 @@ import { existsSync } from 'node:fs'
 import { mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { TraceRecorder } from '../determinism/recorder.js'
+import { TRACE_FILE } from '../determinism/traceFile.js'
 import { writeRunOutputs } from '../report/write.js'
 import type { RunOptions } from '../run.js'
 import type { Report } from '../report/types.js'
@@ -35,13 +38,14 @@ function loadRunner(): Promise<Runner> {
 /** Runs one job and records its outcome in the run directory; returns the message for the parent. */
 export async function runJob(msg: RunJobMessage): Promise<WorkerMessage> {
   const { job, loaded, runDir } = msg
+  await rm(join(runDir, TRACE_FILE), { force: true })
   await mkdir(runDir, { recursive: true })
   await clearRunRecord(runDir)
   // A report left by an earlier attempt would hide a runner that writes none (see below).
   await rm(join(runDir, 'report.json'), { force: true })
   try {
     const runScenario = await loadRunner()
-    const report = await runScenario({ loaded, seed: job.seed, outDir: runDir })
+    const report = await runScenario({ loaded, seed: job.seed, outDir: runDir, ...(msg.trace === true ? { trace: new TraceRecorder() } : {}) })
     // runScenario writes the run directory when given outDir; a runner that does not is covered here.
     if (!existsSync(join(runDir, 'report.json'))) await writeRunOutputs(report, runDir)
     const file = summaryFileOf(job, report)
