@@ -1,9 +1,8 @@
 /**
  * `run --check-determinism` on the sandbox with crash-short: a divergence injected on purpose
  * in the second run (one keeper request fails as a simulated RPC fault) is found at the ledger
- * it was injected in — with the wall clock held (test/sim/frozenClock.ts), or the two runs'
- * transaction hashes would differ from the set-up on; and the command itself writes trace.jsonl and reports in one of its two
- * forms, its exit status matching.
+ * it was injected in, and nowhere before; and the command itself writes trace.jsonl, prints
+ * the one-line success and exits 0.
  */
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync } from 'node:fs'
@@ -11,7 +10,6 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../../../sandbox/ts/launch.js'
 import { tempDirs } from '../../../test/fs/tempDirs.js'
-import { withFrozenWallClock } from '../../../test/sim/frozenClock.js'
 import { loadScenario } from '../scenario/load.js'
 import { checkRunDeterminism, describeRunCheck } from './checkRun.js'
 import { readTrace } from './traceFile.js'
@@ -32,7 +30,7 @@ describe('run --check-determinism on crash-short', () => {
       injected = { ledger, method }
       return true
     }
-    const r = await withFrozenWallClock(() => checkRunDeterminism({ loaded: loadScenario(SCENARIO), seed: 1, outDir: out, tmpRoot, second: { requestFault } }))
+    const r = await checkRunDeterminism({ loaded: loadScenario(SCENARIO), seed: 1, outDir: out, tmpRoot, second: { requestFault } })
     expect(injected).toBeDefined()
     expect(r.ok).toBe(false)
     const text = describeRunCheck(r)
@@ -46,7 +44,7 @@ describe('run --check-determinism on crash-short', () => {
     expect(readdirSync(r.secondDir)).toContain('trace.jsonl')
   })
 
-  it('the command prints either the one-line success or the first differing ledger, and exits 0 or 1 accordingly', { timeout: 180_000 }, async () => {
+  it('the command prints the one-line success and exits 0', { timeout: 180_000 }, async () => {
     const out = temp()
     const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'sim', 'src', 'cli.ts'), 'run', 'crash-short', '--out', out, '--check-determinism'], {
       cwd: REPO_ROOT,
@@ -58,10 +56,7 @@ describe('run --check-determinism on crash-short', () => {
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
     expect(existsSync(join(out, 'trace.jsonl'))).toBe(true)
     const { header } = await readTrace(join(out, 'trace.jsonl'))
-    if (code === 0) expect(stdout).toContain(`deterministic: 2 runs, ${header.ledgers} ledgers, trace head ${header.head}`)
-    else {
-      expect(code).toBe(1)
-      expect(stdout).toMatch(/NOT deterministic: the two runs of this seed differ\n(first differing ledger: \d+ — |the traces are identical)/)
-    }
+    expect(stdout).toContain(`deterministic: 2 runs, ${header.ledgers} ledgers, trace head ${header.head}`)
+    expect(code).toBe(0)
   })
 })
