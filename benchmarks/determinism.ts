@@ -8,9 +8,10 @@
  * report.json, timeseries.csv and report.html (the report's tables); a scenario and seed pass
  * when every run gave the same three digests.
  *
- *   npx tsx benchmarks/determinism.ts [--scenarios a,b] [--seeds 1,2] [--runs 5] [--load 4,5|none] [--parallel 2]
+ *   npx tsx benchmarks/determinism.ts [--scenarios a,b] [--seeds 1,2|default|others] [--runs 5] [--load 4,5|none] [--parallel 2]
  *
- * --seeds replaces the default seed and the two after it for every scenario; --parallel runs
+ * --seeds replaces the default seed and the two after it for every scenario (`default`: only the
+ * scenario's own seed, `others`: only the two after it, to run it in pieces); --parallel runs
  * that many sims at once (runs of one scenario and seed, idle ones together and loaded ones
  * together). Everything shipped at the defaults takes hours: run it in pieces.
  *
@@ -38,7 +39,8 @@ class OptionError extends Error {}
 
 interface Options {
   scenarios: string[]
-  seeds: number[] | undefined
+  /** Explicit seeds, or which of the scenario's own three: its default seed, or the two after it. */
+  seeds: number[] | 'default' | 'others' | undefined
   runs: number
   loaded: Set<number>
   parallel: number
@@ -72,7 +74,7 @@ function options(argv: string[]): Options {
   const shipped = readdirSync(SCENARIOS).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -'.yaml'.length)).sort()
   const scenarios = values.scenarios === undefined ? shipped : values.scenarios.split(',').map((s) => s.trim())
   for (const s of scenarios) if (!shipped.includes(s)) throw new OptionError(`--scenarios: no sim/scenarios/${s}.yaml (shipped: ${shipped.join(', ')})`)
-  const seeds = values.seeds?.split(',').map((s) => {
+  const seeds = values.seeds === 'default' || values.seeds === 'others' ? values.seeds : values.seeds?.split(',').map((s) => {
     const v = Number(s)
     if (!Number.isInteger(v) || v < 0) throw new OptionError(`--seeds: ${JSON.stringify(s)} is not a seed (an integer >= 0)`)
     return v
@@ -218,7 +220,7 @@ async function main(): Promise<number> {
     o = options(process.argv.slice(2))
   } catch (err) {
     if (err instanceof OptionError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`${(err as Error).message}\nusage: npx tsx benchmarks/determinism.ts [--scenarios a,b] [--seeds 1,2] [--runs 5] [--load 4,5|none] [--parallel 2]\n`)
+      process.stderr.write(`${(err as Error).message}\nusage: npx tsx benchmarks/determinism.ts [--scenarios a,b] [--seeds 1,2|default|others] [--runs 5] [--load 4,5|none] [--parallel 2]\n`)
       return 2
     }
     throw err
@@ -227,7 +229,8 @@ async function main(): Promise<number> {
   const t0 = performance.now()
   for (const scenario of o.scenarios) {
     const base = loadScenario(join(SCENARIOS, `${scenario}.yaml`)).scenario.run.seed
-    for (const seed of o.seeds ?? [base, base + 1, base + 2]) rows.push(await scenarioSeed(o, scenario, seed))
+    const seeds = o.seeds === 'default' ? [base] : o.seeds === 'others' ? [base + 1, base + 2] : (o.seeds ?? [base, base + 1, base + 2])
+    for (const seed of seeds) rows.push(await scenarioSeed(o, scenario, seed))
   }
   process.stdout.write(`\n${table(rows)}\n\n`)
   for (const r of rows) if (r.difference !== undefined) process.stdout.write(`${r.scenario} seed ${r.seed}: ${r.difference}\n`)
