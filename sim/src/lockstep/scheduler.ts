@@ -50,8 +50,6 @@ export class Scheduler {
   private sends: Promise<unknown> = Promise.resolve()
   /** Simulated milliseconds since the current ledger opened. */
   private elapsed = 0
-  /** Calls issued, rounds released (diagnostics and tests). */
-  readonly stats = { calls: 0, rounds: 0 }
 
   constructor(
     private readonly seed: number,
@@ -70,7 +68,6 @@ export class Scheduler {
   call<T>(request: () => Promise<T>, serial = false): Promise<T> {
     if (this.direct) return request()
     const ticket = this.tickets++
-    this.stats.calls++
     this.onWire++
     let sent: Promise<T>
     if (serial) {
@@ -117,7 +114,6 @@ export class Scheduler {
       if (this.held.length === 0 && !this.fireTimers()) return
       const round = this.held.sort((a, b) => a.rank - b.rank || a.ticket - b.ticket)
       this.held = []
-      this.stats.rounds++
       for (const h of round) h.release()
       await turn()
     }
