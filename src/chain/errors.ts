@@ -6,9 +6,15 @@ import { xdr } from '@stellar/stellar-sdk'
 export class ChainError extends Error {
   override name = 'ChainError'
   readonly details: string | undefined
-  constructor(message: string, options: { details?: string; cause?: unknown } = {}) {
+  /**
+   * Stroops the network charged for a transaction that was applied and failed; undefined when
+   * nothing was applied (a failed simulation, a rejected envelope) and nothing was paid.
+   */
+  readonly feeCharged: bigint | undefined
+  constructor(message: string, options: { details?: string; cause?: unknown; feeCharged?: bigint } = {}) {
     super(options.details ? `${message}: ${options.details}` : message, { cause: options.cause })
     this.details = options.details
+    this.feeCharged = options.feeCharged
   }
 }
 
@@ -19,7 +25,7 @@ export class ChainError extends Error {
 export class ContractError extends ChainError {
   override name = 'ContractError'
   readonly code: number
-  constructor(code: number, options: { details?: string; cause?: unknown } = {}) {
+  constructor(code: number, options: { details?: string; cause?: unknown; feeCharged?: bigint } = {}) {
     super(`contract error #${code}`, options)
     this.code = code
   }
@@ -45,7 +51,7 @@ export class TransactionFailedError extends ChainError {
   override name = 'TransactionFailedError'
   readonly hash: string
   readonly result: string
-  constructor(hash: string, result: string, options: { details?: string; cause?: unknown } = {}) {
+  constructor(hash: string, result: string, options: { details?: string; cause?: unknown; feeCharged?: bigint } = {}) {
     super(`transaction ${hash} failed (${result})`, options)
     this.hash = hash
     this.result = result

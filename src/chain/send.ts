@@ -104,9 +104,10 @@ function settle(hash: string, res: rpc.Api.GetTransactionResponse): Outcome {
   if (res.status === rpc.Api.GetTransactionStatus.FAILED) {
     const code = contractErrorCodeInEvents(failedEvents(res))
     const result = failureName(res.resultXdr)
-    if (code !== undefined) throw new ContractError(code, { details: `failed ${hash}` })
+    const feeCharged = BigInt(res.resultXdr.feeCharged.toString())
+    if (code !== undefined) throw new ContractError(code, { details: `failed ${hash}`, feeCharged })
     const host = hostErrorsInEvents(failedEvents(res))
-    throw new TransactionFailedError(hash, result, host.length > 0 ? { details: host.join('; ') } : {})
+    throw new TransactionFailedError(hash, result, host.length > 0 ? { details: host.join('; '), feeCharged } : { feeCharged })
   }
   throw new ChainError('unexpected getTransaction status', { details: String(res.status) })
 }

@@ -9,7 +9,7 @@ describe('src/core/index.ts', () => {
     expect(functions).toEqual(
       [
         'BaseError', 'DivisionByZeroError', 'InvalidAmountError', 'InvalidInputError', 'InvalidPriceError', 'OverflowError', 'PoolInsolventError', 'ZeroSharesError',
-        'accrueReserve', 'apyDisplay', 'assertI128', 'clampPriority', 'auctionModifiers', 'auctionProfitability', 'auctionValue', 'calcAccrual', 'checkedMul', 'divRound',
+        'accrueReserve', 'apyDisplay', 'bestPartialFill', 'bestSplit', 'constantProductOut', 'valuePartialFill', 'assertI128', 'clampPriority', 'auctionModifiers', 'auctionProfitability', 'auctionValue', 'calcAccrual', 'checkedMul', 'divRound',
         'firstProfitableBlock', 'formatPercent', 'healthFactor', 'indexedEntries', 'meetsMinProfit', 'mulDiv', 'profitOf', 'scaleAuction', 'sharePrice',
         'sharesForDeposit', 'slippageFloor', 'sortTasksByPriority', 'taskPriority', 'toAssetFromBToken', 'toAssetFromDToken', 'toEffectiveAssetFromBToken',
         'toEffectiveAssetFromDToken', 'usdcForShares', 'utilization',
@@ -29,6 +29,19 @@ describe('src/core/index.ts', () => {
     expect(core.auctionModifiers(100)).toEqual({ bid: 10_000_000n, lot: 5_000_000n })
     expect(core.auctionModifiers(300)).toEqual({ bid: 5_000_000n, lot: 10_000_000n })
     expect(core.scaleAuction({ auction: { bid: { USDC: 25_0000005n }, lot: { XLM: 25_0000005n }, block: 1000 }, block: 1100, percent: 60 }).filled).toEqual({ bid: { USDC: 15_0000003n }, lot: { XLM: 7_5000001n }, block: 1000 })
+    expect(core.constantProductOut(10_0000000n, { reserveIn: 1000_0000000n, reserveOut: 1000_0000000n })).toBe(9_8715803n)
+    expect(core.bestSplit(100_0000000n, { reserveIn: 1000_0000000n, reserveOut: 1000_0000000n }, { reserveIn: 100_0000000n, reserveOut: 100_0000000n }).out).toBe(91_4145202n)
+    expect(
+      core.bestPartialFill({
+        auction: { bid: { USDC: 1000_0000000n }, lot: { XLM: 10000_0000000n }, block: 100 },
+        lotQuotes: { XLM: { price: 1500000n, decimals: 7 } },
+        bidQuotes: { USDC: { price: 1_0000000n, decimals: 7 } },
+        proceeds: { asset: 'USDC', quote: { price: 1_0000000n, decimals: 7 } },
+        pools: { XLM: { reserveIn: 20000_0000000n, reserveOut: 3000_0000000n } },
+        minProfit: 1_0200000n,
+        slippageBps: 500,
+      }),
+    ).toMatchObject({ percent: 1, block: 237, delta: 137 })
     expect(core.auctionValue({ XLM: 100_0000000n }, { XLM: { price: 1200000n, decimals: 7 } }, 'floor')).toBe(12_0000000n)
     expect(
       core.auctionProfitability({

@@ -38,6 +38,16 @@ export {
   type FirstProfitableBlockReturnType,
 } from './auction/firstProfitableBlock.js'
 
+export {
+  bestPartialFill,
+  valuePartialFill,
+  type BestPartialFillParameters,
+  type PartialFillValuation,
+} from './auction/bestPartialFill.js'
+
+export { constantProductOut, POOL_FEE_DENOM, POOL_FEE_KEEP, type ConstantProductPool } from './dex/constantProductOut.js'
+export { bestSplit, type BestSplitReturnType } from './dex/bestSplit.js'
+
 export type { Reserve, ReserveConfig, ReserveData } from './reserve/types.js'
 export {
   toAssetFromBToken,

@@ -35,6 +35,8 @@ export interface KeeperMetrics {
   tasksTotal: Counter<'adapter' | 'outcome'>
   adapterErrors: Counter<'adapter' | 'stage'>
   profitTotal: Counter
+  failedTransactions: Counter<'reason'>
+  failedTransactionFees: Counter
 }
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): KeeperMetrics {
@@ -120,6 +122,17 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Keepe
     profitTotal: new Counter({
       name: 'service_profit_usdc_total',
       help: 'Profit booked by this process in USDC.',
+      registers: r,
+    }),
+    failedTransactions: new Counter({
+      name: 'service_failed_transactions_total',
+      help: 'Transactions this process tried that failed, refused in simulation or failed on the ledger, by reason (slippage, lost_race, other).',
+      labelNames: ['reason'],
+      registers: r,
+    }),
+    failedTransactionFees: new Counter({
+      name: 'service_failed_transaction_fees_xlm_total',
+      help: 'XLM the network charged for transactions of this process that failed on the ledger.',
       registers: r,
     }),
   }

@@ -29,6 +29,8 @@ export function reportFixture(): Report {
       sharePriceEnd: 1.0012345,
       vaultProfit: 123.4567891,
       auctions: { created: 4, filled: 2, expired: 1, open: 1 },
+      fills: 4,
+      failedTransactions: 2,
       missed: 1,
       fillDelay: { median: 2.5, p95: 4, max: 4 },
       badDebt: 17.25,
@@ -42,8 +44,8 @@ export function reportFixture(): Report {
       auditHolds: false,
     },
     keepers: [
-      keeper(0, 'alpha', KEEPER_A, 'atomic', { wins: 1, losses: 1, missed: 1, profit: 40.25, vaultProfit: 80.5, winRate: 0.5, feesPaid: 0.0123456 }),
-      keeper(1, 'beta', KEEPER_B, 'two-step', { wins: 1, unprofitable: 1, profit: 18.25, vaultProfit: 36.5, winRate: 0.5, slashed: 1, feesPaid: 0.0456789 }),
+      keeper(0, 'alpha', KEEPER_A, 'atomic', { wins: 1, losses: 1, missed: 1, profit: 40.25, vaultProfit: 80.5, winRate: 0.5, feesPaid: 0.0123456, fills: 2 }),
+      keeper(1, 'beta', KEEPER_B, 'two-step', { wins: 1, unprofitable: 1, profit: 18.25, vaultProfit: 36.5, winRate: 0.5, slashed: 1, feesPaid: 0.0456789, fills: 2, failedTransactions: 2, failedTransactionFees: 0.0011 }),
       keeper(2, 'gamma', 'CCKEEPERC', 'atomic', { abandoned: 2, crashed: true, missed: 2 }),
     ],
     auctions: [
@@ -58,6 +60,7 @@ export function reportFixture(): Report {
         contenders: ['alpha', 'beta'],
         lotValue: 1100.5,
         bidValue: 1000,
+        fills: [{ ledger: 1104, percent: 100, filledBy: 'alpha', profit: 80.5, lotValue: 1100.5, bidValue: 1000, txHash: 'aa'.repeat(32) }],
       }),
       auction('GUSER2:liquidation:1200', 1200, {
         firstProfitableLedger: 1201,
@@ -70,9 +73,18 @@ export function reportFixture(): Report {
         contenders: ['beta'],
         lotValue: 550,
         bidValue: 500.25,
+        fills: [
+          { ledger: 1205, percent: 60, filledBy: 'beta', profit: 20, lotValue: 330, bidValue: 300.15, txHash: 'bb'.repeat(32) },
+          { ledger: 1206, percent: 100, filledBy: 'beta', profit: 16.5, lotValue: 220, bidValue: 200.1, txHash: 'cc'.repeat(32) },
+        ],
       }),
-      auction('GUSER3:bad-debt:1300', 1300, { kind: 'bad-debt', outcome: 'expired' }),
-      auction('GUSER4:liquidation:1700', 1700, { firstProfitableLedger: 1710, outcome: 'open' }),
+      auction('GUSER3:bad-debt:1300', 1300, { kind: 'bad-debt', outcome: 'expired', remainingPercent: 100 }),
+      auction('GUSER4:liquidation:1700', 1700, {
+        firstProfitableLedger: 1710,
+        outcome: 'open',
+        remainingPercent: 75,
+        fills: [{ ledger: 1712, percent: 25, filledBy: 'alpha', profit: 3.25, lotValue: 60, bidValue: 55, txHash: 'dd'.repeat(32) }],
+      }),
     ],
     replay: {
       checks: [
@@ -184,6 +196,9 @@ function keeper(
     missed: 0,
     unprofitable: 0,
     feesPaid: 0,
+    fills: 0,
+    failedTransactions: 0,
+    failedTransactionFees: 0,
     ...fields,
   }
 }
@@ -205,6 +220,8 @@ function auction(id: string, createdLedger: number, fields: Partial<Report['auct
     lotValue: null,
     bidValue: null,
     outcome: 'filled',
+    fills: [],
+    remainingPercent: 0,
     ...fields,
   }
 }

@@ -35,6 +35,19 @@ const keeper = z.object({
   crashed: z.boolean(),
   slashed: num,
   feesPaid: laterNum,
+  fills: laterNum,
+  failedTransactions: laterNum,
+  failedTransactionFees: laterNum,
+})
+
+const auctionFill = z.object({
+  ledger: num,
+  percent: num,
+  filledBy: z.string(),
+  profit: num,
+  lotValue: nullableNum,
+  bidValue: nullableNum,
+  txHash: z.string(),
 })
 
 const auction = z.object({
@@ -53,6 +66,8 @@ const auction = z.object({
   lotValue: nullableNum,
   bidValue: nullableNum,
   outcome: z.enum(['filled', 'expired', 'open']),
+  fills: z.array(auctionFill).default([]),
+  remainingPercent: laterNum,
 })
 
 const replayKind = z.enum(['fill-ledger', 'fill-amounts', 'share-math', 'health-factor'])
@@ -70,6 +85,8 @@ export const reportSchema = z.object({
     sharePriceEnd: num,
     vaultProfit: num,
     auctions: z.object({ created: num, filled: num, expired: num, open: num }),
+    fills: laterNum,
+    failedTransactions: laterNum,
     missed: num,
     fillDelay: z.object({ median: nullableNum, p95: nullableNum, max: nullableNum }),
     badDebt: num,

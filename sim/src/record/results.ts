@@ -12,11 +12,12 @@ import type { World } from '../../../src/world/index.js'
 import { REPO_ROOT } from '../../../sandbox/ts/launch.js'
 import type { SimKeeper } from '../agents/keepers.js'
 import { fillKey, type FillValuation } from '../replay/replay.js'
-import type { AuctionResult, AuditResult, KeeperResult, Report, ReplayResult, RunEvent, Series } from '../report/types.js'
+import type { AuctionFillResult, AuctionResult, AuditResult, KeeperResult, Report, ReplayResult, RunEvent, Series } from '../report/types.js'
 import { REPORT_SCHEMA_VERSION } from '../report/types.js'
 import type { LoadedScenario } from '../scenario/load.js'
-import type { RunEvents } from './chainEvents.js'
-import { competition, type CompetitionInput, type KeeperCompetition } from './competition.js'
+import { fillsByAuction, remainingPercent } from './auctionFills.js'
+import type { AuctionFilled, RunEvents } from './chainEvents.js'
+import { competition, fillProfitOf, type CompetitionInput, type KeeperCompetition } from './competition.js'
 import type { Observer, VaultSnapshot } from './observer.js'
 import type { KeeperTx } from './transactions.js'
 
@@ -24,6 +25,8 @@ const r7 = (x: number) => Math.round(x * 1e7) / 1e7
 const usd = (x: bigint) => r7(Number(x) / 1e7)
 /** Blocks after which an unfilled auction's bid has scaled to nothing (Blend v2: 400). */
 const EXPIRY_BLOCKS = 400
+/** Blocks after which the pool lets anyone delete an auction (Blend v2: 500): what is left then is lost. */
+const STALE_BLOCKS = 500
 
 export interface ReportInput {
   loaded: LoadedScenario
@@ -57,13 +60,11 @@ function percentile(sorted: number[], q: number): number | null {
 
 const KIND: Record<number, AuctionResult['kind']> = { [AuctionType.UserLiquidation]: 'liquidation', [AuctionType.BadDebt]: 'bad-debt', [AuctionType.Interest]: 'interest' }
 
-const fillOf = (p: ReportInput, a: RunEvents['auctions'][number]) => p.chainEvents.fills.find((f) => f.type === a.type && f.user === a.user && f.ledger >= a.ledger)
-
-/** Each auction's fill and end, the keepers' transactions, answers and lifetimes, for competition.ts. */
-function competitionInput(p: ReportInput, nameOf: ReadonlyMap<string, string>): CompetitionInput {
+/** Each auction's first fill and end, the keepers' transactions, answers and lifetimes, for competition.ts. */
+function competitionInput(p: ReportInput, nameOf: ReadonlyMap<string, string>, fills: readonly AuctionFilled[][]): CompetitionInput {
   return {
-    auctions: p.chainEvents.auctions.map((a) => {
-      const fill = fillOf(p, a)
+    auctions: p.chainEvents.auctions.map((a, i) => {
+      const fill = fills[i]![0]
       const expiry = a.auction.block + EXPIRY_BLOCKS
       return {
         type: a.type,
@@ -83,9 +84,24 @@ function auctions(p: ReportInput): { list: AuctionResult[]; keepers: Map<string,
   const nameOf = new Map<string, string>(p.keepers.flatMap((k) => [[k.address, k.spec.name], [k.operator, k.spec.name]] as [string, string][]))
   const minProfit = Math.min(...p.keepers.map((k) => k.spec.minProfit))
   const scan = p.observer.scan
-  const race = competition(competitionInput(p, nameOf))
+  const byAuction = fillsByAuction(p.chainEvents.auctions, p.chainEvents.fills)
+  const race = competition(competitionInput(p, nameOf, byAuction))
+  const fillResult = (f: AuctionFilled): AuctionFillResult => {
+    const v = p.fillValuations.get(fillKey(f.type, f.user, f.ledger))
+    return {
+      ledger: f.ledger,
+      percent: Number(f.percent),
+      filledBy: nameOf.get(f.filler) ?? f.filler,
+      profit: fillProfitOf({ ledger: f.ledger, txHash: f.txHash, address: f.filler, keeper: null }, p.chainEvents.vault),
+      lotValue: v?.lotValue === null || v === undefined ? null : usd(v.lotValue),
+      bidValue: v?.bidCost === null || v === undefined ? null : usd(v.bidCost),
+      txHash: f.txHash,
+    }
+  }
   const list = p.chainEvents.auctions.map((a, i): AuctionResult => {
-    const fill = fillOf(p, a)
+    const fills = byAuction[i]!
+    const fill = fills[0]
+    const left = remainingPercent(fills.map((f) => f.percent))
     let first: number | null = null
     let lotValue: number | null = null
     let bidValue: number | null = null
@@ -100,7 +116,7 @@ function auctions(p: ReportInput): { list: AuctionResult[]; keepers: Map<string,
       const plan = planFill({ auction: a.auction, reserves: scan.valuation.reserves, prices: scan.prices.prices, minProfit: minProfitScaled(minProfit), fromBlock: a.auction.block })
       first = plan?.block ?? null
     }
-    const outcome: AuctionResult['outcome'] = fill !== undefined ? 'filled' : p.endLedger - a.auction.block >= EXPIRY_BLOCKS ? 'expired' : 'open'
+    const outcome: AuctionResult['outcome'] = left === 0 ? 'filled' : p.endLedger - a.auction.block >= STALE_BLOCKS ? 'expired' : 'open'
     return {
       id: `${a.user}:${KIND[a.type] ?? a.type}:${a.ledger}`,
       user: a.user,
@@ -117,6 +133,8 @@ function auctions(p: ReportInput): { list: AuctionResult[]; keepers: Map<string,
       lotValue,
       bidValue,
       outcome,
+      fills: fills.map(fillResult),
+      remainingPercent: left,
     }
   })
   return { list, keepers: race.keepers }
@@ -135,6 +153,7 @@ async function keepers(p: ReportInput, list: AuctionResult[], race: ReadonlyMap<
   const out: KeeperResult[] = []
   for (const k of p.keepers) {
     const wins = list.filter((a) => a.filledBy === k.spec.name).length
+    const failed = k.runtime?.state.failedTransactions ?? { total: 0, feesStroops: 0n }
     const returns = p.chainEvents.vault.filter((v) => v.kind === 'return' && v.address === k.address)
     const slashes = p.chainEvents.slashes.filter((s) => s.keeper === k.address)
     const counts = k.runtime?.engine.finishedCounts() ?? { returned: 0, lost: 0, abandoned: 0 }
@@ -159,6 +178,9 @@ async function keepers(p: ReportInput, list: AuctionResult[], race: ReadonlyMap<
       crashed: k.crashed,
       slashed: usd(slashes.reduce((t, s) => t + (s.data.slashed ?? 0n), 0n)),
       feesPaid: c.feesPaid,
+      fills: list.reduce((n, a) => n + a.fills.filter((f) => f.filledBy === k.spec.name).length, 0),
+      failedTransactions: failed.total,
+      failedTransactionFees: usd(failed.feesStroops),
     })
   }
   return out
@@ -198,12 +220,14 @@ export async function buildReport(p: ReportInput): Promise<Report> {
         expired: list.filter((a) => a.outcome === 'expired').length,
         open: list.filter((a) => a.outcome === 'open').length,
       },
+      fills: list.reduce((n, a) => n + a.fills.length, 0),
+      failedTransactions: ks.reduce((n, k) => n + k.failedTransactions, 0),
       missed,
       fillDelay: { median: percentile(delays, 0.5), p95: percentile(delays, 0.95), max: delays.length === 0 ? null : delays[delays.length - 1]! },
       badDebt: r7(p.observer.badDebt()),
       borrowedStart: r7(p.borrowedStart),
       insolventDebt: r7(p.observer.badDebt() + p.observer.debt().underwater),
-      liquidatedCollateral: r7(list.reduce((t, a) => t + (a.outcome === 'filled' && a.kind === 'liquidation' ? (a.lotValue ?? 0) : 0), 0)),
+      liquidatedCollateral: r7(list.reduce((t, a) => t + (a.kind === 'liquidation' ? a.fills.reduce((u, f) => u + (f.lotValue ?? 0), 0) : 0), 0)),
       slashes: p.chainEvents.slashes.length,
       keeperProfit: r7(ks.reduce((t, k) => t + k.profit, 0)),
       peakUtilisation: r7(Math.max(0, ...util)),

@@ -13,9 +13,10 @@ export interface HeadlineFigure {
 }
 
 /**
- * LP return and APY, share price, vault profit; auctions created / filled / missed / expired /
- * open; fill delay median, p95 and max (ledgers after the first profitable one); bad debt;
- * slashes; keeper profit in total and per keeper (with wins); peak utilisation; replay
+ * LP return and APY, share price, vault profit; auctions created / filled, fills (an auction
+ * filled in parts counts each) / missed / expired / open; fill delay median, p95 and max (ledgers
+ * after the first profitable one); bad debt; slashes; failed keeper transactions (flagged past
+ * ten: a revert storm); keeper profit in total and per keeper (with wins); peak utilisation; replay
  * mismatches; whether the audit holds.
  */
 export function headlineFigures(report: Report): HeadlineFigure[] {
@@ -28,6 +29,7 @@ export function headlineFigures(report: Report): HeadlineFigure[] {
     { label: 'Vault profit', value: `${formatAmount(s.vaultProfit)} USDC` },
     { label: 'Auctions created', value: formatCount(s.auctions.created) },
     { label: 'Liquidations filled', value: formatCount(s.auctions.filled) },
+    { label: 'Fills (parts included)', value: formatCount(s.fills) },
     { label: 'Liquidations missed', value: formatCount(s.missed), ...alertIf(s.missed > 0) },
     { label: 'Auctions expired', value: formatCount(s.auctions.expired), ...alertIf(s.auctions.expired > 0) },
     { label: 'Auctions open at the end', value: formatCount(s.auctions.open) },
@@ -36,6 +38,7 @@ export function headlineFigures(report: Report): HeadlineFigure[] {
     { label: 'Fill delay max (ledgers)', value: formatCount(s.fillDelay.max) },
     { label: 'Bad debt', value: `${formatAmount(s.badDebt)} USD`, ...alertIf(s.badDebt > 0) },
     { label: 'Slashes', value: formatCount(s.slashes), ...alertIf(s.slashes > 0) },
+    { label: 'Failed keeper transactions', value: formatCount(s.failedTransactions), ...alertIf((s.failedTransactions ?? 0) > 10) },
     { label: 'Keeper profit (all keepers)', value: `${formatAmount(s.keeperProfit)} USDC` },
   ]
   for (const k of report.keepers)

@@ -114,6 +114,22 @@ describe('reportHtml', () => {
     expect(keepers).toContain('<td class="num">0.0456789</td>')
   })
 
+  it('shows every fill of an auction filled in parts, and what is left of it', () => {
+    const section = html.slice(html.indexOf('id="auctions"'), html.indexOf('id="competition"'))
+    const rows = [...section.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((m) => [...m[1]!.matchAll(/<t[dh][^>]*>([\s\S]*?)<\/t[dh]>/g)].map((c) => c[1]))
+    const head = rows[0]!
+    const col = (name: string) => head.indexOf(name)
+    expect(col('Fills')).toBeGreaterThan(0)
+    const beta = '<span title="beta">beta</span>'
+    expect(rows[2]![col('Fills')]).toBe(`60 % @1205 ${beta}, 100 % @1206 ${beta}`)
+    expect(rows[2]![col('Left')]).toBe('0 %')
+    expect(rows[4]![col('Left')]).toBe('75 %')
+    expect(rows[3]![col('Fills')]).toBe('—')
+    const keepers = html.slice(html.indexOf('id="keepers"'), html.indexOf('id="replay"'))
+    expect(keepers).toContain('<th class="num">Fills</th>')
+    expect(keepers).toContain('<th class="num">Failed txs</th>')
+  })
+
   it('gives the same bytes for the same report', () => {
     expect(reportHtml(reportFixture())).toBe(html)
     expect(reportHtml(emptyReportFixture())).toBe(reportHtml(emptyReportFixture()))

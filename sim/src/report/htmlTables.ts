@@ -67,7 +67,18 @@ export function eventsTable(report: Report): string {
   )
 }
 
-/** One row per auction: ledgers, who filled it, the delay after the first profitable ledger, lot and bid. */
+/** Each fill of an auction as `percent % ledger by keeper`, comma-separated; a dash when none. */
+function fillsHtml(report: Report, a: AuctionResult): string | Html {
+  const fills = a.fills ?? []
+  if (fills.length === 0) return MISSING
+  return { html: fills.map((f) => `${f.percent} % @${escapeHtml(formatLedger(f.ledger))} ${keeperLabel(report, f.filledBy).html}`).join(', ') }
+}
+
+/**
+ * One row per auction: ledgers, who filled it first, the delay after the first profitable
+ * ledger, lot and bid of that fill, every fill (percent of what was left, ledger, keeper) and
+ * the percent of the auction no fill took.
+ */
 export function auctionsTable(report: Report): string {
   return htmlTable<AuctionResult>(
     report.auctions,
@@ -82,6 +93,8 @@ export function auctionsTable(report: Report): string {
       { head: 'Delay (ledgers)', cell: (a) => formatCount(a.fillDelay), num: true },
       { head: 'Lot (USD)', cell: (a) => formatAmount(a.lotValue), num: true },
       { head: 'Bid (USD)', cell: (a) => formatAmount(a.bidValue), num: true },
+      { head: 'Fills', cell: (a) => fillsHtml(report, a) },
+      { head: 'Left', cell: (a) => (a.remainingPercent === undefined ? MISSING : `${a.remainingPercent} %`), num: true },
       { head: 'Outcome', cell: (a) => a.outcome },
     ],
     'No auctions were created.',
@@ -133,10 +146,12 @@ export function keepersTable(report: Report): string {
       { head: 'Min profit', cell: (k) => formatAmount(k.minProfit), num: true },
       { head: 'Poll (ledgers)', cell: (k) => formatCount(k.pollIntervalLedgers), num: true },
       { head: 'Wins', cell: (k) => formatCount(k.wins), num: true },
+      { head: 'Fills', cell: (k) => formatCount(k.fills), num: true },
       { head: 'Losses', cell: (k) => formatCount(k.losses), num: true },
       { head: 'Missed', cell: (k) => formatCount(k.missed), num: true },
       { head: 'Unprofitable', cell: (k) => formatCount(k.unprofitable), num: true },
       { head: 'Abandoned', cell: (k) => formatCount(k.abandoned), num: true },
+      { head: 'Failed txs', cell: (k) => formatCount(k.failedTransactions), num: true },
       { head: 'Win rate', cell: (k) => formatPct(k.winRate, 1), num: true },
       { head: 'Fees (XLM)', cell: (k) => formatXlm(k.feesPaid), num: true },
       { head: 'Profit (USDC)', cell: (k) => formatAmount(k.profit), num: true },

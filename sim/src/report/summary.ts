@@ -37,16 +37,18 @@ export function summaryTable(report: Report): string {
   if (report.keepers.length > 0)
     parts.push(
       textTable(
-        ['Keeper', 'Path', 'Min profit', 'Wins', 'Losses', 'Missed', 'Unprofitable', 'Abandoned', 'Win rate', 'Fees (XLM)', 'Profit (USDC)', 'To vault (USDC)', 'Slashed', 'Crashed'],
+        ['Keeper', 'Path', 'Min profit', 'Wins', 'Fills', 'Losses', 'Missed', 'Unprofitable', 'Abandoned', 'Failed txs', 'Win rate', 'Fees (XLM)', 'Profit (USDC)', 'To vault (USDC)', 'Slashed', 'Crashed'],
         report.keepers.map((k) => [
           k.name,
           k.path,
           formatAmount(k.minProfit),
           formatCount(k.wins),
+          formatCount(k.fills),
           formatCount(k.losses),
           formatCount(k.missed),
           formatCount(k.unprofitable),
           formatCount(k.abandoned),
+          formatCount(k.failedTransactions),
           formatPct(k.winRate, 1),
           formatXlm(k.feesPaid),
           formatAmount(k.profit),
@@ -54,7 +56,7 @@ export function summaryTable(report: Report): string {
           formatCount(k.slashed),
           k.crashed ? 'yes' : 'no',
         ]),
-        ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+        ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
       ),
     )
 

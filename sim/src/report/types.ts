@@ -59,6 +59,10 @@ export interface Summary {
   /** Vault profit booked during the run (USDC). */
   vaultProfit: number
   auctions: { created: number; filled: number; expired: number; open: number }
+  /** Fill transactions that landed (several per auction when it is filled in parts). */
+  fills: number
+  /** All keepers' failed transactions (see KeeperResult.failedTransactions). */
+  failedTransactions: number
   /** Borrowers that were liquidatable at some ledger and never got an auction. */
   missed: number
   /** Fill ledger − first profitable ledger (at the population's lowest MIN_PROFIT). */
@@ -72,7 +76,7 @@ export interface Summary {
    * plus Σ over borrowers of max(0, liabilities − collateral) at oracle prices.
    */
   insolventDebt: number
-  /** Σ lot value (USD at oracle prices, on the state the filler saw) of filled user liquidations. */
+  /** Σ lot value (USD at oracle prices, on the state the filler saw) of every fill of a user liquidation. */
   liquidatedCollateral: number
   slashes: number
   /** Σ over keepers. */
@@ -126,6 +130,15 @@ export interface KeeperResult {
   slashed: number
   /** XLM fees charged on every transaction it had applied during the run (failed ones included). */
   feesPaid: number
+  /** Fills of any percent it landed (an auction can take several). */
+  fills: number
+  /**
+   * Transactions it tried that failed, refused in simulation or failed on the ledger (the
+   * keeper's own count, `service_failed_transactions_total`), and the XLM the ledger charged
+   * for the failed ones.
+   */
+  failedTransactions: number
+  failedTransactionFees: number
 }
 
 export interface AuctionResult {
@@ -154,7 +167,33 @@ export interface AuctionResult {
   /** Lot and bid of the fill at oracle prices (USD). */
   lotValue: number | null
   bidValue: number | null
+  /**
+   * 'filled' once fills took all of it; 'expired' when some of it was still there 500 blocks
+   * after it started (the pool lets anyone delete it then); 'open' otherwise.
+   */
   outcome: 'filled' | 'expired' | 'open'
+  /**
+   * Every fill of it, in chain order. A fill takes a percent of what is left; under 100 % the
+   * rest stays open on the same curve. `filledLedger`, `filledBy`, `fillDelay` and the other
+   * `fill*` fields describe the first fill.
+   */
+  fills: AuctionFillResult[]
+  /** Percent of the auction as created that no fill took by the end (0 when fully filled). */
+  remainingPercent: number
+}
+
+export interface AuctionFillResult {
+  ledger: number
+  /** Percent of what was left of the auction that this fill took (the fill request's amount). */
+  percent: number
+  /** Keeper name, or the filler's address when it is no keeper of the run. */
+  filledBy: string
+  /** USDC profit the fill returned to the vault (0 when there is none). */
+  profit: number
+  /** Lot and bid of this fill at oracle prices on the state the filler saw (USD). */
+  lotValue: number | null
+  bidValue: number | null
+  txHash: string
 }
 
 export interface ReplayCheck {

@@ -67,6 +67,8 @@ const DOCUMENTED: Record<TableName, [string, string, boolean][]> = {
     ['auctions.filled', 'INTEGER', true],
     ['auctions.expired', 'INTEGER', true],
     ['auctions.open', 'INTEGER', true],
+    ['fills', 'INTEGER', true],
+    ['failedTransactions', 'INTEGER', true],
     ['missed', 'INTEGER', true],
     ['fillDelay.median', 'DOUBLE', true],
     ['fillDelay.p95', 'DOUBLE', true],
@@ -91,6 +93,9 @@ const DOCUMENTED: Record<TableName, [string, string, boolean][]> = {
     ['filledLedger', 'INTEGER', true],
     ['filledBy', 'VARCHAR', true],
     ['fillDelay', 'INTEGER', true],
+    ['fillCount', 'INTEGER', true],
+    ['fillPercents', 'VARCHAR', true],
+    ['remainingPercent', 'DOUBLE', true],
     ['lotValue', 'DOUBLE', true],
     ['bidValue', 'DOUBLE', true],
     ['outcome', 'VARCHAR', false],
@@ -118,6 +123,9 @@ const DOCUMENTED: Record<TableName, [string, string, boolean][]> = {
     ['missed', 'INTEGER', true],
     ['unprofitable', 'INTEGER', true],
     ['feesPaid', 'DOUBLE', true],
+    ['fills', 'INTEGER', true],
+    ['failedTransactions', 'INTEGER', true],
+    ['failedTransactionFees', 'DOUBLE', true],
   ],
 }
 
@@ -183,9 +191,19 @@ describe('a sweep writes runs, auctions and keepers tables', () => {
     const finished = jobKeys().filter(existsSummary)
     const expected = finished.flatMap((key) =>
       report(key).auctions.map((auction) => {
-        const { contenders, ...a } = auction as AuctionResult & AuctionExtras
+        const { contenders, fills, ...a } = auction as AuctionResult & AuctionExtras
         const names = Array.isArray(contenders) ? contenders : null
-        return { ...identity(key), ...a, fillLatencyMs: a.fillLatencyMs ?? null, fillFee: a.fillFee ?? null, fillProfit: a.fillProfit ?? null, contenderCount: names?.length ?? null, contenders: names && JSON.stringify(names) }
+        return {
+          ...identity(key),
+          ...a,
+          fillLatencyMs: a.fillLatencyMs ?? null,
+          fillFee: a.fillFee ?? null,
+          fillProfit: a.fillProfit ?? null,
+          contenderCount: names?.length ?? null,
+          contenders: names && JSON.stringify(names),
+          fillCount: fills.length,
+          fillPercents: JSON.stringify(fills.map((f) => [f.ledger, f.percent, f.filledBy, f.profit])),
+        }
       }),
     )
     expect(rows.length).toBeGreaterThan(0)

@@ -1,4 +1,5 @@
 export { swapToUsdc, type SwapToUsdcParameters, type SwapToUsdcReturnType, type Venue } from './swapToUsdc.js'
+export { routerDepth, type PoolDepth } from './routerDepth.js'
 export { routerVenue, ROUTER_INSUFFICIENT_OUTPUT, type RouterVenueParameters } from './routerVenue.js'
 export {
   DexError,

@@ -17,6 +17,10 @@ export function recordResult(deps: Pick<CycleDeps, 'state' | 'metrics' | 'logger
     deps.metrics.profitTotal.inc(toUnits(rec.profit))
   }
   deps.metrics.tasksTotal.inc({ adapter, outcome: rec.success ? 'filled' : 'unfilled' })
+  if (result.failedTransaction !== undefined) {
+    deps.metrics.failedTransactions.inc({ reason: result.failedTransaction.reason })
+    if (result.failedTransaction.feeCharged > 0n) deps.metrics.failedTransactionFees.inc(toUnits(result.failedTransaction.feeCharged))
+  }
   const error = errorTag(result.error)
   deps.logger.info(
     {

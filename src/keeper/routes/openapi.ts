@@ -95,7 +95,7 @@ export const openApiDocument = {
       get: {
         summary: 'Prometheus metrics',
         description:
-          'service_cycles_total, service_liquidations_total (liquidation fills only), service_vault_tvl, service_sse_active, service_cycle_duration_seconds, service_cycle_overruns_total, service_rpc_errors_total{stage}, service_draws_outstanding, service_draw_outstanding_ledgers, service_last_cycle_timestamp_seconds, service_poll_interval_seconds, service_operator_xlm_balance, service_keeper_registered, service_keeper_slashed (NaN until first read), service_tasks_total{adapter,outcome}, service_adapter_errors_total{adapter,stage}, service_profit_usdc_total, process defaults (process_*, nodejs_*: one collection shared by the scrapes of a second)',
+          'service_cycles_total, service_liquidations_total (liquidation fills only), service_vault_tvl, service_sse_active, service_cycle_duration_seconds, service_cycle_overruns_total, service_rpc_errors_total{stage}, service_draws_outstanding, service_draw_outstanding_ledgers, service_last_cycle_timestamp_seconds, service_poll_interval_seconds, service_operator_xlm_balance, service_keeper_registered, service_keeper_slashed (NaN until first read), service_tasks_total{adapter,outcome}, service_adapter_errors_total{adapter,stage}, service_profit_usdc_total, service_failed_transactions_total{reason} (slippage, lost_race, other), service_failed_transaction_fees_xlm_total, process defaults (process_*, nodejs_*: one collection shared by the scrapes of a second)',
         responses: { '200': { description: 'text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } } },
       },
     },
@@ -143,6 +143,15 @@ export const openApiDocument = {
                     events: { type: 'array', items: event, description: 'last 50 lines, oldest first' },
                     outstandingDraw: { ...amount, description: "this keeper's outstanding vault draw (get_keeper_draw), kept current while the engine holds it" },
                     outstandingDrawLedgers: { type: 'integer', description: 'ledgers since that draw was taken (its vault draw event), 0 without a draw' },
+                    failedTransactions: {
+                      type: 'object',
+                      description: 'transactions this process tried that failed (refused in simulation or failed on the ledger), by reason, and the XLM the failed ones on the ledger cost',
+                      properties: {
+                        total: { type: 'integer' },
+                        byReason: { type: 'object', additionalProperties: { type: 'integer' }, description: 'slippage | lost_race | other' },
+                        feesXlm: { ...amount, description: 'stroops charged for failed transactions (7 decimals)' },
+                      },
+                    },
                     recovery: {
                       type: 'object',
                       nullable: true,

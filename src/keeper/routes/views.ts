@@ -123,6 +123,11 @@ export function stateView(state: DashboardState, events: EventLog) {
     events: events.recent(50),
     outstandingDraw: state.outstandingDraw.toString(),
     outstandingDrawLedgers: state.outstandingDrawLedgers,
+    failedTransactions: {
+      total: state.failedTransactions.total,
+      byReason: { ...state.failedTransactions.byReason },
+      feesXlm: state.failedTransactions.feesStroops.toString(),
+    },
     recovery:
       state.recovery === null
         ? null

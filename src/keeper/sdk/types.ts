@@ -47,6 +47,14 @@ export interface Result {
    * succeeds); default true. Work that is not a liquidation, such as a rebalance, sets false.
    */
   liquidation?: boolean
+  /**
+   * Set when the work tried to send a transaction that failed: refused in simulation (nothing
+   * sent, `feeCharged` 0) or applied and failed (the fee the network charged, stroops). `reason`
+   * groups it for `service_failed_transactions_total{reason}`: `slippage` (the sale would pay
+   * less than its floor, or less than the draw), `lost_race` (the work was gone by the time the
+   * transaction ran), `other`.
+   */
+  failedTransaction?: { reason: string; feeCharged: bigint }
 }
 
 /** The vault as an adapter sees it: bound to the keeper's own key. */

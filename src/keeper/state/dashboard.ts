@@ -75,6 +75,8 @@ export class DashboardState {
   recovery: RecoveryRecord | null = null
   /** The execution engine's book: planned, in-flight and recently finished work. */
   executions: ExecutionView[] = []
+  /** Transactions this process tried that failed (refused in simulation or failed on the ledger). */
+  failedTransactions: { total: number; byReason: Record<string, number>; feesStroops: bigint } = { total: 0, byReason: {}, feesStroops: 0n }
   cycles: CycleStats = { count: 0, overruns: 0, lastStartedAt: null, lastDurationMs: null, lastError: null, lastErrorAt: null }
   updatedAt: string | null = null
 
@@ -94,6 +96,12 @@ export class DashboardState {
       ...(r.txHash ? { txHash: r.txHash } : {}),
       ...(r.error ? { error: r.error } : {}),
       liquidation: r.liquidation ?? true,
+    }
+    if (r.failedTransaction !== undefined) {
+      const f = this.failedTransactions
+      f.total++
+      f.byReason[r.failedTransaction.reason] = (f.byReason[r.failedTransaction.reason] ?? 0) + 1
+      f.feesStroops += r.failedTransaction.feeCharged
     }
     this.history.push(rec)
     if (this.history.length > this.historyCapacity) this.history.splice(0, this.history.length - this.historyCapacity)

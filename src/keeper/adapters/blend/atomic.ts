@@ -10,6 +10,7 @@ import { mulDiv, SCALAR_12, slippageFloor } from '../../../core/index.js'
 import { makeResult, type Result } from '../../sdk/index.js'
 import type { AtomicExecutor, AtomicFill } from './context.js'
 import { ErrAlreadyFilled } from './errors.js'
+import { failedTransaction } from './failureBudget.js'
 import { usdcValue } from './sellCollateral.js'
 import { AuctionType } from './storage.js'
 import { lostRace, sameAuction } from './userLiquidation.js'
@@ -41,6 +42,9 @@ export function atomicExecutor(p: AtomicExecutorParameters): AtomicExecutor {
       const { fill, order, reserves, prices, fc, plan } = f
       const usdc = await p.usdc(f.chain)
       const swaps: ExecutorSwap[] = order.lotAssets.map((asset) => {
+        // The planner's floor when it valued the sale, else the same floor from the oracle here.
+        const planned = fill.minOut?.[asset]
+        if (planned !== undefined) return { router: p.router, path: [asset, usdc], minOut: planned }
         const amount = expectedUnderlying(fill.lot[asset] ?? 0n, reserves.get(asset)?.data.b_rate ?? SCALAR_12)
         return { router: p.router, path: [asset, usdc], minOut: slippageFloor(usdcValue(amount, asset, usdc, reserves, prices), p.slippageBps) }
       })
@@ -54,16 +58,17 @@ export function atomicExecutor(p: AtomicExecutorParameters): AtomicExecutor {
         )
       } catch (err) {
         // Nothing was drawn: the transaction either landed whole or not at all.
-        const now = await loadAuction(p.reader, p.pool, AuctionType.UserLiquidation, plan.data.user).catch(() => plan.data.auction)
-        const lost = now === undefined || !sameAuction(now, plan.data.auction)
-        if (lost) return lostRace(new ErrAlreadyFilled(plan.data.user))
+        const now = await loadAuction(p.reader, p.pool, AuctionType.UserLiquidation, plan.data.user).catch(() => f.auction)
+        const lost = now === undefined || !sameAuction(now, f.auction)
+        if (lost) return { ...lostRace(new ErrAlreadyFilled(plan.data.user)), failedTransaction: failedTransaction(err, true) }
         const why = err instanceof ContractError ? `contract error #${err.code}` : err instanceof Error ? err.message : String(err)
         return makeResult({
           drew: 0n,
           proceeds: 0n,
           responseTimeMs: 0,
           success: false,
-          note: `atomic fill failed (nothing drawn): ${why}`,
+          note: `atomic fill of ${fill.percent} % failed (nothing drawn): ${why}`,
+          failedTransaction: failedTransaction(err, false),
           ...(err instanceof Error ? { error: err } : {}),
         })
       }
@@ -74,7 +79,7 @@ export function atomicExecutor(p: AtomicExecutorParameters): AtomicExecutor {
         responseTimeMs,
         success: true,
         txHash: sent.hash,
-        note: `filled atomically at ledger ${sent.ledger} (planned ${plan.targetLedger})`,
+        note: `filled ${fill.percent} % atomically at ledger ${sent.ledger} (planned ${plan.targetLedger})`,
       })
     },
   }

@@ -4,7 +4,9 @@
  */
 import {
   auctionProfitability,
+  bestPartialFill,
   firstProfitableBlock,
+  type ConstantProductPool,
   scaleAuction,
   type AuctionData as CoreAuctionData,
   type AuctionQuotes,
@@ -66,6 +68,15 @@ export function auctionQuotes(
 export interface FillPlan {
   /** Ledger sequence of the first fill that clears MIN_PROFIT. */
   block: number
+  /** Percent of the auction (as stored now) the fill takes, 1..100. */
+  percent: number
+  /**
+   * What the pools are expected to pay for the lot (USDC), when the plan was made at executable
+   * prices; undefined for a plan valued at the oracle only.
+   */
+  proceeds?: bigint
+  /** Per sold lot asset, the least its sale may return (USDC): the slippage floor. */
+  minOut?: Record<string, bigint>
   delta: number
   lotValue: bigint
   bidCost: bigint
@@ -100,12 +111,60 @@ export function planFill(p: {
   const { filled } = scaleAuction({ auction, block: first.block, percent })
   return {
     block: first.block,
+    percent,
     delta: first.delta,
     lotValue: first.lotValue,
     bidCost: first.bidCost,
     ratio: first.ratio,
     bid: { ...filled.bid },
     lot: { ...filled.lot },
+  }
+}
+
+/**
+ * The fill to send for a user-liquidation auction whose lot is sold into pools of limited depth
+ * (core `bestPartialFill`): the first ledger at or after `fromBlock` at which some percent clears
+ * MIN_PROFIT both at the oracle and at what the pools pay, within the slippage floor, and the
+ * percent with the most profit there. `pools`: per lot asset, the pool it is sold into for USDC.
+ */
+export function planPartialFill(p: {
+  auction: AuctionData
+  reserves: ReadonlyMap<string, Reserve>
+  prices: ReadonlyMap<string, PriceData>
+  minProfit: bigint
+  slippageBps: number
+  fromBlock: number
+  usdc: string
+  pools: Readonly<Record<string, ConstantProductPool>>
+  maxPercent?: number
+}): FillPlan | null {
+  const { lotQuotes, bidQuotes } = auctionQuotes(AuctionType.UserLiquidation, p.auction, p.reserves, p.prices)
+  const usdcPrice = p.prices.get(p.usdc)
+  const usdcReserve = p.reserves.get(p.usdc)
+  if (usdcPrice === undefined || usdcReserve === undefined) throw new ErrNoPrice(p.usdc, 'USDC is not a priced reserve of the pool')
+  const best = bestPartialFill({
+    auction: toCoreAuction(p.auction),
+    lotQuotes,
+    bidQuotes,
+    proceeds: { asset: p.usdc, quote: { price: usdcPrice.price, decimals: usdcReserve.config.decimals } },
+    pools: p.pools,
+    minProfit: p.minProfit,
+    slippageBps: p.slippageBps,
+    fromBlock: p.fromBlock,
+    ...(p.maxPercent === undefined ? {} : { maxPercent: p.maxPercent }),
+  })
+  if (best === null) return null
+  return {
+    block: best.block,
+    percent: best.percent,
+    delta: best.delta,
+    lotValue: best.lotValue,
+    bidCost: best.bidCost,
+    ratio: best.bidCost === 0n ? null : (best.lotValue * 10_000_000n) / best.bidCost,
+    bid: { ...best.filled.bid },
+    lot: { ...best.filled.lot },
+    proceeds: best.proceedsOut,
+    minOut: Object.fromEntries(Object.entries(best.sales).map(([a, s]) => [a, s.minOut])),
   }
 }
 

@@ -4,9 +4,11 @@
  */
 import type { Keypair, rpc } from '@stellar/stellar-sdk'
 import type { Chain } from '../../../chain/index.js'
+import type { PoolDepth } from '../../dex/routerDepth.js'
 import type { Venue } from '../../dex/swapToUsdc.js'
 import type { AdapterContext, ExecutionPlan, FireContext, Result } from '../../sdk/index.js'
 import type { FillPlan } from './auctionPlan.js'
+import type { FailureBudget } from './failureBudget.js'
 import type { Reserve } from './loadPool.js'
 import type { OraclePrices, PriceData } from './oracle.js'
 import type { PoolReader, ScanResult } from './scan.js'
@@ -18,6 +20,8 @@ export interface AtomicFill {
   chain: Chain
   keypair: Keypair
   plan: ExecutionPlan<UserPlanData>
+  /** The auction as read right before the fill (smaller than the planned one after someone's partial fill). */
+  auction: AuctionData
   fill: FillPlan
   order: FillOrder
   reserves: ReadonlyMap<string, Reserve>
@@ -38,6 +42,13 @@ export interface BlendContext {
   emit?: AdapterContext['emit'] | undefined
   onFill?: ((info: { user: string; plannedLedger: number; fillLedger: number; drew: bigint; proceeds: bigint }) => void) | undefined
   executor?: AtomicExecutor | undefined
+  /**
+   * The pool of the router the lot is sold on (the primary DEX router), read for executable
+   * valuations; undefined when no router is configured (then lots are valued at the oracle).
+   */
+  saleDepth?: PoolDepth | undefined
+  /** Failed fills per auction: backoff, smaller percents, and the point of giving up. */
+  failures: FailureBudget
   reader(chain: Chain): PoolReader
   /** The last scan, or a fresh one when there is none. */
   scan(chain: Chain): Promise<ScanResult>

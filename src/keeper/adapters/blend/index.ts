@@ -20,6 +20,7 @@ import { addr, ContractError, invoke, simulateRead, SubmissionLanes, u32, type C
 import { ExecutorContract } from '../../clients/executor.js'
 import { mulDiv } from '../../../core/index.js'
 import { tokenBalance } from '../../clients/token.js'
+import { routerDepth } from '../../dex/routerDepth.js'
 import { routerVenue } from '../../dex/routerVenue.js'
 import type { Venue } from '../../dex/swapToUsdc.js'
 import { RpcLedgerClock, type LedgerSource } from '../../engine/ledgerClock.js'
@@ -31,6 +32,7 @@ import { backstopAuctions, type PreparedBackstop } from './backstop.js'
 import { borrowerSourcesOf, type BorrowerSources } from './borrowerSources.js'
 import type { AtomicExecutor, BlendContext } from './context.js'
 import { ErrBadTask } from './errors.js'
+import { FailureBudget } from './failureBudget.js'
 import { chooseLiquidationPercent } from './liquidationPercent.js'
 import { loadAuction, loadPool } from './loadPool.js'
 import { loadOraclePrices } from './oracle.js'
@@ -194,6 +196,8 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     emit: p.emit,
     onFill: p.onFill,
     executor: p.executor,
+    saleDepth: p.primaryDexRouter === undefined ? undefined : routerDepth(p.primaryDexRouter),
+    failures: new FailureBudget(),
     reader: (chain) => readerOf(chain, p.reader),
     scan: async (chain) => last ?? (last = await scanner.scan(readerOf(chain, p.reader), chain)),
     usdc: usdcOf,

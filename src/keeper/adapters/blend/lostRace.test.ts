@@ -5,6 +5,7 @@ import type { ExecutionPlan, FireContext, Task } from '../../sdk/index.js'
 import { atomicExecutor } from './atomic.js'
 import type { BlendContext } from './context.js'
 import { ErrAlreadyFilled } from './errors.js'
+import { FailureBudget } from './failureBudget.js'
 import { FakeLedger, randomAccount, randomContract } from './fakeLedger.test-util.js'
 import type { UserPlanData } from './plans.js'
 import type { PoolReader } from './scan.js'
@@ -16,7 +17,7 @@ const chain = createChain({ rpcUrl: 'http://node', networkPassphrase: 'x', serve
 const user = randomAccount()
 const usdc = randomContract()
 const auction: AuctionData = { bid: new Map([[usdc, 100n]]), lot: new Map([[randomContract(), 1000n]]), block: 50 }
-const fill = { block: 240, delta: 190, lotValue: 105n, bidCost: 100n, ratio: 10_500_000n, bid: { [usdc]: 100n }, lot: {} }
+const fill = { block: 240, percent: 100, delta: 190, lotValue: 105n, bidCost: 100n, ratio: 10_500_000n, bid: { [usdc]: 100n }, lot: {} }
 const plan: ExecutionPlan<UserPlanData> = {
   key: `0:${user}`,
   targetLedger: 240,
@@ -33,6 +34,7 @@ function goneContext(): BlendContext {
     pool: randomContract(),
     minProfit: 10_200_000n,
     slippageBps: 100,
+    failures: new FailureBudget(),
     reader: () => new FakeLedger() as unknown as PoolReader,
     scan: async () => ({ borrowers: [] }) as never,
     usdc: async () => usdc,
@@ -85,7 +87,7 @@ describe('a lost race carries the ErrAlreadyFilled type, not only its words', ()
       responseTimeMs: async () => 0,
     }
     const order = { drew: 100n, requests: [], lotAssets: [] }
-    const result = await exec.liquidateAtomic({ chain, keypair: op, plan: { ...plan, path: 'atomic' }, fill, order, reserves: new Map(), prices: new Map(), fc })
+    const result = await exec.liquidateAtomic({ chain, keypair: op, plan: { ...plan, path: 'atomic' }, auction, fill, order, reserves: new Map(), prices: new Map(), fc })
     expect(result).toMatchObject({ success: false, lost: true, drew: 0n })
     expect(result.error).toBeInstanceOf(ErrAlreadyFilled)
   })

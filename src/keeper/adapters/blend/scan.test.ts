@@ -142,6 +142,23 @@ describe('pool scan', () => {
     expect(second.backstopAuctions.map((a) => a.type)).toEqual([AuctionType.BadDebt])
   })
 
+  it('keeps reading the auction of a user a partial fill lifted over HF 1, and the adapter keeps its task', async () => {
+    const w = world()
+    const key = auctionKey(w.pool, AuctionType.UserLiquidation, w.sick)
+    w.ledger.set(key, contractEntry(key, encodeAuctionData({ bid: new Map([[w.usdc, 20n * ONE]]), lot: new Map([[w.xlm, 235n * ONE]]), block: 90 })))
+    const a = lendingPoolAdapter({ pool: w.pool, usdc: w.usdc, minProfit: 1.02, slippageBps: 100, reader: w.reader })
+    expect((await a.getTasks(w.chain)).map((t) => t.data.user)).toEqual([w.sick])
+    // half of the debt repaid by the fill: 75 / 40 = HF 1.875, the other half of the auction still open
+    w.setDebt(w.sick, 40n * ONE)
+    const tasks = await a.getTasks(w.chain)
+    expect(a.lastScan()!.borrowers.find((b) => b.user === w.sick)).toMatchObject({ liquidatable: false, auction: { block: 90 } })
+    expect(tasks.map((t) => [t.data.user, t.data.hasAuction])).toEqual([[w.sick, true]])
+    // once the auction is gone, the user is off the watch list
+    w.ledger.delete(key)
+    expect(await a.getTasks(w.chain)).toEqual([])
+    expect(await a.getTasks(w.chain)).toEqual([])
+  })
+
   it('the adapter emits one task per HF < 1 borrower with the priority map and a valid percent', async () => {
     const w = world()
     const a = lendingPoolAdapter({ pool: w.pool, usdc: w.usdc, minProfit: 1.02, slippageBps: 100, reader: w.reader })

@@ -38,7 +38,11 @@ export interface BorrowerView {
   data: PositionData
   healthFactor: number
   liquidatable: boolean
-  /** Existing user-liquidation auction (read only for liquidatable users). */
+  /**
+   * Existing user-liquidation auction, read for liquidatable users and for users that had one at
+   * the last scan (a partial fill can lift a user over HF 1 while the rest of its auction is still
+   * open).
+   */
   auction: AuctionData | undefined
 }
 
@@ -87,7 +91,7 @@ export class PoolScanner {
   private oracle: string | undefined
   private known: string[] = []
   private backstop: string | undefined
-  /** Users liquidatable at the last scan: their auction entries ride along in the first wave. */
+  /** Users liquidatable or with an auction at the last scan: their auction entries ride along in the first wave. */
   private watch: string[] = []
 
   private readonly now: () => number
@@ -175,7 +179,7 @@ export class PoolScanner {
     // Auctions of liquidatable users (and the backstop's) not read in the first wave.
     const liquidatable = borrowers.filter((b) => b.liquidatable)
     const watched = new Set(this.watch)
-    for (const b of liquidatable) b.auction = snapshot.auctions.get(b.user)
+    for (const b of borrowers) if (watched.has(b.user)) b.auction = snapshot.auctions.get(b.user)
     const unread = liquidatable.filter((b) => !watched.has(b.user))
     let backstopAuctions = snapshot.backstopAuctions
     const needBackstop = this.backstop !== snapshot.backstop
@@ -206,7 +210,7 @@ export class PoolScanner {
       }
     }
     this.backstop = snapshot.backstop
-    this.watch = liquidatable.map((b) => b.user)
+    this.watch = borrowers.filter((b) => b.liquidatable || b.auction !== undefined).map((b) => b.user)
     return {
       snapshot,
       prices,

@@ -2,25 +2,37 @@
  * User liquidations as staged work for the execution engine.
  *
  * plan: open the auction at the percent the pool accepts (unless one is open), value it on the
- * curve with fresh rates and oracle prices, and find its first ledger where lot value / bid cost
- * >= MIN_PROFIT. Nothing is drawn.
+ * curve with fresh rates and oracle prices and, when the keeper knows the router it sells on, at
+ * what that router's pool pays for the lot (core `bestPartialFill`): the first ledger at which
+ * some percent of the auction clears MIN_PROFIT both ways within the slippage floor, and the
+ * percent with the most profit there. Without a router: the first ledger the whole auction
+ * clears MIN_PROFIT at oracle prices. Nothing is drawn. What a partial fill leaves stays open on
+ * the same curve; the next scan plans it as new work.
  *
- * fire (when the target ledger is near): re-read the auction and prices (gone or changed: lost;
- * the profitable ledger moved later: re-plan), then
+ * A fill that failed is not sent again unchanged (failureBudget.ts): the next plan waits 1, 2,
+ * 4, ... ledgers, takes at most half the percent after a failure on the price, and after three
+ * failures the auction is left to others.
+ *
+ * fire (when the target ledger is near): re-read the auction, pools and prices (gone or another
+ * auction: lost; smaller after someone's partial fill: valued as it is now; the profitable
+ * ledger moved later: re-plan), then
  * - two-step: draw the bid's USDC (it lands in the ledger before the target), fill + repay +
  *   withdraw collateral in one submit at the target, swap the seized collateral to USDC, return;
  * - atomic (an executor contract is the registered keeper): all of it in one transaction.
  */
 import type { Keypair } from '@stellar/stellar-sdk'
 import { addr, invoke, type Chain } from '../../../chain/index.js'
+import type { ConstantProductPool } from '../../../core/index.js'
 import type { ExecutionPlan, FireContext, FireOutcome, PlanOutcome, PlanProgress, Result, Task } from '../../sdk/index.js'
 import { makeResult } from '../../sdk/index.js'
 import { tokenBalance } from '../../clients/token.js'
-import { planFill, profitabilityAt, type FillPlan } from './auctionPlan.js'
+import { planFill, planPartialFill, profitabilityAt, type FillPlan } from './auctionPlan.js'
 import type { BlendContext } from './context.js'
 import { ErrAlreadyFilled, ErrBadTask } from './errors.js'
 import { chooseLiquidationPercent } from './liquidationPercent.js'
+import { failedTransaction, type FailureReason } from './failureBudget.js'
 import type { Reserve } from './loadPool.js'
+import type { PriceData } from './oracle.js'
 import { fillRequests, encodeRequests, repayAmount } from './requests.js'
 import type { FillOrder, UserPlanData } from './plans.js'
 import { sellCollateral } from './sellCollateral.js'
@@ -29,15 +41,24 @@ import { AuctionType, type AuctionData } from './storage.js'
 export type { FillOrder, UserPlanData } from './plans.js'
 import type { BlendTaskData } from './taskData.js'
 
+/**
+ * The vault books profit only against a draw of the keeper's, so a free lot (the bid has
+ * decayed to nothing, block 400 on) is filled with the smallest draw there is: one stroop.
+ */
+export const FREE_LOT_DRAW = 1n
+
 export function fillOrder(user: string, fill: FillPlan, reserves: ReadonlyMap<string, Reserve>, usdc: string): FillOrder | { refuse: string } {
   const bidAssets = Object.keys(fill.bid)
   if (bidAssets.some((a) => a !== usdc)) return { refuse: 'bid is not payable in USDC' }
   const dRates = Object.fromEntries([...reserves].map(([a, r]) => [a, r.data.d_rate]))
   const bRates = Object.fromEntries([...reserves].map(([a, r]) => [a, r.data.b_rate]))
-  const requests = fillRequests({ auctionType: AuctionType.UserLiquidation, user, percent: 100, bid: fill.bid, lot: fill.lot, dRates, bRates })
-  const drew = bidAssets.reduce((s, a) => s + repayAmount(fill.bid[a]!, dRates[a]!), 0n)
-  return { drew, requests, lotAssets: Object.keys(fill.lot).filter((a) => a !== usdc) }
+  const requests = fillRequests({ auctionType: AuctionType.UserLiquidation, user, percent: fill.percent, bid: fill.bid, lot: fill.lot, dRates, bRates })
+  const repay = bidAssets.reduce((s, a) => s + repayAmount(fill.bid[a]!, dRates[a]!), 0n)
+  return { drew: repay > 0n ? repay : FREE_LOT_DRAW, requests, lotAssets: Object.keys(fill.lot).filter((a) => a !== usdc) }
 }
+
+/** One auction of one user: a new auction of the same user (another start block) is other work. */
+export const auctionId = (user: string, auction: AuctionData): string => `${user}:${auction.block}`
 
 export function sameAuction(a: AuctionData, b: AuctionData): boolean {
   if (a.block !== b.block || a.bid.size !== b.bid.size || a.lot.size !== b.lot.size) return false
@@ -73,10 +94,14 @@ export function userLiquidations(ctx: BlendContext) {
     }
     const { reserves, prices, latest } = await ctx.freshValuation(chain, scan)
     const path = ctx.executor === undefined ? 'two-step' : 'atomic'
+    const limits = ctx.failures.limits(auctionId(user, auction))
+    if (limits.spent) return { skip: `left to others after ${limits.failures} failed fills` }
+    const usdc = await ctx.usdc(chain)
     // Two-step: the draw needs a ledger of its own before the fill.
-    const fill = planFill({ auction, reserves, prices: prices.prices, minProfit: ctx.minProfit, fromBlock: latest.sequence + (path === 'two-step' ? 2 : 1) })
-    if (fill === null) return { skip: 'auction never clears MIN_PROFIT' }
-    const order = fillOrder(user, fill, reserves, await ctx.usdc(chain))
+    const fromBlock = Math.max(latest.sequence + (path === 'two-step' ? 2 : 1), limits.notBefore)
+    const fill = await valueFill(chain, { auction, reserves, prices: prices.prices, fromBlock, usdc, maxPercent: limits.maxPercent })
+    if (fill === null) return { skip: 'auction never clears MIN_PROFIT at what the DEX pays' }
+    const order = fillOrder(user, fill, reserves, usdc)
     if ('refuse' in order) return { skip: order.refuse }
     return {
       key: `${AuctionType.UserLiquidation}:${user}`,
@@ -91,6 +116,21 @@ export function userLiquidations(ctx: BlendContext) {
     }
   }
 
+  /** The fill to plan: at executable prices when the sale's router is known, else at the oracle. */
+  async function valueFill(
+    chain: Chain,
+    v: { auction: AuctionData; reserves: ReadonlyMap<string, Reserve>; prices: ReadonlyMap<string, PriceData>; fromBlock: number; usdc: string; maxPercent: number },
+  ): Promise<FillPlan | null> {
+    if (ctx.saleDepth === undefined) return planFill({ auction: v.auction, reserves: v.reserves, prices: v.prices, minProfit: ctx.minProfit, fromBlock: v.fromBlock })
+    const pools: Record<string, ConstantProductPool> = {}
+    for (const asset of v.auction.lot.keys()) {
+      if (asset === v.usdc) continue
+      const depth = await ctx.saleDepth(chain, asset, v.usdc)
+      if (depth !== undefined) pools[asset] = depth
+    }
+    return planPartialFill({ ...v, minProfit: ctx.minProfit, slippageBps: ctx.slippageBps, pools })
+  }
+
   function progress(plan: ExecutionPlan<UserPlanData>, ledger: number): PlanProgress {
     const { auction, reserves, prices } = plan.data
     const block = ledger + 1
@@ -100,26 +140,51 @@ export function userLiquidations(ctx: BlendContext) {
 
   async function fire(chain: Chain, keypair: Keypair, plan: ExecutionPlan<UserPlanData>, fc: FireContext): Promise<FireOutcome> {
     const reader = ctx.reader(chain)
-    const me = keypair.publicKey()
     const { user } = plan.data
     const usdc = await ctx.usdc(chain)
 
-    // Re-check right before spending anything: the auction may be gone, or prices may have moved.
+    // Re-check right before spending anything: the auction may be gone (or be another one), or
+    // smaller after someone's partial fill, or prices and pools may have moved.
     const auction = await ctx.loadAuction(reader, AuctionType.UserLiquidation, user)
-    if (auction === undefined || !sameAuction(auction, plan.data.auction)) return lostRace(new ErrAlreadyFilled(user))
+    if (auction === undefined || auction.block !== plan.data.auction.block) return lostRace(new ErrAlreadyFilled(user))
+    const id = auctionId(user, auction)
     const scan = await ctx.scan(chain)
     const { reserves, prices, latest } = await ctx.freshValuation(chain, scan)
+    const limits = ctx.failures.limits(id)
+    if (limits.spent) return nothing(`left to others after ${limits.failures} failed fills`)
     // Two-step: the draw needs a ledger of its own before the fill.
-    const earliest = Math.max(plan.targetLedger, latest.sequence + (plan.path === 'two-step' ? 2 : 1))
-    const fill = planFill({ auction, reserves, prices: prices.prices, minProfit: ctx.minProfit, fromBlock: earliest })
-    if (fill === null) return nothing('auction no longer clears MIN_PROFIT')
+    const earliest = Math.max(plan.targetLedger, latest.sequence + (plan.path === 'two-step' ? 2 : 1), limits.notBefore)
+    const fill = await valueFill(chain, { auction, reserves, prices: prices.prices, fromBlock: earliest, usdc, maxPercent: limits.maxPercent })
+    if (fill === null) return nothing('auction no longer clears MIN_PROFIT at what the DEX pays')
     if (fill.block > earliest) return { replan: fill.block }
     const order = fillOrder(user, fill, reserves, usdc)
     if ('refuse' in order) return nothing(order.refuse)
 
-    if (plan.path === 'atomic') {
-      return ctx.executor!.liquidateAtomic({ chain, keypair, plan, fill, order, reserves, prices: prices.prices, fc })
+    // A landed fill clears the auction's failures; a failed one (not a race lost to a fill that
+    // took it all) counts against its budget and shapes the next plan.
+    const book = (result: Result): Result => {
+      const failed = result.failedTransaction?.reason as FailureReason | undefined
+      if (result.success !== false) ctx.failures.clear(id)
+      else if (failed !== undefined && failed !== 'lost_race') ctx.failures.record(id, latest.sequence, failed, fill.percent)
+      return result
     }
+    if (plan.path === 'atomic') {
+      return book(await ctx.executor!.liquidateAtomic({ chain, keypair, plan, auction, fill, order, reserves, prices: prices.prices, fc }))
+    }
+    return book(await twoStep(chain, keypair, plan, { auction, fill, order, reserves, prices: prices.prices, usdc }, fc))
+  }
+
+  async function twoStep(
+    chain: Chain,
+    keypair: Keypair,
+    plan: ExecutionPlan<UserPlanData>,
+    f: { auction: AuctionData; fill: FillPlan; order: FillOrder; reserves: ReadonlyMap<string, Reserve>; prices: ReadonlyMap<string, PriceData>; usdc: string },
+    fc: FireContext,
+  ): Promise<Result> {
+    const reader = ctx.reader(chain)
+    const me = keypair.publicKey()
+    const { user } = plan.data
+    const { auction, fill, order, reserves, prices, usdc } = f
 
     const usdcBefore = await tokenBalance(chain, usdc, me)
     const lotBefore = await Promise.all(order.lotAssets.map((a) => tokenBalance(chain, a, me)))
@@ -143,7 +208,16 @@ export function userLiquidations(ctx: BlendContext) {
       const error = lost ? new ErrAlreadyFilled(user) : err instanceof Error ? err : undefined
       const note = lost ? error!.message : `fill failed: ${err instanceof Error ? err.message : String(err)}`
       ctx.emit?.('fill_lost', note)
-      return makeResult({ drew: order.drew, proceeds: order.drew, responseTimeMs: 0, success: false, note, ...(lost ? { lost } : {}), ...(error ? { error } : {}) })
+      return makeResult({
+        drew: order.drew,
+        proceeds: order.drew,
+        responseTimeMs: 0,
+        success: false,
+        note,
+        failedTransaction: failedTransaction(err, lost),
+        ...(lost ? { lost } : {}),
+        ...(error ? { error } : {}),
+      })
     }
     await fc.step('filled', { ledger: fillLedger, txHash: fillHash })
 
@@ -153,7 +227,7 @@ export function userLiquidations(ctx: BlendContext) {
     const responseTimeMs = await fc.responseTimeMs(fillLedger)
     try {
       const seized = await Promise.all(order.lotAssets.map(async (a, i) => ({ asset: a, amount: (await tokenBalance(chain, a, me)) - lotBefore[i]! })))
-      held = await sellCollateral({ chain, keypair, venues: ctx.venues(chain, keypair), usdc, seized, reserves, prices: prices.prices, slippageBps: ctx.slippageBps, emit: ctx.emit })
+      held = await sellCollateral({ chain, keypair, venues: ctx.venues(chain, keypair), usdc, seized, reserves, prices, slippageBps: ctx.slippageBps, emit: ctx.emit })
       await fc.step('swapped')
       const usdcAfter = await tokenBalance(chain, usdc, me)
       const measured = usdcAfter - usdcBefore
@@ -181,7 +255,7 @@ export function userLiquidations(ctx: BlendContext) {
       responseTimeMs,
       success: true,
       txHash: fillHash,
-      note: held.length > 0 ? `collateral held: ${held.join(', ')}` : `filled at ledger ${fillLedger} (planned ${plan.targetLedger})`,
+      note: held.length > 0 ? `collateral held: ${held.join(', ')}` : `filled ${fill.percent} % at ledger ${fillLedger} (planned ${plan.targetLedger})`,
     })
   }
 

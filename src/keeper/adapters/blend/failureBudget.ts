@@ -1,0 +1,81 @@
+/**
+ * What keeps a keeper from re-sending a failing fill ledger after ledger: per auction, the
+ * failed attempts so far, the ledger before which it is not tried again, and the largest percent
+ * the next attempt may take.
+ *
+ * - Each failure doubles the wait: the next attempt is planned no earlier than 1, 2, 4, ...
+ *   ledgers after the failed one.
+ * - A failure on the sale's price (the router's minimum output, or proceeds below the draw)
+ *   halves the percent the next plan may take: the same size would meet the same pool.
+ * - After `budget` failures the auction is left to others: planning skips it until it changes
+ *   (a different auction of the same user starts a new count).
+ * - A landed fill clears the record.
+ */
+import { ChainError, ContractError } from '../../../chain/index.js'
+import { ExecutorErrorCode } from '../../clients/executor.js'
+import { ROUTER_INSUFFICIENT_OUTPUT } from '../../dex/routerVenue.js'
+
+/** Why a fill failed, as the metrics and the re-plan group it. */
+export type FailureReason = 'slippage' | 'lost_race' | 'other'
+
+export interface FailureRecord {
+  failures: number
+  /** First ledger the next fill may land in. */
+  notBefore: number
+  /** Largest percent the next fill may take. */
+  maxPercent: number
+  last: FailureReason
+}
+
+export const DEFAULT_FAILURE_BUDGET = 3
+
+export class FailureBudget {
+  private readonly records = new Map<string, FailureRecord>()
+
+  constructor(private readonly budget = DEFAULT_FAILURE_BUDGET) {
+    if (!Number.isInteger(budget) || budget < 1) throw new RangeError(`failure budget ${budget} must be an integer >= 1`)
+  }
+
+  /** A fill of `percent` for `auction` failed at `ledger` (the latest closed ledger). */
+  record(auction: string, ledger: number, reason: FailureReason, percent: number): FailureRecord {
+    const before = this.records.get(auction)
+    const failures = (before?.failures ?? 0) + 1
+    const cap = before?.maxPercent ?? 100
+    const rec: FailureRecord = {
+      failures,
+      notBefore: ledger + 2 ** (failures - 1) + 1,
+      maxPercent: reason === 'slippage' ? Math.max(1, Math.min(cap, Math.floor(percent / 2))) : cap,
+      last: reason,
+    }
+    this.records.set(auction, rec)
+    return rec
+  }
+
+  /** The limits for the next plan of `auction`; `spent` when it is out of attempts. */
+  limits(auction: string): { spent: boolean; notBefore: number; maxPercent: number; failures: number } {
+    const rec = this.records.get(auction)
+    if (rec === undefined) return { spent: false, notBefore: 0, maxPercent: 100, failures: 0 }
+    return { spent: rec.failures >= this.budget, notBefore: rec.notBefore, maxPercent: rec.maxPercent, failures: rec.failures }
+  }
+
+  /** A fill landed: what is left of the auction starts afresh. */
+  clear(auction: string): void {
+    this.records.delete(auction)
+  }
+
+  /** Forgets auctions that are no longer open (`open` = keys still live). */
+  retain(open: ReadonlySet<string>): void {
+    for (const k of this.records.keys()) if (!open.has(k)) this.records.delete(k)
+  }
+}
+
+/** Contract errors that mean the sale would pay too little: the router's minimum output, the executor's proceeds checks. */
+const SLIPPAGE_CODES = new Set([ROUTER_INSUFFICIENT_OUTPUT, ExecutorErrorCode.ProceedsBelowDraw, ExecutorErrorCode.ProceedsBelowMinimum])
+
+/** A fill's failure as a Result's `failedTransaction`: why, and what the ledger charged for it (0 when refused in simulation). */
+export function failedTransaction(err: unknown, lost: boolean): { reason: FailureReason; feeCharged: bigint } {
+  const feeCharged = err instanceof ChainError ? (err.feeCharged ?? 0n) : 0n
+  if (lost) return { reason: 'lost_race', feeCharged }
+  if (err instanceof ContractError && SLIPPAGE_CODES.has(err.code)) return { reason: 'slippage', feeCharged }
+  return { reason: 'other', feeCharged }
+}
