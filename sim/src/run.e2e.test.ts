@@ -19,18 +19,22 @@ describe('a short seeded crash on the sandbox', () => {
     expect(a.summary.replayMismatches).toBe(0)
     expect(a.audit.holds).toBe(true)
     expect(a.events.some((e) => e.kind === 'deposit')).toBe(true)
-    // competition: every fill has its winner's constant latency (200 / 900 ms), a fee and a
-    // contender list holding the winner; wins add up to fills; every keeper paid fees
-    const filled = a.auctions.filter((x) => x.outcome === 'filled')
+    // competition: every first fill has its winner's constant latency (200 / 900 ms), a fee and
+    // a contender list holding the winner; wins add up to auctions with a fill, the keepers'
+    // fills to the run's, and the fills' profits to the vault's; every keeper paid fees
+    const withFill = a.auctions.filter((x) => x.fills.length > 0)
     const latency: Record<string, number> = { 'keeper-1': 200, 'keeper-2': 900 }
-    for (const x of filled) {
+    for (const x of withFill) {
       expect(x.fillLatencyMs).toBe(latency[x.filledBy!])
       expect(x.fillFee).toBeGreaterThan(0)
       expect(x.fillProfit).toBeGreaterThanOrEqual(0)
       expect(x.contenders).toContain(x.filledBy)
+      expect(x.fills[0]!.ledger).toBe(x.filledLedger)
+      expect(x.remainingPercent === 0).toBe(x.outcome === 'filled')
     }
-    expect(a.keepers.reduce((n, k) => n + k.wins, 0)).toBe(filled.length)
-    expect(filled.reduce((t, x) => t + x.fillProfit!, 0)).toBeCloseTo(a.summary.vaultProfit, 5)
+    expect(a.keepers.reduce((n, k) => n + k.wins, 0)).toBe(withFill.length)
+    expect(a.keepers.reduce((n, k) => n + k.fills, 0)).toBe(a.summary.fills)
+    expect(withFill.reduce((t, x) => t + x.fills.reduce((u, f) => u + f.profit, 0), 0)).toBeCloseTo(a.summary.vaultProfit, 5)
     for (const k of a.keepers) expect(k.feesPaid).toBeGreaterThan(0)
 
     await runScenario({ loaded, seed: 1, outDir: join(OUT, 'b') })

@@ -31,6 +31,7 @@ export function reportFixture(): Report {
       auctions: { created: 4, filled: 2, expired: 1, open: 1 },
       fills: 4,
       failedTransactions: 2,
+      lostRaceTransactions: 1,
       missed: 1,
       fillDelay: { median: 2.5, p95: 4, max: 4 },
       badDebt: 17.25,
@@ -45,7 +46,7 @@ export function reportFixture(): Report {
     },
     keepers: [
       keeper(0, 'alpha', KEEPER_A, 'atomic', { wins: 1, losses: 1, missed: 1, profit: 40.25, vaultProfit: 80.5, winRate: 0.5, feesPaid: 0.0123456, fills: 2 }),
-      keeper(1, 'beta', KEEPER_B, 'two-step', { wins: 1, unprofitable: 1, profit: 18.25, vaultProfit: 36.5, winRate: 0.5, slashed: 1, feesPaid: 0.0456789, fills: 2, failedTransactions: 2, failedTransactionFees: 0.0011 }),
+      keeper(1, 'beta', KEEPER_B, 'two-step', { wins: 1, unprofitable: 1, profit: 18.25, vaultProfit: 36.5, winRate: 0.5, slashed: 1, feesPaid: 0.0456789, fills: 2, failedTransactions: 2, lostRaceTransactions: 1, failedTransactionFees: 0.0011 }),
       keeper(2, 'gamma', 'CCKEEPERC', 'atomic', { abandoned: 2, crashed: true, missed: 2 }),
     ],
     auctions: [
@@ -198,6 +199,7 @@ function keeper(
     feesPaid: 0,
     fills: 0,
     failedTransactions: 0,
+    lostRaceTransactions: 0,
     failedTransactionFees: 0,
     ...fields,
   }

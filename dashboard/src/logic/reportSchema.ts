@@ -37,6 +37,7 @@ const keeper = z.object({
   feesPaid: laterNum,
   fills: laterNum,
   failedTransactions: laterNum,
+  lostRaceTransactions: laterNum,
   failedTransactionFees: laterNum,
 })
 
@@ -87,6 +88,7 @@ export const reportSchema = z.object({
     auctions: z.object({ created: num, filled: num, expired: num, open: num }),
     fills: laterNum,
     failedTransactions: laterNum,
+    lostRaceTransactions: laterNum,
     missed: num,
     fillDelay: z.object({ median: nullableNum, p95: nullableNum, max: nullableNum }),
     badDebt: num,

@@ -153,7 +153,8 @@ async function keepers(p: ReportInput, list: AuctionResult[], race: ReadonlyMap<
   const out: KeeperResult[] = []
   for (const k of p.keepers) {
     const wins = list.filter((a) => a.filledBy === k.spec.name).length
-    const failed = k.runtime?.state.failedTransactions ?? { total: 0, feesStroops: 0n }
+    const failed = k.runtime?.state.failedTransactions ?? { total: 0, byReason: {}, feesStroops: 0n }
+    const lostRaces = failed.byReason['lost_race'] ?? 0
     const returns = p.chainEvents.vault.filter((v) => v.kind === 'return' && v.address === k.address)
     const slashes = p.chainEvents.slashes.filter((s) => s.keeper === k.address)
     const counts = k.runtime?.engine.finishedCounts() ?? { returned: 0, lost: 0, abandoned: 0 }
@@ -179,7 +180,8 @@ async function keepers(p: ReportInput, list: AuctionResult[], race: ReadonlyMap<
       slashed: usd(slashes.reduce((t, s) => t + (s.data.slashed ?? 0n), 0n)),
       feesPaid: c.feesPaid,
       fills: list.reduce((n, a) => n + a.fills.filter((f) => f.filledBy === k.spec.name).length, 0),
-      failedTransactions: failed.total,
+      failedTransactions: failed.total - lostRaces,
+      lostRaceTransactions: lostRaces,
       failedTransactionFees: usd(failed.feesStroops),
     })
   }
@@ -222,6 +224,7 @@ export async function buildReport(p: ReportInput): Promise<Report> {
       },
       fills: list.reduce((n, a) => n + a.fills.length, 0),
       failedTransactions: ks.reduce((n, k) => n + k.failedTransactions, 0),
+      lostRaceTransactions: ks.reduce((n, k) => n + k.lostRaceTransactions, 0),
       missed,
       fillDelay: { median: percentile(delays, 0.5), p95: percentile(delays, 0.95), max: delays.length === 0 ? null : delays[delays.length - 1]! },
       badDebt: r7(p.observer.badDebt()),

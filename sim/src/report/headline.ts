@@ -16,7 +16,7 @@ export interface HeadlineFigure {
  * LP return and APY, share price, vault profit; auctions created / filled, fills (an auction
  * filled in parts counts each) / missed / expired / open; fill delay median, p95 and max (ledgers
  * after the first profitable one); bad debt; slashes; failed keeper transactions (flagged past
- * ten: a revert storm); keeper profit in total and per keeper (with wins); peak utilisation; replay
+ * ten: a revert storm) and fills that lost a race to another keeper's; keeper profit in total and per keeper (with wins); peak utilisation; replay
  * mismatches; whether the audit holds.
  */
 export function headlineFigures(report: Report): HeadlineFigure[] {
@@ -39,6 +39,7 @@ export function headlineFigures(report: Report): HeadlineFigure[] {
     { label: 'Bad debt', value: `${formatAmount(s.badDebt)} USD`, ...alertIf(s.badDebt > 0) },
     { label: 'Slashes', value: formatCount(s.slashes), ...alertIf(s.slashes > 0) },
     { label: 'Failed keeper transactions', value: formatCount(s.failedTransactions), ...alertIf((s.failedTransactions ?? 0) > 10) },
+    { label: 'Fills that lost a race', value: formatCount(s.lostRaceTransactions) },
     { label: 'Keeper profit (all keepers)', value: `${formatAmount(s.keeperProfit)} USDC` },
   ]
   for (const k of report.keepers)

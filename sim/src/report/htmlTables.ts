@@ -152,6 +152,7 @@ export function keepersTable(report: Report): string {
       { head: 'Unprofitable', cell: (k) => formatCount(k.unprofitable), num: true },
       { head: 'Abandoned', cell: (k) => formatCount(k.abandoned), num: true },
       { head: 'Failed txs', cell: (k) => formatCount(k.failedTransactions), num: true },
+      { head: 'Lost races', cell: (k) => formatCount(k.lostRaceTransactions), num: true },
       { head: 'Win rate', cell: (k) => formatPct(k.winRate, 1), num: true },
       { head: 'Fees (XLM)', cell: (k) => formatXlm(k.feesPaid), num: true },
       { head: 'Profit (USDC)', cell: (k) => formatAmount(k.profit), num: true },

@@ -37,7 +37,7 @@ export function summaryTable(report: Report): string {
   if (report.keepers.length > 0)
     parts.push(
       textTable(
-        ['Keeper', 'Path', 'Min profit', 'Wins', 'Fills', 'Losses', 'Missed', 'Unprofitable', 'Abandoned', 'Failed txs', 'Win rate', 'Fees (XLM)', 'Profit (USDC)', 'To vault (USDC)', 'Slashed', 'Crashed'],
+        ['Keeper', 'Path', 'Min profit', 'Wins', 'Fills', 'Losses', 'Missed', 'Unprofitable', 'Abandoned', 'Failed txs', 'Lost races', 'Win rate', 'Fees (XLM)', 'Profit (USDC)', 'To vault (USDC)', 'Slashed', 'Crashed'],
         report.keepers.map((k) => [
           k.name,
           k.path,
@@ -49,6 +49,7 @@ export function summaryTable(report: Report): string {
           formatCount(k.unprofitable),
           formatCount(k.abandoned),
           formatCount(k.failedTransactions),
+          formatCount(k.lostRaceTransactions),
           formatPct(k.winRate, 1),
           formatXlm(k.feesPaid),
           formatAmount(k.profit),
@@ -56,7 +57,7 @@ export function summaryTable(report: Report): string {
           formatCount(k.slashed),
           k.crashed ? 'yes' : 'no',
         ]),
-        ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+        ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
       ),
     )
 

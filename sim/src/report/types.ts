@@ -61,8 +61,10 @@ export interface Summary {
   auctions: { created: number; filled: number; expired: number; open: number }
   /** Fill transactions that landed (several per auction when it is filled in parts). */
   fills: number
-  /** All keepers' failed transactions (see KeeperResult.failedTransactions). */
+  /** All keepers' failed transactions, lost races left out (see KeeperResult.failedTransactions). */
   failedTransactions: number
+  /** All keepers' fill transactions that lost a race to another keeper's fill. */
+  lostRaceTransactions: number
   /** Borrowers that were liquidatable at some ledger and never got an auction. */
   missed: number
   /** Fill ledger − first profitable ledger (at the population's lowest MIN_PROFIT). */
@@ -133,11 +135,19 @@ export interface KeeperResult {
   /** Fills of any percent it landed (an auction can take several). */
   fills: number
   /**
-   * Transactions it tried that failed, refused in simulation or failed on the ledger (the
-   * keeper's own count, `service_failed_transactions_total`), and the XLM the ledger charged
-   * for the failed ones.
+   * Transactions it tried that failed, refused in simulation or failed on the ledger, for a
+   * reason of its own (the sale's price, any other error: the keeper's
+   * `service_failed_transactions_total` without `lost_race`). A keeper that re-sends a failing
+   * fill shows here.
    */
   failedTransactions: number
+  /**
+   * Fill transactions that failed because another keeper's fill of the same auction ran first
+   * in that ledger (`service_failed_transactions_total{reason="lost_race"}`): the price of
+   * contending, not a fault.
+   */
+  lostRaceTransactions: number
+  /** XLM the ledger charged for all its failed transactions, lost races included. */
   failedTransactionFees: number
 }
 

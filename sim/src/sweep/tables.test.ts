@@ -69,6 +69,7 @@ const DOCUMENTED: Record<TableName, [string, string, boolean][]> = {
     ['auctions.open', 'INTEGER', true],
     ['fills', 'INTEGER', true],
     ['failedTransactions', 'INTEGER', true],
+    ['lostRaceTransactions', 'INTEGER', true],
     ['missed', 'INTEGER', true],
     ['fillDelay.median', 'DOUBLE', true],
     ['fillDelay.p95', 'DOUBLE', true],
@@ -125,6 +126,7 @@ const DOCUMENTED: Record<TableName, [string, string, boolean][]> = {
     ['feesPaid', 'DOUBLE', true],
     ['fills', 'INTEGER', true],
     ['failedTransactions', 'INTEGER', true],
+    ['lostRaceTransactions', 'INTEGER', true],
     ['failedTransactionFees', 'DOUBLE', true],
   ],
 }

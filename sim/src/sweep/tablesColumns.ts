@@ -69,7 +69,8 @@ export const SUMMARY_FIGURES: readonly Figure[] = [
   fig('auctions.expired', 'INT32', 'count', 'auctions with something left 500 blocks after they started', (s) => s.auctions.expired),
   fig('auctions.open', 'INT32', 'count', 'auctions still open at the end', (s) => s.auctions.open),
   fig('fills', 'INT32', 'count', 'fill transactions that landed (several per auction when filled in parts); null in older reports', (s) => optionalNumber(s.fills)),
-  fig('failedTransactions', 'INT32', 'count', "all keepers' transactions that failed, refused in simulation or on the ledger; null in older reports", (s) => optionalNumber(s.failedTransactions)),
+  fig('failedTransactions', 'INT32', 'count', "all keepers' transactions that failed, refused in simulation or on the ledger, lost races left out; null in older reports", (s) => optionalNumber(s.failedTransactions)),
+  fig('lostRaceTransactions', 'INT32', 'count', "all keepers' fill transactions that failed because another keeper's fill ran first; null in older reports", (s) => optionalNumber(s.lostRaceTransactions)),
   fig('missed', 'INT32', 'count', 'borrowers liquidatable at some ledger that never got an auction', (s) => s.missed),
   fig('fillDelay.median', 'DOUBLE', 'ledgers', 'median of fill ledger − first profitable ledger; null without fills', (s) => s.fillDelay.median),
   fig('fillDelay.p95', 'DOUBLE', 'ledgers', '95th percentile of the fill delay; null without fills', (s) => s.fillDelay.p95),
@@ -159,8 +160,9 @@ const KEEPER_COLUMNS: Column<KeeperRowSource>[] = [
   col('unprofitable', 'INT32', true, 'count', "auctions that ended without its fill where its engine's last answer said they would not clear its MIN_PROFIT in time", (r) => optionalNumber(r.keeper.unprofitable)),
   col('feesPaid', 'DOUBLE', true, 'XLM', 'fees charged on every transaction of its that was applied, failed ones included', (r) => optionalNumber(r.keeper.feesPaid)),
   col('fills', 'INT32', true, 'count', 'fills of any percent it landed; null in older reports', (r) => optionalNumber(r.keeper.fills)),
-  col('failedTransactions', 'INT32', true, 'count', 'its transactions that failed, refused in simulation or on the ledger; null in older reports', (r) => optionalNumber(r.keeper.failedTransactions)),
-  col('failedTransactionFees', 'DOUBLE', true, 'XLM', 'what the ledger charged for its failed transactions; null in older reports', (r) => optionalNumber(r.keeper.failedTransactionFees)),
+  col('failedTransactions', 'INT32', true, 'count', 'its transactions that failed, refused in simulation or on the ledger, lost races left out; null in older reports', (r) => optionalNumber(r.keeper.failedTransactions)),
+  col('lostRaceTransactions', 'INT32', true, 'count', "its fill transactions that failed because another keeper's fill ran first; null in older reports", (r) => optionalNumber(r.keeper.lostRaceTransactions)),
+  col('failedTransactionFees', 'DOUBLE', true, 'XLM', 'what the ledger charged for its failed transactions, lost races included; null in older reports', (r) => optionalNumber(r.keeper.failedTransactionFees)),
 ]
 
 export interface SweepTables {

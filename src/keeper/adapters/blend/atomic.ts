@@ -60,8 +60,11 @@ export function atomicExecutor(p: AtomicExecutorParameters): AtomicExecutor {
         // Nothing was drawn: the transaction either landed whole or not at all.
         const now = await loadAuction(p.reader, p.pool, AuctionType.UserLiquidation, plan.data.user).catch(() => f.auction)
         const lost = now === undefined || !sameAuction(now, f.auction)
-        if (lost) return { ...lostRace(new ErrAlreadyFilled(plan.data.user)), failedTransaction: failedTransaction(err, true) }
         const why = err instanceof ContractError ? `contract error #${err.code}` : err instanceof Error ? err.message : String(err)
+        if (lost) {
+          const details = `another fill ran first (${now === undefined ? 'all of it' : 'part of it'}); this one failed: ${why}`
+          return { ...lostRace(new ErrAlreadyFilled(plan.data.user, details)), failedTransaction: failedTransaction(err, true) }
+        }
         return makeResult({
           drew: 0n,
           proceeds: 0n,

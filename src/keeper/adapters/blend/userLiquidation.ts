@@ -160,12 +160,14 @@ export function userLiquidations(ctx: BlendContext) {
     const order = fillOrder(user, fill, reserves, usdc)
     if ('refuse' in order) return nothing(order.refuse)
 
-    // A landed fill clears the auction's failures; a failed one (not a race lost to a fill that
-    // took it all) counts against its budget and shapes the next plan.
+    // A landed fill clears the auction's failures; a failed one counts against its budget and
+    // shapes the next plan. A race lost to another keeper's part-fill counts too: the rest of
+    // the auction is contested, and sending at the same ledger as the winner again would fail
+    // the same way.
     const book = (result: Result): Result => {
       const failed = result.failedTransaction?.reason as FailureReason | undefined
       if (result.success !== false) ctx.failures.clear(id)
-      else if (failed !== undefined && failed !== 'lost_race') ctx.failures.record(id, latest.sequence, failed, fill.percent)
+      else if (failed !== undefined) ctx.failures.record(id, latest.sequence, failed, fill.percent)
       return result
     }
     if (plan.path === 'atomic') {
