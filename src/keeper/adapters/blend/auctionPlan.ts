@@ -77,6 +77,8 @@ export interface FillPlan {
   proceeds?: bigint
   /** Per sold lot asset, the least its sale may return (USDC): the slippage floor. */
   minOut?: Record<string, bigint>
+  /** Per sold lot asset, the underlying sold and what its pool is expected to pay (USDC). */
+  sales?: Record<string, { amountIn: bigint; out: bigint }>
   delta: number
   lotValue: bigint
   bidCost: bigint
@@ -165,6 +167,7 @@ export function planPartialFill(p: {
     lot: { ...best.filled.lot },
     proceeds: best.proceedsOut,
     minOut: Object.fromEntries(Object.entries(best.sales).map(([a, s]) => [a, s.minOut])),
+    sales: Object.fromEntries(Object.entries(best.sales).map(([a, s]) => [a, { amountIn: s.amountIn, out: s.out }])),
   }
 }
 

@@ -9,6 +9,7 @@ import type { Venue } from '../../dex/swapToUsdc.js'
 import type { AdapterContext, ExecutionPlan, FireContext, Result } from '../../sdk/index.js'
 import type { FillPlan } from './auctionPlan.js'
 import type { FailureBudget } from './failureBudget.js'
+import type { SaleReservations } from './saleReservations.js'
 import type { Reserve } from './loadPool.js'
 import type { OraclePrices, PriceData } from './oracle.js'
 import type { PoolReader, ScanResult } from './scan.js'
@@ -40,7 +41,7 @@ export interface BlendContext {
   minProfit: bigint
   slippageBps: number
   emit?: AdapterContext['emit'] | undefined
-  onFill?: ((info: { user: string; plannedLedger: number; fillLedger: number; drew: bigint; proceeds: bigint }) => void) | undefined
+  onFill?: ((info: { user: string; plannedLedger: number; fillLedger: number; drew: bigint; proceeds: bigint; percent?: number }) => void) | undefined
   executor?: AtomicExecutor | undefined
   /**
    * The pool of the router the lot is sold on (the primary DEX router), read for executable
@@ -49,6 +50,8 @@ export interface BlendContext {
   saleDepth?: PoolDepth | undefined
   /** Failed fills per auction: backoff, smaller percents, and the point of giving up. */
   failures: FailureBudget
+  /** This keeper's own sales per ledger, so its fills landing together value the pool in turn. */
+  sales: SaleReservations
   reader(chain: Chain): PoolReader
   /** The last scan, or a fresh one when there is none. */
   scan(chain: Chain): Promise<ScanResult>

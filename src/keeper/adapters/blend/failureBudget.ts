@@ -7,8 +7,10 @@
  *   ledgers after the failed one.
  * - A failure on the sale's price (the router's minimum output, or proceeds below the draw)
  *   halves the percent the next plan may take: the same size would meet the same pool.
- * - After `budget` failures the auction is left to others: planning skips it until it changes
- *   (a different auction of the same user starts a new count).
+ * - After `budget` failures the auction waits for its free-lot phase (`freeFrom`, block 400 of
+ *   a Blend auction: the bid costs nothing, so a fill that sells for anything at all pays), with
+ *   a fresh budget; after `budget` more failures there it is left to others for good (a
+ *   different auction of the same user starts a new count).
  * - A landed fill clears the record.
  */
 import { ChainError, ContractError } from '../../../chain/index.js'
@@ -20,6 +22,8 @@ export type FailureReason = 'slippage' | 'lost_race' | 'other'
 
 export interface FailureRecord {
   failures: number
+  /** Whether the budget was spent once already and the auction waits for, or is in, its free-lot phase. */
+  secondRound: boolean
   /** First ledger the next fill may land in. */
   notBefore: number
   /** Largest percent the next fill may take. */
@@ -36,26 +40,34 @@ export class FailureBudget {
     if (!Number.isInteger(budget) || budget < 1) throw new RangeError(`failure budget ${budget} must be an integer >= 1`)
   }
 
-  /** A fill of `percent` for `auction` failed at `ledger` (the latest closed ledger). */
-  record(auction: string, ledger: number, reason: FailureReason, percent: number): FailureRecord {
+  /**
+   * A fill of `percent` for `auction` failed at `ledger` (the latest closed ledger); `freeFrom`
+   * is the first ledger of the auction's free-lot phase.
+   */
+  record(auction: string, ledger: number, reason: FailureReason, percent: number, freeFrom: number): FailureRecord {
     const before = this.records.get(auction)
     const failures = (before?.failures ?? 0) + 1
     const cap = before?.maxPercent ?? 100
-    const rec: FailureRecord = {
+    let rec: FailureRecord = {
       failures,
+      secondRound: before?.secondRound ?? false,
       notBefore: ledger + 2 ** (failures - 1) + 1,
       maxPercent: reason === 'slippage' ? Math.max(1, Math.min(cap, Math.floor(percent / 2))) : cap,
       last: reason,
+    }
+    if (failures >= this.budget && !rec.secondRound) {
+      // Spent before the lot is free: wait for the free-lot phase, with a fresh budget and size.
+      rec = { failures: 0, secondRound: true, notBefore: Math.max(rec.notBefore, freeFrom), maxPercent: 100, last: reason }
     }
     this.records.set(auction, rec)
     return rec
   }
 
-  /** The limits for the next plan of `auction`; `spent` when it is out of attempts. */
+  /** The limits for the next plan of `auction`; `spent` when it is out of attempts for good. */
   limits(auction: string): { spent: boolean; notBefore: number; maxPercent: number; failures: number } {
     const rec = this.records.get(auction)
     if (rec === undefined) return { spent: false, notBefore: 0, maxPercent: 100, failures: 0 }
-    return { spent: rec.failures >= this.budget, notBefore: rec.notBefore, maxPercent: rec.maxPercent, failures: rec.failures }
+    return { spent: rec.secondRound && rec.failures >= this.budget, notBefore: rec.notBefore, maxPercent: rec.maxPercent, failures: rec.failures }
   }
 
   /** A fill landed: what is left of the auction starts afresh. */

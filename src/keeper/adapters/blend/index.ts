@@ -33,6 +33,7 @@ import { borrowerSourcesOf, type BorrowerSources } from './borrowerSources.js'
 import type { AtomicExecutor, BlendContext } from './context.js'
 import { ErrBadTask } from './errors.js'
 import { FailureBudget } from './failureBudget.js'
+import { SaleReservations } from './saleReservations.js'
 import { chooseLiquidationPercent } from './liquidationPercent.js'
 import { loadAuction, loadPool } from './loadPool.js'
 import { loadOraclePrices } from './oracle.js'
@@ -86,7 +87,7 @@ export interface LendingPoolAdapterParameters {
   /** Parallel source accounts for transactions that need no draw (opening auctions). */
   lanes?: SubmissionLanes
   /** Called with the planned and the confirmed ledger of each fill (benchmarks, logs). */
-  onFill?: (info: { user: string; plannedLedger: number; fillLedger: number; drew: bigint; proceeds: bigint }) => void
+  onFill?: (info: { user: string; plannedLedger: number; fillLedger: number; drew: bigint; proceeds: bigint; percent?: number }) => void
   /** Clock for valuations and swap deadlines (ms; default Date.now). */
   now?: () => number
 }
@@ -198,6 +199,7 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     executor: p.executor,
     saleDepth: p.primaryDexRouter === undefined ? undefined : routerDepth(p.primaryDexRouter),
     failures: new FailureBudget(),
+    sales: new SaleReservations(),
     reader: (chain) => readerOf(chain, p.reader),
     scan: async (chain) => last ?? (last = await scanner.scan(readerOf(chain, p.reader), chain)),
     usdc: usdcOf,

@@ -6,6 +6,7 @@ import { atomicExecutor } from './atomic.js'
 import type { BlendContext } from './context.js'
 import { ErrAlreadyFilled } from './errors.js'
 import { FailureBudget } from './failureBudget.js'
+import { SaleReservations } from './saleReservations.js'
 import { FakeLedger, randomAccount, randomContract } from './fakeLedger.test-util.js'
 import type { UserPlanData } from './plans.js'
 import type { PoolReader } from './scan.js'
@@ -35,6 +36,7 @@ function goneContext(): BlendContext {
     minProfit: 10_200_000n,
     slippageBps: 100,
     failures: new FailureBudget(),
+    sales: new SaleReservations(),
     reader: () => new FakeLedger() as unknown as PoolReader,
     scan: async () => ({ borrowers: [] }) as never,
     usdc: async () => usdc,

@@ -153,6 +153,10 @@ describe('pool scan', () => {
     const tasks = await a.getTasks(w.chain)
     expect(a.lastScan()!.borrowers.find((b) => b.user === w.sick)).toMatchObject({ liquidatable: false, auction: { block: 90 } })
     expect(tasks.map((t) => [t.data.user, t.data.hasAuction])).toEqual([[w.sick, true]])
+    // a keeper starting now sees it too while the user is under AUCTION_WATCH_HF (75 / 65: 1.15)
+    w.setDebt(w.sick, 65n * ONE)
+    const fresh = lendingPoolAdapter({ pool: w.pool, usdc: w.usdc, minProfit: 1.02, slippageBps: 100, reader: w.reader })
+    expect((await fresh.getTasks(w.chain)).map((t) => [t.data.user, t.data.hasAuction])).toEqual([[w.sick, true]])
     // once the auction is gone, the user is off the watch list
     w.ledger.delete(key)
     expect(await a.getTasks(w.chain)).toEqual([])

@@ -39,9 +39,9 @@ export interface BorrowerView {
   healthFactor: number
   liquidatable: boolean
   /**
-   * Existing user-liquidation auction, read for liquidatable users and for users that had one at
-   * the last scan (a partial fill can lift a user over HF 1 while the rest of its auction is still
-   * open).
+   * Existing user-liquidation auction, read for liquidatable users, users under AUCTION_WATCH_HF
+   * and users that had one at the last scan (a partial fill can lift a user over HF 1 while the
+   * rest of its auction is still open).
    */
   auction: AuctionData | undefined
 }
@@ -84,6 +84,13 @@ function maxBig(a: bigint, b: bigint): bigint {
   return a > b ? a : b
 }
 
+/**
+ * Health factor under which a user's auction entry is read even when the user is not
+ * liquidatable: a partial fill leaves a user between HF 1 and Blend's post-liquidation target
+ * (1.03-1.15) while the rest of the auction is still open.
+ */
+export const AUCTION_WATCH_HF = 1.25
+
 export class PoolScanner {
   readonly pool: string
   readonly discovery: BorrowerDiscovery
@@ -91,7 +98,10 @@ export class PoolScanner {
   private oracle: string | undefined
   private known: string[] = []
   private backstop: string | undefined
-  /** Users liquidatable or with an auction at the last scan: their auction entries ride along in the first wave. */
+  /**
+   * Users liquidatable, under AUCTION_WATCH_HF or with an auction at the last scan: their auction
+   * entries ride along in the first wave.
+   */
   private watch: string[] = []
 
   private readonly now: () => number
@@ -180,7 +190,8 @@ export class PoolScanner {
     const liquidatable = borrowers.filter((b) => b.liquidatable)
     const watched = new Set(this.watch)
     for (const b of borrowers) if (watched.has(b.user)) b.auction = snapshot.auctions.get(b.user)
-    const unread = liquidatable.filter((b) => !watched.has(b.user))
+    // Users a part-fill may have lifted over HF 1 can still have an auction open: read theirs too.
+    const unread = borrowers.filter((b) => (b.liquidatable || b.healthFactor < AUCTION_WATCH_HF) && !watched.has(b.user))
     let backstopAuctions = snapshot.backstopAuctions
     const needBackstop = this.backstop !== snapshot.backstop
     if (unread.length > 0 || needBackstop) {
@@ -210,7 +221,7 @@ export class PoolScanner {
       }
     }
     this.backstop = snapshot.backstop
-    this.watch = borrowers.filter((b) => b.liquidatable || b.auction !== undefined).map((b) => b.user)
+    this.watch = borrowers.filter((b) => b.liquidatable || b.auction !== undefined || b.healthFactor < AUCTION_WATCH_HF).map((b) => b.user)
     return {
       snapshot,
       prices,

@@ -57,6 +57,9 @@ export function fillOrder(user: string, fill: FillPlan, reserves: ReadonlyMap<st
   return { drew: repay > 0n ? repay : FREE_LOT_DRAW, requests, lotAssets: Object.keys(fill.lot).filter((a) => a !== usdc) }
 }
 
+/** Blocks into a Blend v2 auction after which its bid costs nothing (the free-lot phase). */
+export const FREE_LOT_BLOCKS = 400
+
 /** One auction of one user: a new auction of the same user (another start block) is other work. */
 export const auctionId = (user: string, auction: AuctionData): string => `${user}:${auction.block}`
 
@@ -106,7 +109,7 @@ export function userLiquidations(ctx: BlendContext) {
     return {
       key: `${AuctionType.UserLiquidation}:${user}`,
       targetLedger: fill.block,
-      // A Blend auction can be deleted once 500 blocks old; past 400 its bid is free.
+      // A Blend auction can be deleted once 500 blocks old; past FREE_LOT_BLOCKS its bid is free.
       expiresAtLedger: auction.block + 500,
       capital: order.drew,
       priority: task.priority,
@@ -126,7 +129,8 @@ export function userLiquidations(ctx: BlendContext) {
     for (const asset of v.auction.lot.keys()) {
       if (asset === v.usdc) continue
       const depth = await ctx.saleDepth(chain, asset, v.usdc)
-      if (depth !== undefined) pools[asset] = depth
+      // As the pool will be once this keeper's own sales for that ledger have run.
+      if (depth !== undefined) pools[asset] = ctx.sales.adjust(v.fromBlock, asset, depth)
     }
     return planPartialFill({ ...v, minProfit: ctx.minProfit, slippageBps: ctx.slippageBps, pools })
   }
@@ -154,7 +158,12 @@ export function userLiquidations(ctx: BlendContext) {
     if (limits.spent) return nothing(`left to others after ${limits.failures} failed fills`)
     // Two-step: the draw needs a ledger of its own before the fill.
     const earliest = Math.max(plan.targetLedger, latest.sequence + (plan.path === 'two-step' ? 2 : 1), limits.notBefore)
-    const fill = await valueFill(chain, { auction, reserves, prices: prices.prices, fromBlock: earliest, usdc, maxPercent: limits.maxPercent })
+    // Valued and reserved one fill at a time: a fill sent for the same ledger sees this one's sale.
+    const fill = await ctx.sales.exclusive(async () => {
+      const f = await valueFill(chain, { auction, reserves, prices: prices.prices, fromBlock: earliest, usdc, maxPercent: limits.maxPercent })
+      if (f !== null && f.block === earliest && f.sales !== undefined) ctx.sales.reserve(earliest, f.sales)
+      return f
+    })
     if (fill === null) return nothing('auction no longer clears MIN_PROFIT at what the DEX pays')
     if (fill.block > earliest) return { replan: fill.block }
     const order = fillOrder(user, fill, reserves, usdc)
@@ -167,7 +176,7 @@ export function userLiquidations(ctx: BlendContext) {
     const book = (result: Result): Result => {
       const failed = result.failedTransaction?.reason as FailureReason | undefined
       if (result.success !== false) ctx.failures.clear(id)
-      else if (failed !== undefined) ctx.failures.record(id, latest.sequence, failed, fill.percent)
+      else if (failed !== undefined) ctx.failures.record(id, latest.sequence, failed, fill.percent, auction.block + FREE_LOT_BLOCKS)
       return result
     }
     if (plan.path === 'atomic') {
@@ -233,7 +242,7 @@ export function userLiquidations(ctx: BlendContext) {
       await fc.step('swapped')
       const usdcAfter = await tokenBalance(chain, usdc, me)
       const measured = usdcAfter - usdcBefore
-      ctx.onFill?.({ user, plannedLedger: plan.targetLedger, fillLedger, drew: order.drew, proceeds: measured })
+      ctx.onFill?.({ user, plannedLedger: plan.targetLedger, fillLedger, drew: order.drew, proceeds: measured, percent: fill.percent })
       // The keeper covers its own shortfall (collateral it holds, a loss on the swap) so the draw
       // closes: the vault gets its principal back and books no profit. Only when the keeper's own
       // USDC cannot cover it does part of the draw stay outstanding.

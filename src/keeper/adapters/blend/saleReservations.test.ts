@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest'
+import { SaleReservations } from './saleReservations.js'
+
+describe('SaleReservations', () => {
+  const pool = { reserveIn: 1000n, reserveOut: 500n }
+  it('shows a pool after the sales reserved for the same ledger only', () => {
+    const r = new SaleReservations()
+    expect(r.adjust(10, 'XLM', pool)).toBe(pool)
+    r.reserve(10, { XLM: { amountIn: 100n, out: 45n } })
+    r.reserve(10, { XLM: { amountIn: 50n, out: 20n }, WETH: { amountIn: 1n, out: 1n } })
+    expect(r.adjust(10, 'XLM', pool)).toEqual({ reserveIn: 1150n, reserveOut: 435n })
+    expect(r.adjust(11, 'XLM', pool)).toBe(pool)
+    expect(r.adjust(10, 'WBTC', pool)).toBe(pool)
+    // a later ledger's reservation forgets the earlier ones
+    r.reserve(12, { XLM: { amountIn: 1n, out: 1n } })
+    expect(r.adjust(10, 'XLM', pool)).toBe(pool)
+    expect(r.adjust(12, 'XLM', { reserveIn: 1n, reserveOut: 0n })).toEqual({ reserveIn: 2n, reserveOut: 0n })
+  })
+  it('runs exclusive steps one after the other, in call order, a failed one included', async () => {
+    const r = new SaleReservations()
+    const order: string[] = []
+    const step = (name: string, ms: number, fail = false) =>
+      r.exclusive(async () => {
+        order.push(`${name}:start`)
+        await new Promise((res) => setTimeout(res, ms))
+        order.push(`${name}:end`)
+        if (fail) throw new Error(name)
+        return name
+      })
+    const results = await Promise.allSettled([step('a', 20, true), step('b', 1), step('c', 5)])
+    expect(results.map((x) => x.status)).toEqual(['rejected', 'fulfilled', 'fulfilled'])
+    expect(order).toEqual(['a:start', 'a:end', 'b:start', 'b:end', 'c:start', 'c:end'])
+  })
+})

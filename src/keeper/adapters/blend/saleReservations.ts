@@ -1,0 +1,48 @@
+/**
+ * A keeper's own sales into a pool, per ledger, so that two of its fills landing in the same
+ * ledger do not both count on the depth the first one takes.
+ *
+ * Each fill that is about to be sent reserves what its lot will sell (amount in, amount out) in
+ * the ledger it is sent for; every later valuation for that ledger sees the pool as it will be
+ * after those sales (`adjust`). Valuing and reserving happen inside `exclusive`, one fill at a
+ * time, so two fills fired together cannot both read the pool before either reserved. Other
+ * keepers' sales cannot be known: a fill that meets one fails on the router's minimum output and
+ * is re-planned (failureBudget.ts).
+ */
+import type { ConstantProductPool } from '../../../core/index.js'
+
+export interface Sale {
+  amountIn: bigint
+  out: bigint
+}
+
+export class SaleReservations {
+  private readonly byLedger = new Map<number, Map<string, Sale>>()
+  private tail: Promise<unknown> = Promise.resolve()
+
+  /** The pool `asset` sells into, as it will be in `ledger` after this keeper's reserved sales. */
+  adjust(ledger: number, asset: string, pool: ConstantProductPool): ConstantProductPool {
+    const sold = this.byLedger.get(ledger)?.get(asset)
+    if (sold === undefined) return pool
+    const reserveOut = pool.reserveOut - sold.out
+    return { reserveIn: pool.reserveIn + sold.amountIn, reserveOut: reserveOut > 0n ? reserveOut : 0n }
+  }
+
+  /** Records the sales of a fill sent for `ledger`; forgets ledgers before it. */
+  reserve(ledger: number, sales: Readonly<Record<string, Sale>>): void {
+    for (const l of this.byLedger.keys()) if (l < ledger) this.byLedger.delete(l)
+    const at = this.byLedger.get(ledger) ?? new Map<string, Sale>()
+    for (const [asset, s] of Object.entries(sales)) {
+      const before = at.get(asset) ?? { amountIn: 0n, out: 0n }
+      at.set(asset, { amountIn: before.amountIn + s.amountIn, out: before.out + s.out })
+    }
+    this.byLedger.set(ledger, at)
+  }
+
+  /** Runs `fn` after every earlier `exclusive` call has finished (a fill's value-and-reserve step). */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(fn, fn)
+    this.tail = run.catch(() => undefined)
+    return run
+  }
+}
