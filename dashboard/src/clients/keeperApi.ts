@@ -26,6 +26,8 @@ const progressSchema = z.object({
   /** Lot value / bid cost of that fill, 7 decimals; null when the bid is free. */
   ratio: amount.nullable(),
   minProfit: amount,
+  /** Percent of the auction's lot still open, against the auction as the keeper first saw it. */
+  leftPercent: z.number().nullable().default(null),
 })
 
 const executionSchema = z.object({

@@ -70,8 +70,8 @@ describe('auctionRows', () => {
   it('charts from the freshest progress: start = ledger + 1 − offset, target offset from the target ledger', () => {
     // Auction started at ledger 100; progress at ledger 199 is for block 100 (ratio 0.55 of a
     // 1100 lot over a 1000 bid); the fill is planned for ledger 286 (offset 186).
-    const older = execution('0:GA', 'planned', { progress: { ledger: 150, offset: 51, ratio: 2_805_000n, minProfit: 10_200_000n } })
-    const fresh = execution('0:GA', 'planned', { progress: { ledger: 199, offset: 100, ratio: 5_500_000n, minProfit: 10_200_000n } })
+    const older = execution('0:GA', 'planned', { progress: { ledger: 150, offset: 51, ratio: 2_805_000n, minProfit: 10_200_000n, leftPercent: 100 } })
+    const fresh = execution('0:GA', 'planned', { progress: { ledger: 199, offset: 100, ratio: 5_500_000n, minProfit: 10_200_000n, leftPercent: 40 } })
     const rows = auctionRows([
       { url: 'a', error: undefined, state: state('a', 't', { executions: [older] }) },
       { url: 'b', error: undefined, state: state('b', 't', { executions: [fresh] }) },
@@ -80,11 +80,14 @@ describe('auctionRows', () => {
     expect(data?.now).toBe(100)
     expect(data?.firstProfitable).toBe(186)
     expect(rows[0]!.executions[1]!.progress).toBe('block 100, lot/bid 0.5500 vs MIN_PROFIT 1.0200')
+    // what is left: the freshest progress's figure, after another keeper's part fill
+    expect(rows[0]!.left).toBe('40.0 % of the lot left')
   })
 
   it('has no chart without progress', () => {
     const rows = auctionRows([{ url: 'a', error: undefined, state: state('a', 't', { executions: [execution('0:GA', 'planned')] }) }])
     expect(auctionChartFor(rows[0])).toBeNull()
     expect(auctionChartFor(undefined)).toBeNull()
+    expect(rows[0]!.left).toBeNull()
   })
 })

@@ -99,6 +99,17 @@ export interface AuctionRow {
   executions: AuctionExecution[]
   /** The execution with the freshest progress: the input of the auction chart. */
   latest: KeeperExecution | undefined
+  /**
+   * What is left of the auction's lot, from the freshest progress that tells (`60.0 % of the lot
+   * left`), or null when no keeper tells.
+   */
+  left: string | null
+}
+
+/** The freshest progress's left percent as text (see AuctionRow.left). */
+function leftText(e: KeeperExecution | undefined): string | null {
+  const p = e?.progress?.leftPercent
+  return p === null || p === undefined ? null : `${p.toFixed(1)} % of the lot left`
 }
 
 function progressText(e: KeeperExecution): string | null {
@@ -116,13 +127,14 @@ export function auctionRows(results: readonly KeeperResult[]): AuctionRow[] {
       if (FINAL_STAGES.has(e.stage)) continue
       let row = byKey.get(e.key)
       if (row === undefined) {
-        row = { key: e.key, label: e.label, adapter: e.adapter, executions: [], latest: undefined }
+        row = { key: e.key, label: e.label, adapter: e.adapter, executions: [], latest: undefined, left: null }
         byKey.set(e.key, row)
       }
       row.executions.push({ keeper: keeperName(r), stage: e.stage, path: e.path, targetLedger: e.targetLedger, capital: formatAmount(e.capital), progress: progressText(e) })
       if (e.progress !== null && (row.latest?.progress == null || e.progress.ledger > row.latest.progress.ledger)) row.latest = e
     }
   }
+  for (const row of byKey.values()) row.left = leftText(row.latest)
   return [...byKey.values()].sort((a, b) => a.key.localeCompare(b.key))
 }
 

@@ -41,7 +41,7 @@ const state = {
       capital: '10000000000',
       priority: 4,
       history: [{ stage: 'planned', ledger: 150 }],
-      progress: { ledger: 199, offset: 100, ratio: '5500000', minProfit: '10200000' },
+      progress: { ledger: 199, offset: 100, ratio: '5500000', minProfit: '10200000', leftPercent: 62.5 },
       note: null,
       result: null,
     },
@@ -66,6 +66,7 @@ describe('AuctionsView', () => {
     expect(row.textContent).toContain('0.9300')
     expect(fetch).toHaveBeenCalledWith('http://127.0.0.1:8080/api/state', expect.anything())
     expect(screen.getByTestId('auction-row-0:GBORROWER').textContent).toContain('demo-keeper-1: planned (atomic), ledger 286, 1,000.0000000')
+    expect(screen.getByTestId('auction-row-0:GBORROWER').textContent).toContain('62.5 % of the lot left')
     expect(screen.getByTestId('auction-chart')).toBeTruthy()
     expect(screen.getByText(/first profitable block/).textContent).toContain('186')
   })

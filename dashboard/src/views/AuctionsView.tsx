@@ -74,6 +74,7 @@ export function AuctionsView() {
             <thead>
               <tr>
                 <th scope="col">Auction</th>
+                <th scope="col">Left</th>
                 <th scope="col">Keeper executions (stage, target ledger, capital USDC, progress)</th>
                 <th scope="col">Chart</th>
               </tr>
@@ -85,6 +86,7 @@ export function AuctionsView() {
                     <td>
                       {a.adapter}: <code>{a.label}</code>
                     </td>
+                    <td title="Against the auction as the keeper first saw it: Blend keeps only what part fills leave">{a.left ?? '—'}</td>
                     <td>
                       <ul>
                         <For each={a.executions}>

@@ -27,6 +27,20 @@ describe('ResearchView', () => {
     expect(screen.queryByTestId('research-error')).toBeNull()
   })
 
+  it('lists every fill of an auction filled in parts, and what is left of each auction', async () => {
+    render(() => <ResearchView />)
+    const report = reportFixture()
+    choose(JSON.stringify(report), 'report.json')
+    await screen.findByTestId('report-auctions')
+    const parts = screen.getByTestId(`report-auction-${report.auctions[1]!.id}`)
+    expect([...parts.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['60 % @1205 beta (+20.00 USDC)', '100 % @1206 beta (+16.50 USDC)'])
+    expect(parts.textContent).toContain('0 %')
+    const expired = screen.getByTestId(`report-auction-${report.auctions[2]!.id}`)
+    expect(expired.className).toContain('error')
+    expect(expired.querySelectorAll('li')).toHaveLength(0)
+    expect(screen.getByTestId(`report-auction-${report.auctions[3]!.id}`).textContent).toContain('75 %')
+  })
+
   it('says in words why another file is not a report', async () => {
     render(() => <ResearchView />)
     choose('{"name":"package","version":"1.0.0"}', 'package.json')

@@ -1,12 +1,14 @@
 /**
- * Research: open a sim run's report.json (a file, or a URL to fetch) and see its headline figures
- * and charts, drawn with the dashboard's Chart component. The report's schema, chart builders and
- * headline figures load on first use (a separate chunk).
+ * Research: open a sim run's report.json (a file, or a URL to fetch) and see its headline
+ * figures, its auctions with every fill, and its charts, drawn with the dashboard's Chart
+ * component. The report's schema, chart builders and headline figures load on first use (a
+ * separate chunk).
  */
 import { For, Show, createSignal } from 'solid-js'
 import type { HeadlineFigure } from '../../../sim/src/report/headline.js'
 import type { Report } from '../../../sim/src/report/types.js'
 import { Chart } from '../components/Chart.js'
+import { ReportAuctions } from '../components/ReportAuctions.js'
 import type { ReportChart } from '../logic/reportCharts.js'
 
 interface Opened {
@@ -128,6 +130,10 @@ export function ResearchView() {
                   )}
                 </For>
               </dl>
+            </section>
+            <section aria-labelledby="report-auctions">
+              <h2 id="report-auctions">Auctions</h2>
+              <ReportAuctions auctions={o().report.auctions} />
             </section>
             <section aria-labelledby="report-charts">
               <h2 id="report-charts">Charts</h2>

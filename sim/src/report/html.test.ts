@@ -121,7 +121,7 @@ describe('reportHtml', () => {
     const col = (name: string) => head.indexOf(name)
     expect(col('Fills')).toBeGreaterThan(0)
     const beta = '<span title="beta">beta</span>'
-    expect(rows[2]![col('Fills')]).toBe(`60 % @1205 ${beta}, 100 % @1206 ${beta}`)
+    expect(rows[2]![col('Fills')]).toBe(`60 % @1205 ${beta} (+20.00), 100 % @1206 ${beta} (+16.50)`)
     expect(rows[2]![col('Left')]).toBe('0 %')
     expect(rows[4]![col('Left')]).toBe('75 %')
     expect(rows[3]![col('Fills')]).toBe('—')

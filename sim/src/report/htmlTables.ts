@@ -67,11 +67,15 @@ export function eventsTable(report: Report): string {
   )
 }
 
-/** Each fill of an auction as `percent % ledger by keeper`, comma-separated; a dash when none. */
+/** Each fill of an auction as `percent % @ledger keeper (+profit)`, comma-separated; a dash when none. */
 function fillsHtml(report: Report, a: AuctionResult): string | Html {
   const fills = a.fills ?? []
   if (fills.length === 0) return MISSING
-  return { html: fills.map((f) => `${f.percent} % @${escapeHtml(formatLedger(f.ledger))} ${keeperLabel(report, f.filledBy).html}`).join(', ') }
+  return {
+    html: fills
+      .map((f) => `${f.percent} % @${escapeHtml(formatLedger(f.ledger))} ${keeperLabel(report, f.filledBy).html} (+${escapeHtml(formatAmount(f.profit))})`)
+      .join(', '),
+  }
 }
 
 /**

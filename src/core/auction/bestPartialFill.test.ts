@@ -4,6 +4,7 @@ import { BaseError } from '../errors.js'
 import { bestPartialFill, valuePartialFill, type BestPartialFillParameters } from './bestPartialFill.js'
 import { firstProfitableBlock } from './firstProfitableBlock.js'
 import { scaleAuction } from './scaleAuction.js'
+import { slippageFloor } from '../vault/slippageFloor.js'
 
 const usdc = { price: 1_0000000n, decimals: 7 }
 const base = (over: Partial<BestPartialFillParameters> = {}): BestPartialFillParameters => ({
@@ -54,6 +55,18 @@ describe('bestPartialFill: worked examples', () => {
     expect(bestPartialFill(deep)).toMatchObject({ percent: 40, block: 237 })
     expect(() => bestPartialFill(base({ maxPercent: 0 }))).toThrow(BaseError)
   })
+  it('headroom sizes the free-lot fill smaller, each sale clearing the tighter floor; minOut stays at the slippage floor', () => {
+    const wide = bestPartialFill(base({ fromBlock: 600 }))!
+    const kept = bestPartialFill(base({ fromBlock: 600, headroomBps: 200 }))!
+    expect(kept.percent).toBeLessThan(wide.percent)
+    const sale = kept.sales.XLM!
+    const oracleOut = (sale.amountIn * 1500000n) / 10_000_000n
+    expect(sale.minOut).toBe(slippageFloor(oracleOut, 500))
+    expect(sale.out).toBeGreaterThanOrEqual(slippageFloor(oracleOut, 300))
+    expect(valuePartialFill(base({ headroomBps: 200 }), 600, kept.percent + 1).feasible).toBe(false)
+    expect(() => bestPartialFill(base({ headroomBps: 501 }))).toThrow(BaseError)
+    expect(() => bestPartialFill(base({ headroomBps: -1 }))).toThrow(BaseError)
+  })
   it('never: a lot nobody buys; bad slippage', () => {
     expect(bestPartialFill(base({ pools: {} }))).toBeNull()
     expect(bestPartialFill(base({ pools: { XLM: { reserveIn: 1n, reserveOut: 0n } } }))).toBeNull()
@@ -70,6 +83,8 @@ describe('bestPartialFill: properties (brute force over every ledger and percent
     poolSkew: fc.integer({ min: 80, max: 120 }),
     minProfit: fc.bigInt({ min: 1_0000000n, max: 1_2000000n }),
     slippageBps: fc.integer({ min: 0, max: 2000 }),
+    /** Share of the slippage allowance kept as headroom, percent. */
+    headroomShare: fc.integer({ min: 0, max: 100 }),
     from: fc.integer({ min: 0, max: 450 }),
   })
   const params = (i: typeof instance extends fc.Arbitrary<infer T> ? T : never) =>
@@ -80,6 +95,7 @@ describe('bestPartialFill: properties (brute force over every ledger and percent
       pools: { XLM: { reserveIn: (i.depthUsd * 10_000_000n) / i.price, reserveOut: (i.depthUsd * BigInt(i.poolSkew)) / 100n } },
       minProfit: i.minProfit,
       slippageBps: i.slippageBps,
+      headroomBps: Math.floor((i.slippageBps * i.headroomShare) / 100),
       fromBlock: 1000 + i.from,
     })
   it('is feasible, nothing earlier is, and no percent at its ledger makes more', () => {
@@ -99,6 +115,8 @@ describe('bestPartialFill: properties (brute force over every ledger and percent
         expect(r).not.toBeNull()
         expect(r!.feasible).toBe(true)
         expect(r!.block).toBe(first)
+        // every sale clears the floor with the headroom kept; the transaction's minOut is the wider floor
+        for (const sale of Object.values(r!.sales)) expect(sale.out >= sale.minOut).toBe(true)
         for (let percent = 1; percent <= 100; percent++) {
           const v = valuePartialFill(p, first, percent)
           if (v.feasible) expect(v.profit <= r!.profit).toBe(true)

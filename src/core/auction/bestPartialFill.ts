@@ -29,6 +29,13 @@ export type BestPartialFillParameters = {
   minProfit: bigint
   /** Largest accepted loss of a sale against the oracle value, basis points. */
   slippageBps: number
+  /**
+   * Part of that allowance kept free when sizing the fill, basis points, 0..slippageBps (default
+   * 0): a sale must pay at least the floor `slippageBps - headroomBps` under the oracle value, so
+   * the pool may move that much against it before the transaction lands. `minOut` stays at the
+   * `slippageBps` floor.
+   */
+  headroomBps?: number
   /** Earliest ledger to consider; defaults to the auction's start block. */
   fromBlock?: number
   /** Largest percent to consider, 1..100 (default 100): lower after a fill failed on slippage. */
@@ -84,9 +91,10 @@ export function valuePartialFill(p: BestPartialFillParameters, block: number, pe
     if (pool === undefined) continue
     // Oracle value of the underlying in the proceeds token: down, so the floor is never above it.
     const base = mulDiv(underlying, quote.price, 10n ** BigInt(quote.decimals), 'floor')
-    const minOut = slippageFloor(mulDiv(base, proceedsUnit, proceedsQuote.price, 'floor'), p.slippageBps)
+    const oracleOut = mulDiv(base, proceedsUnit, proceedsQuote.price, 'floor')
+    const minOut = slippageFloor(oracleOut, p.slippageBps)
     const out = constantProductOut(underlying, pool)
-    if (out < minOut) slippageOk = false
+    if (out < slippageFloor(oracleOut, p.slippageBps - (p.headroomBps ?? 0))) slippageOk = false
     sales[asset] = { amountIn: underlying, out, minOut }
     proceedsOut += out
   }
@@ -114,7 +122,8 @@ export function valuePartialFill(p: BestPartialFillParameters, block: number, pe
  * filled, and at that ledger the percent (1..100) that makes the most profit.
  *
  * A fill of `percent` at `block` is feasible when
- * - every lot asset's sale pays at least the slippage floor, `slippageBps` under its oracle value;
+ * - every lot asset's sale pays at least the slippage floor, `slippageBps` under its oracle value
+ *   (`slippageBps - headroomBps` when sizing with headroom);
  * - the lot at oracle prices AND what the pools pay for it each reach `minProfit` against the
  *   bid (the oracle test keeps the keeper from filling earlier than the oracle allows when a pool
  *   trades above the oracle; the executable test keeps it from filling what it cannot sell).
@@ -129,7 +138,7 @@ export function valuePartialFill(p: BestPartialFillParameters, block: number, pe
  *
  * Returns `null` when no fill is feasible by the end of the curve (400 blocks; after that
  * nothing on the curve changes). Errors: those of `scaleAuction` and `auctionValue`, and
- * `InvalidInput` for a bad `slippageBps`.
+ * `InvalidInput` for a bad `slippageBps`, `headroomBps` or `maxPercent`.
  *
  * @example
  * import { bestPartialFill } from './index.js'
@@ -148,6 +157,9 @@ export function valuePartialFill(p: BestPartialFillParameters, block: number, pe
 export function bestPartialFill(p: BestPartialFillParameters): PartialFillValuation | null {
   if (!Number.isInteger(p.slippageBps) || p.slippageBps < 0 || p.slippageBps > 10_000)
     throw new InvalidInputError('slippageBps must be an integer in 0..10000.', `slippageBps = ${p.slippageBps}`)
+  const headroom = p.headroomBps ?? 0
+  if (!Number.isInteger(headroom) || headroom < 0 || headroom > p.slippageBps)
+    throw new InvalidInputError('headroomBps must be an integer in 0..slippageBps.', `headroomBps = ${headroom}, slippageBps = ${p.slippageBps}`)
   const maxPercent = p.maxPercent ?? 100
   if (!Number.isInteger(maxPercent) || maxPercent < 1 || maxPercent > 100)
     throw new InvalidInputError('maxPercent must be an integer in 1..100.', `maxPercent = ${maxPercent}`)

@@ -178,7 +178,17 @@ export const openApiDocument = {
                           progress: {
                             type: 'object',
                             nullable: true,
-                            properties: { ledger: { type: 'integer' }, offset: { type: 'integer' }, ratio: nullableAmount, minProfit: amount },
+                            properties: {
+                              ledger: { type: 'integer' },
+                              offset: { type: 'integer' },
+                              ratio: nullableAmount,
+                              minProfit: amount,
+                              leftPercent: {
+                                type: 'number',
+                                nullable: true,
+                                description: "Percent of the auction's lot still open, against the auction as this keeper first saw it",
+                              },
+                            },
                           },
                           note: { type: 'string', nullable: true },
                           result: {

@@ -91,7 +91,13 @@ export function executionView(e: ExecutionView) {
     progress:
       e.progress === null
         ? null
-        : { ledger: e.progress.ledger, offset: e.progress.offset, ratio: e.progress.ratio?.toString() ?? null, minProfit: e.progress.minProfit.toString() },
+        : {
+            ledger: e.progress.ledger,
+            offset: e.progress.offset,
+            ratio: e.progress.ratio?.toString() ?? null,
+            minProfit: e.progress.minProfit.toString(),
+            leftPercent: e.progress.leftPercent ?? null,
+          },
     note: e.note,
     result:
       e.result === null

@@ -48,6 +48,11 @@ export interface PlanProgress {
   ratio: bigint | null
   /** MIN_PROFIT (7 decimals). */
   minProfit: bigint
+  /**
+   * Percent of the auction's lot still open (a tenth at most off, rounded down), against the
+   * auction as this keeper first saw it; absent when the adapter does not tell.
+   */
+  leftPercent?: number
 }
 
 /** What the engine hands an adapter when a plan is due. */

@@ -135,6 +135,8 @@ export function planPartialFill(p: {
   prices: ReadonlyMap<string, PriceData>
   minProfit: bigint
   slippageBps: number
+  /** Part of `slippageBps` kept free when sizing the fill (core `bestPartialFill`). */
+  headroomBps?: number
   fromBlock: number
   usdc: string
   pools: Readonly<Record<string, ConstantProductPool>>
@@ -152,6 +154,7 @@ export function planPartialFill(p: {
     pools: p.pools,
     minProfit: p.minProfit,
     slippageBps: p.slippageBps,
+    ...(p.headroomBps === undefined ? {} : { headroomBps: p.headroomBps }),
     fromBlock: p.fromBlock,
     ...(p.maxPercent === undefined ? {} : { maxPercent: p.maxPercent }),
   })

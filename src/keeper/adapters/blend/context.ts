@@ -9,6 +9,7 @@ import type { Venue } from '../../dex/swapToUsdc.js'
 import type { AdapterContext, ExecutionPlan, FireContext, Result } from '../../sdk/index.js'
 import type { FillPlan } from './auctionPlan.js'
 import type { FailureBudget } from './failureBudget.js'
+import type { AuctionOrigins } from './auctionOrigins.js'
 import type { SaleReservations } from './saleReservations.js'
 import type { Reserve } from './loadPool.js'
 import type { OraclePrices, PriceData } from './oracle.js'
@@ -52,6 +53,8 @@ export interface BlendContext {
   failures: FailureBudget
   /** This keeper's own sales per ledger, so its fills landing together value the pool in turn. */
   sales: SaleReservations
+  /** Each auction as first seen, for what is left of it. */
+  origins: AuctionOrigins
   reader(chain: Chain): PoolReader
   /** The last scan, or a fresh one when there is none. */
   scan(chain: Chain): Promise<ScanResult>

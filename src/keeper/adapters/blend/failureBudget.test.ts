@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { FailureBudget } from './failureBudget.js'
+import { FailureBudget, JITTER_LEDGERS, POOL_WAIT_CAP } from './failureBudget.js'
 
 describe('FailureBudget', () => {
   it('doubles the wait after each failure; a spent budget waits for the free lot, then stops for good', () => {
@@ -32,6 +32,28 @@ describe('FailureBudget', () => {
     expect(b.record('a', 2, 'other', 60, 500).maxPercent).toBe(30)
     expect(b.record('a', 3, 'slippage', 30, 500).maxPercent).toBe(15)
     expect(b.record('a', 4, 'slippage', 1, 500).maxPercent).toBe(1)
+  })
+  it('spreads the waits of keepers that failed together, the same way every time', () => {
+    const waits = (salt: string) =>
+      Array.from({ length: 20 }, (_, i) => new FailureBudget(3, salt).record(`user${i}:100`, 200, 'slippage', 50, 500).notBefore - 202)
+    const a = waits('GKEEPERA')
+    for (const w of a) expect(w >= 0 && w <= JITTER_LEDGERS).toBe(true)
+    expect(waits('GKEEPERA')).toEqual(a)
+    expect(waits('GKEEPERB')).not.toEqual(a)
+    expect(new Set(a).size).toBe(JITTER_LEDGERS + 1)
+  })
+  it('a pool a sale failed in waits 2, 3, 5, ... ledgers for every auction, at most the cap; a landed sale clears it', () => {
+    const b = new FailureBudget(3)
+    expect(b.poolsFrom(['WETH', 'WBTC'])).toBe(0)
+    expect(b.contested('WETH', 100)).toBe(102)
+    expect(b.contested('WETH', 102)).toBe(105)
+    expect(b.poolsFrom(['WETH', 'WBTC'])).toBe(105)
+    expect(b.poolsFrom(['WBTC'])).toBe(0)
+    for (let i = 0; i < 10; i++) b.contested('WETH', 200)
+    expect(b.contested('WETH', 300)).toBe(300 + POOL_WAIT_CAP + 1)
+    b.sold('WETH')
+    expect(b.poolsFrom(['WETH'])).toBe(0)
+    expect(b.contested('WETH', 400)).toBe(402)
   })
   it('a landed fill or a closed auction clears the record', () => {
     const b = new FailureBudget(1)

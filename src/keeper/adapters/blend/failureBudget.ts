@@ -4,7 +4,10 @@
  * the next attempt may take.
  *
  * - Each failure doubles the wait: the next attempt is planned no earlier than 1, 2, 4, ...
- *   ledgers after the failed one.
+ *   ledgers after the failed one, plus 0 to JITTER_LEDGERS more drawn from the keeper's salt
+ *   (its address), the auction and the count, so keepers that failed together (two sales
+ *   into one pool in one ledger) do not come back together; the same keeper always waits the
+ *   same.
  * - A failure on the sale's price (the router's minimum output, or proceeds below the draw)
  *   halves the percent the next plan may take: the same size would meet the same pool.
  * - After `budget` failures the auction waits for its free-lot phase (`freeFrom`, block 400 of
@@ -12,6 +15,10 @@
  *   a fresh budget; after `budget` more failures there it is left to others for good (a
  *   different auction of the same user starts a new count).
  * - A landed fill clears the record.
+ * - A failure on the sale's price also marks the pools it sold into as contested (another
+ *   keeper's sale got there first, or the price ran): plans selling into a contested pool, for
+ *   any auction, wait 1, 2, 4, ... ledgers (plus the jitter) after each such failure, at most
+ *   POOL_WAIT_CAP; a sale of this keeper's that lands there clears it.
  */
 import { ChainError, ContractError } from '../../../chain/index.js'
 import { ExecutorErrorCode } from '../../clients/executor.js'
@@ -33,10 +40,29 @@ export interface FailureRecord {
 
 export const DEFAULT_FAILURE_BUDGET = 3
 
+/** The longest wait for a contested pool, ledgers. */
+export const POOL_WAIT_CAP = 64
+
+/** The most ledgers the jitter adds to a wait. */
+export const JITTER_LEDGERS = 2
+
+/** 0..JITTER_LEDGERS from `text` (32-bit FNV-1a): spread, not secret. */
+export function jitter(text: string): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0
+  return h % (JITTER_LEDGERS + 1)
+}
+
 export class FailureBudget {
   private readonly records = new Map<string, FailureRecord>()
+  /** Per pool (the lot asset sold into it): failed sales in a row and the first ledger to sell there again. */
+  private readonly pools = new Map<string, { failures: number; notBefore: number }>()
 
-  constructor(private readonly budget = DEFAULT_FAILURE_BUDGET) {
+  /** `salt`: what sets this keeper's waits apart from other keepers' (its address); '' adds no jitter. */
+  constructor(
+    private readonly budget = DEFAULT_FAILURE_BUDGET,
+    private readonly salt = '',
+  ) {
     if (!Number.isInteger(budget) || budget < 1) throw new RangeError(`failure budget ${budget} must be an integer >= 1`)
   }
 
@@ -51,7 +77,7 @@ export class FailureBudget {
     let rec: FailureRecord = {
       failures,
       secondRound: before?.secondRound ?? false,
-      notBefore: ledger + 2 ** (failures - 1) + 1,
+      notBefore: ledger + 2 ** (failures - 1) + 1 + (this.salt === '' ? 0 : jitter(`${this.salt}:${auction}:${failures}`)),
       maxPercent: reason === 'slippage' ? Math.max(1, Math.min(cap, Math.floor(percent / 2))) : cap,
       last: reason,
     }
@@ -68,6 +94,27 @@ export class FailureBudget {
     const rec = this.records.get(auction)
     if (rec === undefined) return { spent: false, notBefore: 0, maxPercent: 100, failures: 0 }
     return { spent: rec.secondRound && rec.failures >= this.budget, notBefore: rec.notBefore, maxPercent: rec.maxPercent, failures: rec.failures }
+  }
+
+  /** A sale of `asset` failed on its price at `ledger`: its pool is contested. Returns the first ledger to sell there again. */
+  contested(asset: string, ledger: number): number {
+    const failures = (this.pools.get(asset)?.failures ?? 0) + 1
+    const wait = Math.min(POOL_WAIT_CAP, 2 ** (failures - 1)) + 1 + (this.salt === '' ? 0 : jitter(`${this.salt}:pool:${asset}:${failures}`))
+    const notBefore = ledger + wait
+    this.pools.set(asset, { failures, notBefore })
+    return notBefore
+  }
+
+  /** The first ledger a fill selling `assets` may land in (0 when none of their pools is contested). */
+  poolsFrom(assets: Iterable<string>): number {
+    let from = 0
+    for (const a of assets) from = Math.max(from, this.pools.get(a)?.notBefore ?? 0)
+    return from
+  }
+
+  /** A sale of `asset` landed: its pool is no longer contested for this keeper. */
+  sold(asset: string): void {
+    this.pools.delete(asset)
   }
 
   /** A fill landed: what is left of the auction starts afresh. */

@@ -32,8 +32,9 @@ import { backstopAuctions, type PreparedBackstop } from './backstop.js'
 import { borrowerSourcesOf, type BorrowerSources } from './borrowerSources.js'
 import type { AtomicExecutor, BlendContext } from './context.js'
 import { ErrBadTask } from './errors.js'
-import { FailureBudget } from './failureBudget.js'
+import { DEFAULT_FAILURE_BUDGET, FailureBudget } from './failureBudget.js'
 import { SaleReservations } from './saleReservations.js'
+import { AuctionOrigins } from './auctionOrigins.js'
 import { chooseLiquidationPercent } from './liquidationPercent.js'
 import { loadAuction, loadPool } from './loadPool.js'
 import { loadOraclePrices } from './oracle.js'
@@ -90,6 +91,11 @@ export interface LendingPoolAdapterParameters {
   onFill?: (info: { user: string; plannedLedger: number; fillLedger: number; drew: bigint; proceeds: bigint; percent?: number }) => void
   /** Clock for valuations and swap deadlines (ms; default Date.now). */
   now?: () => number
+  /**
+   * What spreads this keeper's waits after failed fills apart from other keepers' (its address;
+   * see failureBudget.ts). Absent: no spread.
+   */
+  failureSalt?: string
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
@@ -198,8 +204,9 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     onFill: p.onFill,
     executor: p.executor,
     saleDepth: p.primaryDexRouter === undefined ? undefined : routerDepth(p.primaryDexRouter),
-    failures: new FailureBudget(),
+    failures: new FailureBudget(DEFAULT_FAILURE_BUDGET, p.failureSalt),
     sales: new SaleReservations(),
+    origins: new AuctionOrigins(),
     reader: (chain) => readerOf(chain, p.reader),
     scan: async (chain) => last ?? (last = await scanner.scan(readerOf(chain, p.reader), chain)),
     usdc: usdcOf,
@@ -395,6 +402,7 @@ export const createLendingPoolAdapter: AdapterFactory = async (ctx) => {
     ...(ctx.primaryDexRouter === undefined ? {} : { primaryDexRouter: ctx.primaryDexRouter }),
     ...(ctx.fallbackDexRouter === undefined ? {} : { fallbackDexRouter: ctx.fallbackDexRouter }),
     emit: ctx.emit,
+    failureSalt: ctx.keypair.publicKey(),
     ...(ctx.now === undefined ? {} : { now: ctx.now }),
     ...(ctx.lanes === undefined ? {} : { lanes: ctx.lanes }),
     ...(executor === undefined ? {} : { executor }),

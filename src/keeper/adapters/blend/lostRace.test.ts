@@ -7,6 +7,7 @@ import type { BlendContext } from './context.js'
 import { ErrAlreadyFilled } from './errors.js'
 import { FailureBudget } from './failureBudget.js'
 import { SaleReservations } from './saleReservations.js'
+import { AuctionOrigins } from './auctionOrigins.js'
 import { FakeLedger, randomAccount, randomContract } from './fakeLedger.test-util.js'
 import type { UserPlanData } from './plans.js'
 import type { PoolReader } from './scan.js'
@@ -37,6 +38,7 @@ function goneContext(): BlendContext {
     slippageBps: 100,
     failures: new FailureBudget(),
     sales: new SaleReservations(),
+    origins: new AuctionOrigins(),
     reader: () => new FakeLedger() as unknown as PoolReader,
     scan: async () => ({ borrowers: [] }) as never,
     usdc: async () => usdc,

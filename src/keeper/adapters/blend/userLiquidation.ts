@@ -10,8 +10,9 @@
  * the same curve; the next scan plans it as new work.
  *
  * A fill that failed is not sent again unchanged (failureBudget.ts): the next plan waits 1, 2,
- * 4, ... ledgers, takes at most half the percent after a failure on the price, and after three
- * failures the auction is left to others.
+ * 4, ... ledgers, takes at most half the percent after a failure on the price (and waits before
+ * selling into that pool again, for any auction), and after three failures the auction waits for
+ * its free-lot phase, after three more it is left to others.
  *
  * fire (when the target ledger is near): re-read the auction, pools and prices (gone or another
  * auction: lost; smaller after someone's partial fill: valued as it is now; the profitable
@@ -60,6 +61,13 @@ export function fillOrder(user: string, fill: FillPlan, reserves: ReadonlyMap<st
 /** Blocks into a Blend v2 auction after which its bid costs nothing (the free-lot phase). */
 export const FREE_LOT_BLOCKS = 400
 
+/**
+ * The part of SLIPPAGE_BPS kept free when sizing a fill, a quarter of it: the pool may move that
+ * much against a sale (an arbitrage trade, another keeper's sale in the same ledger, the price
+ * still falling) before the transaction lands, while its minimum output stays at the floor.
+ */
+export const saleHeadroomBps = (slippageBps: number): number => Math.floor(slippageBps / 4)
+
 /** One auction of one user: a new auction of the same user (another start block) is other work. */
 export const auctionId = (user: string, auction: AuctionData): string => `${user}:${auction.block}`
 
@@ -97,11 +105,12 @@ export function userLiquidations(ctx: BlendContext) {
     }
     const { reserves, prices, latest } = await ctx.freshValuation(chain, scan)
     const path = ctx.executor === undefined ? 'two-step' : 'atomic'
+    ctx.origins.left(auctionId(user, auction), auction)
     const limits = ctx.failures.limits(auctionId(user, auction))
     if (limits.spent) return { skip: `left to others after ${limits.failures} failed fills` }
     const usdc = await ctx.usdc(chain)
     // Two-step: the draw needs a ledger of its own before the fill.
-    const fromBlock = Math.max(latest.sequence + (path === 'two-step' ? 2 : 1), limits.notBefore)
+    const fromBlock = Math.max(latest.sequence + (path === 'two-step' ? 2 : 1), limits.notBefore, ctx.failures.poolsFrom(auction.lot.keys()))
     const fill = await valueFill(chain, { auction, reserves, prices: prices.prices, fromBlock, usdc, maxPercent: limits.maxPercent })
     if (fill === null) return { skip: 'auction never clears MIN_PROFIT at what the DEX pays' }
     const order = fillOrder(user, fill, reserves, usdc)
@@ -132,14 +141,15 @@ export function userLiquidations(ctx: BlendContext) {
       // As the pool will be once this keeper's own sales for that ledger have run.
       if (depth !== undefined) pools[asset] = ctx.sales.adjust(v.fromBlock, asset, depth)
     }
-    return planPartialFill({ ...v, minProfit: ctx.minProfit, slippageBps: ctx.slippageBps, pools })
+    return planPartialFill({ ...v, minProfit: ctx.minProfit, slippageBps: ctx.slippageBps, headroomBps: saleHeadroomBps(ctx.slippageBps), pools })
   }
 
   function progress(plan: ExecutionPlan<UserPlanData>, ledger: number): PlanProgress {
     const { auction, reserves, prices } = plan.data
     const block = ledger + 1
     const p = profitabilityAt({ auction, reserves, prices, block })
-    return { offset: block - auction.block, ratio: p.ratio, minProfit: ctx.minProfit }
+    const leftPercent = ctx.origins.left(auctionId(plan.data.user, auction), auction)
+    return { offset: block - auction.block, ratio: p.ratio, minProfit: ctx.minProfit, leftPercent }
   }
 
   async function fire(chain: Chain, keypair: Keypair, plan: ExecutionPlan<UserPlanData>, fc: FireContext): Promise<FireOutcome> {
@@ -157,7 +167,12 @@ export function userLiquidations(ctx: BlendContext) {
     const limits = ctx.failures.limits(id)
     if (limits.spent) return nothing(`left to others after ${limits.failures} failed fills`)
     // Two-step: the draw needs a ledger of its own before the fill.
-    const earliest = Math.max(plan.targetLedger, latest.sequence + (plan.path === 'two-step' ? 2 : 1), limits.notBefore)
+    const earliest = Math.max(
+      plan.targetLedger,
+      latest.sequence + (plan.path === 'two-step' ? 2 : 1),
+      limits.notBefore,
+      ctx.failures.poolsFrom(auction.lot.keys()),
+    )
     // Valued and reserved one fill at a time: a fill sent for the same ledger sees this one's sale.
     const fill = await ctx.sales.exclusive(async () => {
       const f = await valueFill(chain, { auction, reserves, prices: prices.prices, fromBlock: earliest, usdc, maxPercent: limits.maxPercent })
@@ -175,8 +190,14 @@ export function userLiquidations(ctx: BlendContext) {
     // the same way.
     const book = (result: Result): Result => {
       const failed = result.failedTransaction?.reason as FailureReason | undefined
-      if (result.success !== false) ctx.failures.clear(id)
-      else if (failed !== undefined) ctx.failures.record(id, latest.sequence, failed, fill.percent, auction.block + FREE_LOT_BLOCKS)
+      const sold = Object.keys(fill.sales ?? {})
+      if (result.success !== false) {
+        ctx.failures.clear(id)
+        for (const asset of sold) ctx.failures.sold(asset)
+      } else if (failed !== undefined) {
+        ctx.failures.record(id, latest.sequence, failed, fill.percent, auction.block + FREE_LOT_BLOCKS)
+        if (failed === 'slippage') for (const asset of sold) ctx.failures.contested(asset, latest.sequence)
+      }
       return result
     }
     if (plan.path === 'atomic') {
