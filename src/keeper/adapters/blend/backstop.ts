@@ -11,7 +11,7 @@ import { tokenBalance } from '../../clients/token.js'
 import type { FireContext, Result, Task } from '../../sdk/index.js'
 import { makeResult } from '../../sdk/index.js'
 import { planFill } from './auctionPlan.js'
-import { backstopTokenOf, cometExitUsdc, cometJoinUsdc, exitToUsdc, joinWithUsdc, readComet } from './backstopToken.js'
+import { backstopTokenOf, cometExitUsdc, cometJoinUsdc, exitablePercent, exitToUsdc, joinWithUsdc, readComet } from './backstopToken.js'
 import type { BlendContext } from './context.js'
 import { ErrAlreadyFilled } from './errors.js'
 import { fillRequests, encodeRequests, repayAmount } from './requests.js'
@@ -73,9 +73,10 @@ export function backstopAuctions(ctx: BlendContext) {
   }
 
   /**
-   * Bad debt: value the lot of backstop LP tokens at what a single-sided exit to USDC pays, fill at
-   * the first ledger that clears MIN_PROFIT (fill + repay in one submit), exit the LP tokens to
-   * USDC and return the proceeds. LP tokens that cannot be exited within the slippage floor are held.
+   * Bad debt: fill the largest percent of the auction whose lot of backstop LP tokens Comet takes
+   * back in one single-sided exit, valued at what that exit pays, at the first ledger that clears
+   * MIN_PROFIT (fill + repay in one submit); exit the LP tokens to USDC and return the proceeds.
+   * LP tokens that cannot be exited within the slippage floor are held.
    */
   async function prepareBadDebt(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>): Promise<PreparedBackstop | { skip: string; error?: Error }> {
     const { reader, backstop, usdc, scan, comet } = await base(chain, task)
@@ -89,11 +90,15 @@ export function backstopAuctions(ctx: BlendContext) {
     if (auction === undefined) return gone(backstop, 'no open bad-debt auction')
     const [{ reserves, prices, latest }, cometState] = await Promise.all([ctx.freshValuation(chain, scan), readComet(chain, comet, usdc)])
     const lpTotal = auction.lot.get(comet) ?? 0n
-    const exitFull = cometExitUsdc(cometState, lpTotal)
+    // The part of the auction whose LP tokens Comet can take back in one exit (what the part
+    // fill leaves is planned again); valued at the average price of exiting all of that part:
+    // a smaller (earlier) lot exits better.
+    const percent = exitablePercent(cometState, lpTotal)
+    const lpPart = (lpTotal * BigInt(percent ?? 0)) / 100n
+    const exitPart = cometExitUsdc(cometState, lpPart)
     const usdcPrice = prices.prices.get(usdc)?.price
-    if (exitFull === 0n || usdcPrice === undefined) return { skip: 'the backstop-token lot cannot be sold for USDC' }
-    // LP valued at the average price of exiting the whole lot: smaller (earlier) lots exit better.
-    const lpPrice = mulDiv(exitFull, usdcPrice, lpTotal, 'floor')
+    if (percent === null || exitPart === 0n || usdcPrice === undefined) return { skip: 'the backstop-token lot cannot be sold for USDC' }
+    const lpPrice = mulDiv(exitPart, usdcPrice, lpPart, 'floor')
     const plan = planFill({
       auction,
       reserves,
@@ -101,13 +106,14 @@ export function backstopAuctions(ctx: BlendContext) {
       minProfit: ctx.minProfit,
       fromBlock: latest.sequence + 2,
       type: AuctionType.BadDebt,
+      percent,
       extraLotQuotes: { [comet]: { price: lpPrice, decimals: 7 } },
     })
     if (plan === null) return { skip: 'bad-debt auction never clears MIN_PROFIT' }
     const bidAssets = Object.keys(plan.bid)
     if (bidAssets.some((a) => a !== usdc)) return { skip: 'bid is not payable in USDC' }
     const dRates = Object.fromEntries([...reserves].map(([a, r]) => [a, r.data.d_rate]))
-    const requests = fillRequests({ auctionType: AuctionType.BadDebt, user: backstop, percent: 100, bid: plan.bid, lot: plan.lot, dRates, bRates: {} })
+    const requests = fillRequests({ auctionType: AuctionType.BadDebt, user: backstop, percent, bid: plan.bid, lot: plan.lot, dRates, bRates: {} })
     const drew = bidAssets.reduce((sum, a) => sum + repayAmount(plan.bid[a]!, dRates[a]!), 0n)
 
     const run = async (chain: Chain, keypair: Keypair, fc: FireContext): Promise<Result> => {
@@ -158,7 +164,7 @@ export function backstopAuctions(ctx: BlendContext) {
         responseTimeMs,
         success: true,
         txHash: fillHash,
-        note: held ? 'backstop tokens held' : `bad debt filled at ledger ${fillLedger} (planned ${plan.block})`,
+        note: held ? 'backstop tokens held' : `bad debt: ${percent} % filled at ledger ${fillLedger} (planned ${plan.block})`,
       })
     }
     return { targetLedger: plan.block, expiresAtLedger: auction.block + 500, capital: drew, run }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cometExitUsdc, cometJoinUsdc, type CometState } from './backstopToken.js'
+import { cometExitUsdc, cometJoinUsdc, exitablePercent, type CometState } from './backstopToken.js'
 
 const ONE = 1_0000000n
 // Blend's fixture Comet: 80 % BLND / 20 % USDC, 0.3 % fee, 200k LP over ~50k USDC
@@ -19,6 +19,19 @@ describe('cometExitUsdc', () => {
     expect(cometExitUsdc(comet, 0n)).toBe(0n)
     expect(cometExitUsdc(comet, 20_000n * ONE)).toBe(0n) // 10 % of supply -> 41 % of the USDC
     expect(cometExitUsdc(comet, comet.supply)).toBe(0n)
+  })
+})
+
+describe('exitablePercent', () => {
+  it('is the largest percent of a lot whose exit Comet takes', () => {
+    expect(exitablePercent(comet, 2_000n * ONE)).toBe(100)
+    // 20,000 LP would take 41 % of the USDC: the largest part that stays within a third
+    const p = exitablePercent(comet, 20_000n * ONE)!
+    expect(p).toBeGreaterThan(1)
+    expect(p).toBeLessThan(100)
+    expect(cometExitUsdc(comet, (20_000n * ONE * BigInt(p)) / 100n)).toBeGreaterThan(0n)
+    expect(cometExitUsdc(comet, (20_000n * ONE * BigInt(p + 1)) / 100n)).toBe(0n)
+    expect(exitablePercent(comet, 0n)).toBeNull()
   })
 })
 

@@ -54,6 +54,15 @@ export function cometExitUsdc(s: CometState, lpIn: bigint): bigint {
   return BigInt(Math.floor(out))
 }
 
+/**
+ * The largest percent (1..100) of a lot of `lpTotal` LP tokens whose single-sided exit Comet
+ * takes (its USDC out within a third of the pool's), or null when not even 1 % exits.
+ */
+export function exitablePercent(s: CometState, lpTotal: bigint): number | null {
+  for (let percent = 100; percent >= 1; percent--) if (cometExitUsdc(s, (lpTotal * BigInt(percent)) / 100n) > 0n) return percent
+  return null
+}
+
 /** Exit `lpIn` LP tokens to USDC, refusing less than `minOut`. */
 export async function exitToUsdc(chain: Chain, keypair: Keypair, comet: string, usdc: string, lpIn: bigint, minOut: bigint): Promise<void> {
   await invoke(chain, keypair, comet, 'wdr_tokn_amt_in_get_lp_tokns_out', [addr(usdc), i128(lpIn), i128(minOut), addr(keypair.publicKey())])
