@@ -89,16 +89,20 @@ export interface FillPlan {
   lot: Record<string, bigint>
 }
 
-/**
- * The first profitable fill of `percent` of a user-liquidation auction at or after `fromBlock`,
- * or null when the curve never clears `minProfit`.
- */
-export function planFill(p: {
+/** What every fill plan starts from: the auction, the pool's reserves and prices, MIN_PROFIT (7 decimals) and the earliest ledger. */
+export interface PlanInputs {
   auction: AuctionData
   reserves: ReadonlyMap<string, Reserve>
   prices: ReadonlyMap<string, PriceData>
   minProfit: bigint
   fromBlock: number
+}
+
+/**
+ * The first profitable fill of `percent` of a user-liquidation auction at or after `fromBlock`,
+ * or null when the curve never clears `minProfit`.
+ */
+export function planFill(p: PlanInputs & {
   percent?: number
   type?: AuctionType
   extraLotQuotes?: AuctionQuotes
@@ -129,15 +133,10 @@ export function planFill(p: {
  * MIN_PROFIT both at the oracle and at what the pools pay, within the slippage floor, and the
  * percent with the most profit there. `pools`: per lot asset, the pool it is sold into for USDC.
  */
-export function planPartialFill(p: {
-  auction: AuctionData
-  reserves: ReadonlyMap<string, Reserve>
-  prices: ReadonlyMap<string, PriceData>
-  minProfit: bigint
+export function planPartialFill(p: PlanInputs & {
   slippageBps: number
   /** Part of `slippageBps` kept free when sizing the fill (core `bestPartialFill`). */
   headroomBps?: number
-  fromBlock: number
   usdc: string
   pools: Readonly<Record<string, ConstantProductPool>>
   maxPercent?: number

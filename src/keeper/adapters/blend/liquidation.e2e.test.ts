@@ -6,6 +6,7 @@
 import { Keypair } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../../../sandbox/ts/launch.js'
+import { serialFastForward } from '../../../../test/sandbox/fastForward.js'
 import { sharePrice } from '../../../core/index.js'
 import { VaultContract, type VaultState } from '../../clients/vault.js'
 import { RegistryContract } from '../../clients/registry.js'
@@ -37,14 +38,7 @@ describe('liquidations end to end (sandbox, real Blend v2)', () => {
   })
 
   // Several keepers may fast-forward at once: one at a time, each only as far as still needed.
-  let forwarding: Promise<unknown> = Promise.resolve()
-  const fastForward = (to: number) => {
-    forwarding = forwarding.then(async () => {
-      const latest = (await sandbox.server.getLatestLedger()).sequence
-      if (latest < to) await sandbox.closeLedgers(to - latest)
-    })
-    return forwarding
-  }
+  const fastForward = serialFastForward(() => sandbox)
 
   function adapter(extra: Partial<LendingPoolAdapterParameters> = {}) {
     return lendingPoolAdapter({

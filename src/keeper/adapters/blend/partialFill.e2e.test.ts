@@ -13,6 +13,7 @@ import { addTrustlines } from '../../../world/assets.js'
 import { routerDepth } from '../../dex/routerDepth.js'
 import { routerVenue } from '../../dex/routerVenue.js'
 import { startSandbox, type Sandbox } from '../../../../sandbox/ts/launch.js'
+import { serialFastForward } from '../../../../test/sandbox/fastForward.js'
 import { scaleAuction } from '../../../core/index.js'
 import { VaultContract } from '../../clients/vault.js'
 import { deployWorld, type World } from '../../../world/index.js'
@@ -44,14 +45,8 @@ describe('a partial fill on a thin DEX, the rest later by another keeper (sandbo
     await sandbox?.stop()
   })
 
-  let forwarding: Promise<unknown> = Promise.resolve()
-  const fastForward = (to: number) => {
-    forwarding = forwarding.then(async () => {
-      const latest = (await sandbox.server.getLatestLedger()).sequence
-      if (latest < to) await sandbox.closeLedgers(to - latest)
-    })
-    return forwarding
-  }
+  // Several keepers may fast-forward at once: one at a time, each only as far as still needed.
+  const fastForward = serialFastForward(() => sandbox)
 
   it('fills the percent the pool can absorb, leaves the rest on the curve, and a second keeper fills that rest', { timeout: 300_000 }, async () => {
     const borrower = world.borrowers[0]!
