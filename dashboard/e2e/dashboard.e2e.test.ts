@@ -149,6 +149,9 @@ describe('dashboard in chromium', () => {
     await page.getByTestId('research-file').setInputFiles(file)
     await page.getByTestId('research-chart').first().waitFor({ timeout: 30_000 })
     expect(await page.getByTestId('research-error').count()).toBe(0)
+    // an auction filled in two parts lists both, with percent, ledger, filler and profit
+    const parts = page.getByTestId('report-auctions').locator('li')
+    expect(await parts.allTextContents()).toContain('60 % @1205 beta (+20.00 USDC)')
     await screenshot('research')
   })
 
@@ -158,6 +161,10 @@ describe('dashboard in chromium', () => {
     await view('auctions')
     await page.locator('[data-testid^="auction-row-"]').first().waitFor({ timeout: 120_000 })
     await page.getByTestId('auction-chart').first().waitFor({ timeout: 120_000 })
+    // what is left of the auction, as the keeper's progress reports it
+    const row = page.locator('[data-testid^="auction-row-"]').first()
+    await row.getByText(/% of the lot left/).waitFor({ timeout: 60_000 })
+    expect(await row.textContent()).toMatch(/\d+\.\d % of the lot left/)
     await screenshot('auctions')
   })
 })
