@@ -23,7 +23,7 @@
  */
 import type { Keypair } from '@stellar/stellar-sdk'
 import { addr, invoke, type Chain } from '../../../chain/index.js'
-import type { ConstantProductPool } from '../../../core/index.js'
+import { AUCTION_RAMP_BLOCKS, type ConstantProductPool } from '../../../core/index.js'
 import type { ExecutionPlan, FireContext, FireOutcome, PlanOutcome, PlanProgress, Result, Task } from '../../sdk/index.js'
 import { makeResult } from '../../sdk/index.js'
 import { tokenBalance } from '../../clients/token.js'
@@ -58,8 +58,8 @@ export function fillOrder(user: string, fill: FillPlan, reserves: ReadonlyMap<st
   return { drew: repay > 0n ? repay : FREE_LOT_DRAW, requests, lotAssets: Object.keys(fill.lot).filter((a) => a !== usdc) }
 }
 
-/** Blocks into a Blend v2 auction after which its bid costs nothing (the free-lot phase). */
-export const FREE_LOT_BLOCKS = 400
+/** Blocks into a Blend v2 auction after which its bid costs nothing (the free-lot phase): the end of the core's curve. */
+export const FREE_LOT_BLOCKS = 2 * AUCTION_RAMP_BLOCKS
 
 /**
  * The part of SLIPPAGE_BPS kept free when sizing a fill, a quarter of it: the pool may move that
@@ -105,8 +105,9 @@ export function userLiquidations(ctx: BlendContext) {
     }
     const { reserves, prices, latest } = await ctx.freshValuation(chain, scan)
     const path = ctx.executor === undefined ? 'two-step' : 'atomic'
-    ctx.origins.left(auctionId(user, auction), auction)
-    const limits = ctx.failures.limits(auctionId(user, auction))
+    const id = auctionId(user, auction)
+    ctx.origins.left(id, auction)
+    const limits = ctx.failures.limits(id)
     if (limits.spent) return { skip: `left to others after ${limits.failures} failed fills` }
     const usdc = await ctx.usdc(chain)
     // Two-step: the draw needs a ledger of its own before the fill.
