@@ -132,14 +132,16 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       startLedger: setup.startLedger,
       fastForward: scenario.run.fastForward,
       env,
+      ...(setup.background === undefined ? {} : { background: setup.background }),
       keepers,
       mempool: setup.mempool,
       scheduler: setup.scheduler,
-      close: async ({ order, count }) => {
-        await sandbox.call('sandbox_closeLedgers', order !== undefined ? { count: 1, order } : { count: count ?? 1 })
+      close: async ({ order, arrived, count }) => {
+        const params = order !== undefined ? { count: 1, order } : arrived !== undefined ? { count: 1, arrived } : { count: count ?? 1 }
+        const res = (await sandbox.call('sandbox_closeLedgers', params)) as { applied?: string[]; dropped?: string[] }
         const l = await sandbox.server.getLatestLedger()
         latest = { sequence: l.sequence, closeTimeMs: Number(l.closeTime ?? 0) * 1000 }
-        return latest
+        return { ...latest, ...(arrived === undefined ? {} : { applied: res.applied ?? [], dropped: res.dropped ?? [] }) }
       },
       poolActive: async (step) => {
         if (scanDirty || step - lastScanStep >= 12 || prices.posts[step - 1] === 1) {
@@ -188,6 +190,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       },
     })
     await env.settled().catch(() => {})
+    await setup.background?.settled().catch(() => {})
     setup.scheduler.finish()
     for (const k of keepers) await k.stop()
     await opts.trace?.end()
@@ -218,6 +221,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       startVault,
       endVault,
       borrowedStart,
+      background: setup.background === undefined ? null : { ...setup.background.stats },
     })
     if (opts.outDir !== undefined) {
       const { writeRunOutputs } = await import('./report/write.js')

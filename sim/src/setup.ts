@@ -11,6 +11,7 @@ import { addTrustlines, fundAccounts, mintAll, type Mint } from '../../src/world
 import { deployExecutor, deployWorld, keypairFor, type World } from '../../src/world/index.js'
 import { keeperEnv, keeperLogger, keeperSpecs, SimKeeper, type KeeperHooks } from './agents/keepers.js'
 import type { ArbPool } from './agents/arbitrage.js'
+import { BackgroundLoad } from './agents/background.js'
 import { Mempool } from './lockstep/mempool.js'
 import { Scheduler, simulatedClock } from './lockstep/scheduler.js'
 import { SimRpc } from './lockstep/simRpc.js'
@@ -22,12 +23,21 @@ const usd = (x: number) => BigInt(Math.round(x * 1e7))
 /** Ledgers the sandbox keeps events for: a whole long run, read back at the end. */
 const RETENTION = 2_000_000
 
+/**
+ * Under core ordering the environment's transactions (oracle posts, flows, arbitrage) bid this
+ * (stroops per operation; with surge pricing they pay the ledger's clearing rate), so the
+ * scenario's market reaches the chain whatever the keepers and the background load bid.
+ */
+export const ENVIRONMENT_INCLUSION_FEE = 1_000_000
+
 export interface SimSetup {
   sandbox: Sandbox
   world: World
   /** The environment's chain client (its transactions go first in every ledger). */
   envChain: Chain
   envRpc: SimRpc
+  /** Other users' transactions (scenario `chain.background`). */
+  background: BackgroundLoad | undefined
   mempool: Mempool
   scheduler: Scheduler
   keepers: SimKeeper[]
@@ -111,7 +121,7 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
     }
     await mintAll(world.chain, world.issuer, mints)
 
-    const mempool = new Mempool()
+    const mempool = new Mempool(s.chain.ordering)
     mempool.bypass = true
     const scheduler = new Scheduler(p.seed, s.run.ledgerSeconds * 1000)
     const envRpc = new SimRpc({
@@ -132,7 +142,25 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       server: envRpc as unknown as RpcLike,
       retry: { pollIntervalMs: 20, backoffMs: 20 },
       clock: simulatedClock(scheduler, p.nowMs),
+      ...(s.chain.ordering === 'core' ? { inclusionFee: ENVIRONMENT_INCLUSION_FEE } : {}),
     })
+    let background: BackgroundLoad | undefined
+    if (s.chain.background !== undefined) {
+      p.log('background load')
+      const rpc = new SimRpc({
+        server: sandbox.server,
+        agent: 'background',
+        klass: 0,
+        mempool,
+        scheduler,
+        seed: p.seed,
+        ledger: p.building,
+        latencyMs: () => 0,
+        faultRate: 0,
+        ...(p.hooks.onRequest === undefined ? {} : { onRequest: (method: string, key: string) => p.hooks.onRequest!('background', method, key) }),
+      })
+      background = await BackgroundLoad.create({ spec: s.chain.background, seed: p.seed, chain: world.chain, usdc: world.usdc.contract, rpc, mempool })
+    }
 
     p.log('keepers')
     const logger = keeperLogger(p.logFile)
@@ -160,6 +188,8 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       latest = await sandbox.server.getLatestLedger()
     }
     await sandbox.call('sandbox_setInstant', { enabled: false })
+    const limits = s.chain.limits
+    if (limits !== undefined) await sandbox.call('sandbox_setLedgerLimits', { ...limits })
     mempool.bypass = false
     scheduler.direct = false
     latest = await sandbox.server.getLatestLedger()
@@ -168,6 +198,7 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       world,
       envChain,
       envRpc,
+      background,
       mempool,
       scheduler,
       keepers,

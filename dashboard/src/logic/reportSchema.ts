@@ -39,7 +39,32 @@ const keeper = z.object({
   failedTransactions: laterNum,
   lostRaceTransactions: laterNum,
   failedTransactionFees: laterNum,
+  feeStrategy: z.string().default(''),
+  feesPerWin: laterNullableNum,
+  inclusionDelay: z.object({ p50: nullableNum, p95: nullableNum }).default({ p50: null, p95: null }),
 })
+
+const fees = z
+  .object({
+    ordering: z.enum(['latency', 'core']),
+    keepersXlm: num,
+    perWinXlm: nullableNum,
+    xlmPriceUsd: num,
+    shareOfVaultProfit: nullableNum,
+    inclusionDelay: z.object({ p50: nullableNum, p95: nullableNum }),
+    winsByStrategy: z.array(z.object({ strategy: z.string(), keepers: num, wins: num, feesXlm: num })),
+    background: z.object({ sent: num, applied: num, dropped: num }).nullable(),
+  })
+  .default({
+    ordering: 'latency',
+    keepersXlm: Number.NaN,
+    perWinXlm: null,
+    xlmPriceUsd: Number.NaN,
+    shareOfVaultProfit: null,
+    inclusionDelay: { p50: null, p95: null },
+    winsByStrategy: [],
+    background: null,
+  })
 
 const auctionFill = z.object({
   ledger: num,
@@ -100,6 +125,7 @@ export const reportSchema = z.object({
     peakUtilisation: num,
     replayMismatches: num,
     auditHolds: z.boolean(),
+    fees,
   }),
   keepers: z.array(keeper),
   auctions: z.array(auction),

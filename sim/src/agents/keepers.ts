@@ -19,6 +19,7 @@ import type { Mempool } from '../lockstep/mempool.js'
 import { simulatedClock, type Scheduler } from '../lockstep/scheduler.js'
 import { SimRpc } from '../lockstep/simRpc.js'
 import { probedFactories, type KeeperDecision } from './probe.js'
+import { feeEnv, type KeeperFee } from '../scenario/chainSchema.js'
 import type { CrashSpec, LatencyModel, Scenario } from '../scenario/schema.js'
 
 export interface KeeperSpec {
@@ -33,6 +34,8 @@ export interface KeeperSpec {
   rpcFaultRate: number
   path: 'atomic' | 'two-step'
   crash: CrashSpec | undefined
+  /** Fee settings (the population's with this keeper's own). */
+  fee: KeeperFee | undefined
 }
 
 /** Each keeper's settings: the population's defaults with its individual overrides. */
@@ -54,6 +57,7 @@ export function keeperSpecs(s: Scenario, seed: number): KeeperSpec[] {
       rpcFaultRate: o?.rpcFaultRate ?? k.rpcFaultRate,
       path: o?.path ?? k.path,
       crash: k.crashes.find((c) => c.keeper === index),
+      fee: k.fee === undefined && o?.fee === undefined ? undefined : { ...k.fee, ...o?.fee },
     }
   })
 }
@@ -253,6 +257,7 @@ export function keeperEnv(world: World, spec: KeeperSpec, executor: string | und
     POLL_INTERVAL: String(spec.pollIntervalSeconds),
     MIN_PROFIT: String(spec.minProfit),
     SLIPPAGE_BPS: String(spec.slippageBps),
+    ...feeEnv(spec.fee),
     ...(spec.crash === undefined ? {} : { FAULT_CRASH_AT: spec.crash.at }),
   }
 }

@@ -28,11 +28,17 @@ export interface LoopParameters {
   startLedger: number
   fastForward: boolean
   env: Environment
+  /** Other users' transactions, sent every ledger (no fast-forward while it runs). */
+  background?: { act: (ledger: number) => void }
   keepers: SimKeeper[]
   mempool: Mempool
   scheduler: Scheduler
-  /** Closes one ledger applying `order`, or `count` ledgers with nothing pending. */
-  close: (p: { order?: string[]; count?: number }) => Promise<LedgerInfo>
+  /**
+   * Closes one ledger applying `order` (latency ordering), or one ordinary ledger with `arrived`
+   * as the node's candidates (core ordering: the answer says what it applied, in order, and what
+   * its queue dropped), or `count` ledgers with nothing pending.
+   */
+  close: (p: { order?: string[]; arrived?: string[]; count?: number }) => Promise<ClosedLedger>
   /** Whether the pool has anything a keeper could act on (liquidatable users, open auctions). */
   poolActive: (step: number) => Promise<boolean>
   /**
@@ -45,6 +51,11 @@ export interface LoopParameters {
   restartSteps: (k: SimKeeper) => number | null
   /** After each close (series, replay). `stepsDone` counts simulated ledgers. */
   onClose: (info: LedgerInfo, stepsDone: number, skipped: number) => Promise<void>
+}
+
+export interface ClosedLedger extends LedgerInfo {
+  applied?: string[]
+  dropped?: string[]
 }
 
 export interface LoopResult {
@@ -66,7 +77,7 @@ export async function runLockstep(p: LoopParameters): Promise<LoopResult> {
       return at !== undefined && !k.alive && wait !== null && step >= at + wait
     })
 
-    const room = p.fastForward && restartDue.length === 0 && !p.env.decisive(step) ? await quietLedgers(p, step, ledger) : 0
+    const room = p.fastForward && p.background === undefined && restartDue.length === 0 && !p.env.decisive(step) ? await quietLedgers(p, step, ledger) : 0
     if (room > 0) {
       // Up to (not including) the next step where something decisive is scheduled.
       let next = step + 1
@@ -82,6 +93,7 @@ export async function runLockstep(p: LoopParameters): Promise<LoopResult> {
     }
 
     p.env.act(step, ledger, true)
+    p.background?.act(ledger)
     if (restartDue.length > 0) {
       const latest = end ?? { sequence: ledger - 1, closeTimeMs: 0 }
       let started = false
@@ -92,10 +104,17 @@ export async function runLockstep(p: LoopParameters): Promise<LoopResult> {
     }
     for (const k of p.keepers) if (k.pollsAt(ledger)) k.poll()
     await p.scheduler.settle()
-    const plan = p.mempool.plan(p.ledgerSeconds * 1000)
-    end = await p.close({ order: plan.order })
-    p.scheduler.closed()
-    p.mempool.closed(plan.order, end.sequence)
+    if (p.mempool.ordering === 'core') {
+      const closed = await p.close({ arrived: p.mempool.arrivals(p.ledgerSeconds * 1000) })
+      end = { sequence: closed.sequence, closeTimeMs: closed.closeTimeMs }
+      p.scheduler.closed()
+      p.mempool.closed(closed.applied ?? [], end.sequence, closed.dropped ?? [])
+    } else {
+      const plan = p.mempool.plan(p.ledgerSeconds * 1000)
+      end = await p.close({ order: plan.order })
+      p.scheduler.closed()
+      p.mempool.closed(plan.order, end.sequence)
+    }
     for (const k of p.keepers) k.observe(end)
     await p.onClose(end, step, 0)
     step++

@@ -1,9 +1,17 @@
 /**
- * The transactions sent during the ledger being built, and the order the next close applies
- * them in: the environment's first (oracle posts, flows, trades: class 0), then every keeper's
- * by arrival time (its seeded latency), ties by agent and content. A transaction whose arrival
- * is past the ledger's length waits for the next ledger, as do the later ones from its account
- * (a source account's transactions apply in sequence-number order, as on a real network).
+ * The transactions sent during the ledger being built, and what the next close does with them.
+ * A transaction whose arrival (its seeded latency) is past the ledger's length has not reached
+ * the network yet: it waits for the next ledger, as do the later ones from its account (a source
+ * account's transactions apply in sequence-number order, as on a real network). Of the rest:
+ *
+ * - `latency` ordering (`plan`): the sim decides. The environment's first (oracle posts, flows,
+ *   trades: class 0), then every keeper's by arrival time, ties by agent and content; the node
+ *   applies exactly that list, without limits, at the base fee.
+ * - `core` ordering (`arrivals`): the node decides. Everything that arrived is handed to it as
+ *   candidates; its ledger limits and surge pricing choose what goes in (highest inclusion fee
+ *   first), stellar-core's apply order orders it, and its queue keeps what did not fit (dropped
+ *   after 4 closes). `closed` then takes the node's answer: what it applied, in order, and what
+ *   it dropped.
  *
  * Every keeper transaction a close applied is kept in `journal` (ledger, position, seeded
  * latency): the report reads each one's fee and operations back from the node afterwards.
@@ -47,9 +55,16 @@ export interface ClosePlan {
   held: number
 }
 
+/** What happened to a transaction that is no longer pending. */
+export type Fate = 'applied' | 'dropped' | 'replaced'
+
 export class Mempool {
   private pending: Submission[] = []
   private readonly waiters = new Map<string, (() => void)[]>()
+  /** Woken by the next close, whatever it applied. */
+  private closeWaiters: (() => void)[] = []
+  /** What became of transactions no longer pending (kept for a while for their senders). */
+  private readonly fates = new Map<string, Fate>()
   /** Arrival of each transaction in the last plan (ms). */
   private planned = new Map<string, number>()
   /** Keeper transactions applied so far, in the order they were applied. */
@@ -57,6 +72,9 @@ export class Mempool {
 
   /** While set up runs on a node that closes a ledger per transaction, nothing waits here. */
   bypass = false
+
+  /** Who orders a ledger: the sim (`latency`) or the node (`core`). */
+  constructor(readonly ordering: 'latency' | 'core' = 'latency') {}
 
   add(s: Submission): void {
     if (!this.bypass) this.pending.push(s)
@@ -78,6 +96,35 @@ export class Mempool {
       list.push(resolve)
       this.waiters.set(hash, list)
     })
+  }
+
+  /** What became of a transaction: undefined while pending (or never seen). */
+  fate(hash: string): Fate | undefined {
+    return this.fates.get(hash)
+  }
+
+  /** Resolves after the next close (core ordering: the node may keep a transaction waiting). */
+  nextClose(): Promise<void> {
+    return new Promise((resolve) => this.closeWaiters.push(resolve))
+  }
+
+  /**
+   * A fee bump replaced the pending transaction of `source` with sequence `seq` in the node's
+   * queue: that one is forgotten (its sender's wait ends; the node no longer knows it).
+   */
+  replaced(source: string, seq: bigint, by: string): void {
+    const old = this.pending.filter((s) => s.source === source && s.seq === seq && s.hash !== by)
+    if (old.length === 0) return
+    this.pending = this.pending.filter((s) => !old.includes(s))
+    for (const s of old) this.settle(s.hash, 'replaced')
+  }
+
+  /**
+   * Core ordering: the transactions that have reached the network by the end of a ledger of
+   * `ledgerMs` (the node's candidates, in arrival order); the others' arrival moves on.
+   */
+  arrivals(ledgerMs: number): string[] {
+    return this.plan(ledgerMs).order
   }
 
   /** What the next ledger applies, in order; the rest stays pending with its arrival moved on. */
@@ -105,9 +152,13 @@ export class Mempool {
     return { order: go.map((g) => g.s.hash), held: this.pending.length - go.length }
   }
 
-  /** After the close of `ledger`: journal and drop what was applied, wake whoever waits for it. */
-  closed(order: readonly string[], ledger: number): void {
-    const done = new Set(order)
+  /**
+   * After the close of `ledger`: journal and drop what was applied (`order`, as applied) and
+   * what the node dropped from its queue, wake whoever waits for them. Core ordering: what
+   * arrived but did not fit stays pending and is a candidate again at once.
+   */
+  closed(order: readonly string[], ledger: number, dropped: readonly string[] = []): void {
+    const done = new Set([...order, ...dropped])
     const byHash = new Map(this.pending.map((s) => [s.hash, s]))
     for (const [position, hash] of order.entries()) {
       const s = byHash.get(hash)
@@ -115,10 +166,19 @@ export class Mempool {
       this.journal.push({ hash, agent: s.agent, source: s.source, latencyMs: s.latencyMs, submittedLedger: s.submittedLedger, ledger, position, arrivalMs: this.planned.get(hash) ?? s.arrivalMs })
     }
     this.pending = this.pending.filter((s) => !done.has(s.hash))
-    for (const h of order) {
-      for (const w of this.waiters.get(h) ?? []) w()
-      this.waiters.delete(h)
-    }
+    for (const h of order) this.settle(h, 'applied')
+    for (const h of dropped) this.settle(h, 'dropped')
+    for (const s of this.pending) if (this.planned.has(s.hash)) s.arrivalMs = 0
+    const closes = this.closeWaiters
+    this.closeWaiters = []
+    for (const w of closes) w()
+  }
+
+  private settle(hash: string, fate: Fate): void {
+    this.fates.set(hash, fate)
+    if (this.fates.size > 50_000) this.fates.delete(this.fates.keys().next().value!)
+    for (const w of this.waiters.get(hash) ?? []) w()
+    this.waiters.delete(hash)
   }
 }
 

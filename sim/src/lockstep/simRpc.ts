@@ -3,7 +3,8 @@
  * (1) hands every call to the scheduler, which releases the answers in the run's order, (2) enters every accepted
  * transaction into the mempool with the agent's seeded latency, (3) answers getTransaction for
  * a transaction still waiting for its ledger only after that ledger closed (no polling in wall
- * time), (4) injects seeded faults: a read fails, or a send reaches the network but its answer
+ * time; under core ordering after the next close, which may leave it waiting in the node's
+ * queue), (4) injects seeded faults: a read fails, or a send reaches the network but its answer
  * is lost, and (5) refuses everything once the agent's process is dead.
  */
 import { createHash } from 'node:crypto'
@@ -99,6 +100,9 @@ export class SimRpc {
       this.p.server.getEvents(req),
     )
   }
+  getFeeStats() {
+    return this.call('getFeeStats', '', () => this.p.server.getFeeStats())
+  }
   simulateTransaction(tx: Parameters<rpc.Server['simulateTransaction']>[0], addlResources?: Parameters<rpc.Server['simulateTransaction']>[1]) {
     return this.call('simulateTransaction', opsKey(tx as Transaction), () => this.p.server.simulateTransaction(tx, addlResources))
   }
@@ -110,6 +114,8 @@ export class SimRpc {
     const res = await this.p.scheduler.call(() => this.p.server.sendTransaction(tx), true)
     if (res.status === 'PENDING') {
       const inner = 'innerTransaction' in tx ? tx.innerTransaction : tx
+      // A fee bump takes the place of its inner transaction in the node's queue.
+      if (inner !== tx) this.p.mempool.replaced(inner.source, BigInt(inner.sequence), res.hash)
       const ledger = this.p.ledger()
       const n = this.occ.next(ledger, `send:${key}`)
       const latencyMs = this.p.klass === 0 ? 0 : this.p.latencyMs(`${key}:${n}`)
@@ -134,7 +140,8 @@ export class SimRpc {
     if (this.dead) throw new AgentDead(`${this.p.agent} is not running`)
     this.p.onRequest?.('getTransaction', hash)
     // Only a close can end the wait for the ledger that applies it.
-    if (this.p.mempool.isPending(hash)) await this.p.scheduler.park(this.p.mempool.applied(hash))
+    const m = this.p.mempool
+    if (m.isPending(hash)) await this.p.scheduler.park(m.ordering === 'core' ? Promise.race([m.applied(hash), m.nextClose()]) : m.applied(hash))
     if (this.dead) throw new AgentDead(`${this.p.agent} is not running`)
     return this.p.scheduler.call(() => this.p.server.getTransaction(hash))
   }

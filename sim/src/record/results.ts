@@ -14,11 +14,13 @@ import type { SimKeeper } from '../agents/keepers.js'
 import { fillKey, type FillValuation } from '../replay/replay.js'
 import type { AuctionFillResult, AuctionResult, AuditResult, KeeperResult, Report, ReplayResult, RunEvent, Series } from '../report/types.js'
 import { REPORT_SCHEMA_VERSION } from '../report/types.js'
+import { feeLabel } from '../scenario/chainSchema.js'
 import type { LoadedScenario } from '../scenario/load.js'
 import { fillsByAuction, remainingPercent } from './auctionFills.js'
 import type { AuctionFilled, RunEvents } from './chainEvents.js'
 import { competition, fillProfitOf, type CompetitionInput, type KeeperCompetition } from './competition.js'
 import type { Observer, VaultSnapshot } from './observer.js'
+import { feeSummary, keeperFeeFigures, nearestRank } from './fees.js'
 import type { KeeperTx } from './transactions.js'
 
 const r7 = (x: number) => Math.round(x * 1e7) / 1e7
@@ -51,12 +53,11 @@ export interface ReportInput {
   endVault: VaultSnapshot
   /** Borrowers' liabilities when the run started (USD at oracle prices). */
   borrowedStart: number
+  /** Other users' transactions sent, applied and dropped (scenario chain.background). */
+  background: { sent: number; applied: number; dropped: number } | null
 }
 
-function percentile(sorted: number[], q: number): number | null {
-  if (sorted.length === 0) return null
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
-}
+const percentile = nearestRank
 
 const KIND: Record<number, AuctionResult['kind']> = { [AuctionType.UserLiquidation]: 'liquidation', [AuctionType.BadDebt]: 'bad-debt', [AuctionType.Interest]: 'interest' }
 
@@ -183,6 +184,7 @@ async function keepers(p: ReportInput, list: AuctionResult[], race: ReadonlyMap<
       failedTransactions: failed.total - lostRaces,
       lostRaceTransactions: lostRaces,
       failedTransactionFees: usd(failed.feesStroops),
+      ...keeperFeeFigures({ name: k.spec.name, feeStrategy: feeLabel(k.spec.fee), feesPaid: c.feesPaid, wins }, p.transactions),
     })
   }
   return out
@@ -236,6 +238,14 @@ export async function buildReport(p: ReportInput): Promise<Report> {
       peakUtilisation: r7(Math.max(0, ...util)),
       replayMismatches: p.replay.checks.reduce((n, c) => n + c.mismatches, 0),
       auditHolds: p.audit.holds,
+      fees: feeSummary({
+        ordering: s.chain.ordering,
+        keepers: ks,
+        transactions: p.transactions,
+        vaultProfit: usd(p.endVault.totalProfit - p.startVault.totalProfit),
+        xlmPriceUsd: s.chain.xlmPrice,
+        background: p.background,
+      }),
     },
     keepers: ks,
     auctions: list,

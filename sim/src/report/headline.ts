@@ -2,6 +2,7 @@
  * The headline figures of a run: what a researcher reads first, in one order for both the
  * terminal summary and the top of report.html, so the two never disagree.
  */
+import { formatXlm } from './competitionFormat.js'
 import { formatAmount, formatCount, formatPct, formatPrice, mark } from './format.js'
 import type { Report } from './types.js'
 
@@ -16,8 +17,10 @@ export interface HeadlineFigure {
  * LP return and APY, share price, vault profit; auctions created / filled, fills (an auction
  * filled in parts counts each) / missed / expired / open; fill delay median, p95 and max (ledgers
  * after the first profitable one); bad debt; slashes; failed keeper transactions (flagged past
- * ten: a revert storm) and fills that lost a race to another keeper's; keeper profit in total and per keeper (with wins); peak utilisation; replay
- * mismatches; whether the audit holds.
+ * ten: a revert storm) and fills that lost a race to another keeper's; fees (who ordered the
+ * ledgers, XLM paid in all and per win, their share of the vault's profit, inclusion delay, wins
+ * by fee strategy, other users' load); keeper profit in total and per keeper (with wins); peak
+ * utilisation; replay mismatches; whether the audit holds.
  */
 export function headlineFigures(report: Report): HeadlineFigure[] {
   const s = report.summary
@@ -40,6 +43,7 @@ export function headlineFigures(report: Report): HeadlineFigure[] {
     { label: 'Slashes', value: formatCount(s.slashes), ...alertIf(s.slashes > 0) },
     { label: 'Failed keeper transactions', value: formatCount(s.failedTransactions), ...alertIf((s.failedTransactions ?? 0) > 10) },
     { label: 'Fills that lost a race', value: formatCount(s.lostRaceTransactions) },
+    ...feeFigures(s.fees),
     { label: 'Keeper profit (all keepers)', value: `${formatAmount(s.keeperProfit)} USDC` },
   ]
   for (const k of report.keepers)
@@ -56,6 +60,20 @@ export function headlineFigures(report: Report): HeadlineFigure[] {
     },
   )
   return figures
+}
+
+/** The fee and inclusion lines. */
+function feeFigures(f: Report['summary']['fees']): HeadlineFigure[] {
+  const out: HeadlineFigure[] = [
+    { label: 'Ledger ordering', value: f.ordering === 'core' ? "node (stellar-core's selection and apply order)" : 'seeded latency' },
+    { label: 'Keeper fees', value: `${formatXlm(f.keepersXlm)} XLM, ${formatXlm(f.perWinXlm)} per win` },
+    { label: 'Fees / vault profit', value: `${f.shareOfVaultProfit === null ? '—' : formatPct(f.shareOfVaultProfit, 2)} (XLM at ${formatAmount(f.xlmPriceUsd)} USD)` },
+    { label: 'Inclusion delay p50 / p95 (ledgers)', value: `${formatCount(f.inclusionDelay.p50)} / ${formatCount(f.inclusionDelay.p95)}` },
+  ]
+  if (f.winsByStrategy.length > 0) out.push({ label: 'Wins by fee strategy', value: f.winsByStrategy.map((w) => `${w.strategy}: ${w.wins}`).join(', ') })
+  if (f.background !== null)
+    out.push({ label: 'Background load', value: `${formatCount(f.background.sent)} sent, ${formatCount(f.background.applied)} applied, ${formatCount(f.background.dropped)} dropped` })
+  return out
 }
 
 function alertIf(condition: boolean): { alert?: true } {

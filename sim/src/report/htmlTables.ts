@@ -137,7 +137,7 @@ function contendersHtml(report: Report, a: AuctionResult): string | Html {
   return { html: a.contenders.map((c) => (c === winner ? `<b>${escapeHtml(c)}</b>` : escapeHtml(c))).join(', ') }
 }
 
-/** One row per keeper: settings, wins / losses / missed / unprofitable / abandoned, win rate, fees, profit, slashes, crashes. */
+/** One row per keeper: settings, wins / losses / missed / unprofitable / abandoned, win rate, fees (in all, per win), inclusion delay, profit, slashes, crashes. */
 export function keepersTable(report: Report): string {
   return htmlTable(
     report.keepers,
@@ -149,6 +149,7 @@ export function keepersTable(report: Report): string {
       { head: 'Path', cell: (k) => k.path },
       { head: 'Min profit', cell: (k) => formatAmount(k.minProfit), num: true },
       { head: 'Poll (ledgers)', cell: (k) => formatCount(k.pollIntervalLedgers), num: true },
+      { head: 'Fee strategy', cell: (k) => k.feeStrategy || MISSING },
       { head: 'Wins', cell: (k) => formatCount(k.wins), num: true },
       { head: 'Fills', cell: (k) => formatCount(k.fills), num: true },
       { head: 'Losses', cell: (k) => formatCount(k.losses), num: true },
@@ -159,6 +160,8 @@ export function keepersTable(report: Report): string {
       { head: 'Lost races', cell: (k) => formatCount(k.lostRaceTransactions), num: true },
       { head: 'Win rate', cell: (k) => formatPct(k.winRate, 1), num: true },
       { head: 'Fees (XLM)', cell: (k) => formatXlm(k.feesPaid), num: true },
+      { head: 'Fees per win (XLM)', cell: (k) => formatXlm(k.feesPerWin), num: true },
+      { head: 'Inclusion delay p50 / p95 (ledgers)', cell: (k) => `${formatCount(k.inclusionDelay.p50)} / ${formatCount(k.inclusionDelay.p95)}`, num: true },
       { head: 'Profit (USDC)', cell: (k) => formatAmount(k.profit), num: true },
       { head: 'To vault (USDC)', cell: (k) => formatAmount(k.vaultProfit), num: true },
       { head: 'Slashed', cell: (k) => formatCount(k.slashed), num: true },

@@ -13,7 +13,8 @@ export type Align = 'left' | 'right'
 
 /**
  * The summary: a title line (scenario, seed, ledgers), the headline figures, the keepers
- * (path, MIN_PROFIT, wins, losses, missed, unprofitable, abandoned, win rate, XLM fees, own
+ * (path, MIN_PROFIT, fee strategy, wins, losses, missed, unprofitable, abandoned, win rate, XLM
+ * fees in all and per win, inclusion delay p50/p95 in ledgers, own
  * profit, profit returned to the vault, slashes, crashed) and, when the
  * audit does not hold cleanly, its failing or warning invariants. Ends with a newline.
  */
@@ -37,11 +38,12 @@ export function summaryTable(report: Report): string {
   if (report.keepers.length > 0)
     parts.push(
       textTable(
-        ['Keeper', 'Path', 'Min profit', 'Wins', 'Fills', 'Losses', 'Missed', 'Unprofitable', 'Abandoned', 'Failed txs', 'Lost races', 'Win rate', 'Fees (XLM)', 'Profit (USDC)', 'To vault (USDC)', 'Slashed', 'Crashed'],
+        ['Keeper', 'Path', 'Min profit', 'Fee strategy', 'Wins', 'Fills', 'Losses', 'Missed', 'Unprofitable', 'Abandoned', 'Failed txs', 'Lost races', 'Win rate', 'Fees (XLM)', 'Fees/win', 'Delay p50/p95', 'Profit (USDC)', 'To vault (USDC)', 'Slashed', 'Crashed'],
         report.keepers.map((k) => [
           k.name,
           k.path,
           formatAmount(k.minProfit),
+          k.feeStrategy || '—',
           formatCount(k.wins),
           formatCount(k.fills),
           formatCount(k.losses),
@@ -52,12 +54,14 @@ export function summaryTable(report: Report): string {
           formatCount(k.lostRaceTransactions),
           formatPct(k.winRate, 1),
           formatXlm(k.feesPaid),
+          formatXlm(k.feesPerWin),
+          `${formatCount(k.inclusionDelay.p50)}/${formatCount(k.inclusionDelay.p95)}`,
           formatAmount(k.profit),
           formatAmount(k.vaultProfit),
           formatCount(k.slashed),
           k.crashed ? 'yes' : 'no',
         ]),
-        ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+        ['left', 'left', 'right', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
       ),
     )
 

@@ -7,6 +7,8 @@
  * USD / USDC figures are numbers rounded to 7 decimals (the chain's precision); ledgers are
  * sequence numbers of the run's sandbox.
  */
+import type { FeeSummary, KeeperFeeFigures } from '../record/fees.js'
+
 export const REPORT_SCHEMA_VERSION = 1
 
 export interface Report {
@@ -87,9 +89,11 @@ export interface Summary {
   peakUtilisation: number
   replayMismatches: number
   auditHolds: boolean
+  /** Fees and inclusion: what the keepers paid to be included and how long they waited. */
+  fees: FeeSummary
 }
 
-export interface KeeperResult {
+export interface KeeperResult extends KeeperFeeFigures {
   index: number
   name: string
   /** The registered keeper address (its executor contract on the atomic path). */

@@ -6,6 +6,9 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { basename, dirname, extname, resolve } from 'node:path'
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml'
+import { Keypair, StrKey } from '@stellar/stellar-sdk'
+import { ConfigError, parseConfig } from '../../../src/keeper/config/index.js'
+import { feeEnv, type KeeperFee } from './chainSchema.js'
 import { scenarioSchema, type Scenario } from './schema.js'
 
 export class ScenarioError extends Error {
@@ -118,8 +121,29 @@ export function validateScenario(input: unknown, file: string, doc?: { doc: Docu
   for (const f of parsed.data.world.depositors.flows) {
     if (f.depositor >= parsed.data.world.depositors.count) problems.push(`world.depositors.flows: depositor ${f.depositor} but depositors.count is ${parsed.data.world.depositors.count}`)
   }
+  problems.push(...feeProblems('keepers.fee', k.fee))
+  for (const o of k.individual) if (o.fee !== undefined) problems.push(...feeProblems(`keepers.individual (index ${o.index}).fee`, { ...k.fee, ...o.fee }))
   if (problems.length > 0) throw new ScenarioError(file, problems)
   return { ...parsed.data, name }
+}
+
+/** A keeper's fee settings checked by the daemon's own configuration parser. */
+const PLACEHOLDER = {
+  KEEPER_SECRET: Keypair.fromRawEd25519Seed(Buffer.alloc(32, 1)).secret(),
+  REGISTRY_CONTRACT: StrKey.encodeContract(Buffer.alloc(32, 2)),
+  VAULT_CONTRACT: StrKey.encodeContract(Buffer.alloc(32, 3)),
+}
+
+function feeProblems(where: string, fee: KeeperFee | undefined): string[] {
+  const env = feeEnv(fee)
+  if (Object.keys(env).length === 0) return []
+  try {
+    parseConfig({ ...PLACEHOLDER, ...env })
+    return []
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err
+    return err.problems.map((p) => `${where}: ${p}`)
+  }
 }
 
 export function scenarioHash(s: Scenario): string {

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod'
 import { correlationProblems } from '../market/correlation.js'
+import { chainSchema, keeperFee } from './chainSchema.js'
 
 const DURATION_RE = /^(\d+(?:\.\d+)?)\s*(s|m|h|d)$/
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 }
@@ -160,6 +161,8 @@ const keeperOverride = z
     latency: latency.optional(),
     rpcFaultRate: fraction.optional(),
     path: z.enum(['atomic', 'two-step']).optional(),
+    /** Fee settings that differ from the population's (field by field). */
+    fee: keeperFee.optional(),
   })
   .strict()
 
@@ -330,12 +333,16 @@ export const scenarioSchema = z
         latency: latency.default({ model: 'lognormal', medianMs: 400, sigma: 0.6 }),
         /** Chance that any one RPC call fails (reads error out; a send's answer is lost). */
         rpcFaultRate: fraction.default(0),
+        /** Fee settings: strategy, inclusionFee, maxFee, bumpLedgers (the daemon's FEE_* variables). */
+        fee: keeperFee.optional(),
         /** Per-keeper settings that differ from the above. */
         individual: z.array(keeperOverride).default([]),
         crashes: z.array(crash).default([]),
       })
       .strict()
       .prefault({}),
+    /** The network: who orders a ledger, its limits and other users' load. */
+    chain: chainSchema.prefault({}),
   })
   .strict()
 

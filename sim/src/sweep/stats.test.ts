@@ -79,6 +79,11 @@ describe('FIGURES', () => {
       peakUtilisation: 0.6,
       replayMismatches: 1,
       auditHolds: 0,
+      'fees.keepersXlm': 0.0580245,
+      'fees.perWinXlm': 0.0290123,
+      'fees.shareOfVaultProfit': 0.000141,
+      'fees.inclusionDelay.p50': 0,
+      'fees.inclusionDelay.p95': 2,
     })
   })
 })

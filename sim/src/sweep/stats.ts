@@ -41,6 +41,11 @@ export const FIGURES: readonly Figure[] = [
   { name: 'peakUtilisation', label: 'Peak utilisation (active liquidations / total USDC)', read: (s) => s.peakUtilisation },
   { name: 'replayMismatches', label: 'Core replay mismatches', read: (s) => s.replayMismatches },
   { name: 'auditHolds', label: 'Share of runs whose invariant audit held', read: (s) => (s.auditHolds ? 1 : 0) },
+  { name: 'fees.keepersXlm', label: 'Keeper fees, all keepers (XLM)', read: (s) => s.fees?.keepersXlm ?? null },
+  { name: 'fees.perWinXlm', label: 'Keeper fees per win (XLM)', read: (s) => s.fees?.perWinXlm ?? null },
+  { name: 'fees.shareOfVaultProfit', label: "Keeper fees / the vault's profit", read: (s) => s.fees?.shareOfVaultProfit ?? null },
+  { name: 'fees.inclusionDelay.p50', label: 'Median inclusion delay (ledgers)', read: (s) => s.fees?.inclusionDelay.p50 ?? null },
+  { name: 'fees.inclusionDelay.p95', label: '95th percentile inclusion delay (ledgers)', read: (s) => s.fees?.inclusionDelay.p95 ?? null },
 ]
 
 /** A figure over a grid point's runs; mean and percentiles are null when no run had a value. */

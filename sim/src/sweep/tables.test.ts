@@ -83,6 +83,17 @@ const DOCUMENTED: Record<TableName, [string, string, boolean][]> = {
     ['peakUtilisation', 'DOUBLE', true],
     ['replayMismatches', 'INTEGER', true],
     ['auditHolds', 'BOOLEAN', true],
+    ['fees.ordering', 'VARCHAR', true],
+    ['fees.keepersXlm', 'DOUBLE', true],
+    ['fees.perWinXlm', 'DOUBLE', true],
+    ['fees.shareOfVaultProfit', 'DOUBLE', true],
+    ['fees.inclusionDelay.p50', 'DOUBLE', true],
+    ['fees.inclusionDelay.p95', 'DOUBLE', true],
+    ['fees.xlmPriceUsd', 'DOUBLE', true],
+    ['fees.winsByStrategy', 'VARCHAR', true],
+    ['fees.background.sent', 'INTEGER', true],
+    ['fees.background.applied', 'INTEGER', true],
+    ['fees.background.dropped', 'INTEGER', true],
   ],
   auctions: [
     ...IDENTITY,
@@ -128,6 +139,10 @@ const DOCUMENTED: Record<TableName, [string, string, boolean][]> = {
     ['failedTransactions', 'INTEGER', true],
     ['lostRaceTransactions', 'INTEGER', true],
     ['failedTransactionFees', 'DOUBLE', true],
+    ['feeStrategy', 'VARCHAR', true],
+    ['feesPerWin', 'DOUBLE', true],
+    ['inclusionDelayP50', 'DOUBLE', true],
+    ['inclusionDelayP95', 'DOUBLE', true],
   ],
 }
 
@@ -175,7 +190,8 @@ describe('a sweep writes runs, auctions and keepers tables', () => {
       expect(row).toMatchObject(identity(key))
       if (existsSummary(key)) {
         const s = readJson<RunSummaryFile>(join(runDir(out, key), 'summary.json'))
-        const figures = Object.fromEntries(SUMMARY_FIGURES.map((f) => [f.name, at(s.summary, f.name)]))
+        const json = (v: unknown) => (Array.isArray(v) ? JSON.stringify(v) : v)
+        const figures = Object.fromEntries(SUMMARY_FIGURES.map((f) => [f.name, json(at(s.summary, f.name))]))
         expect(row).toEqual({ ...identity(key), scenarioHash: s.scenarioHash, status: 'finished', errorKind: null, errorMessage: null, errorAttempts: null, ...figures })
       } else {
         const e = readJson<RunErrorFile>(join(runDir(out, key), 'error.json'))
@@ -219,7 +235,8 @@ describe('a sweep writes runs, auctions and keepers tables', () => {
     const expected = finished.flatMap((key) =>
       report(key).keepers.map((keeper) => {
         const { address: _a, operator: _o, ...k } = keeper as KeeperResult & KeeperExtras
-        return { ...identity(key), ...k, missed: k.missed ?? null, unprofitable: k.unprofitable ?? null, feesPaid: k.feesPaid ?? null }
+        const { inclusionDelay, ...rest } = k
+        return { ...identity(key), ...rest, missed: k.missed ?? null, unprofitable: k.unprofitable ?? null, feesPaid: k.feesPaid ?? null, inclusionDelayP50: inclusionDelay.p50, inclusionDelayP95: inclusionDelay.p95 }
       }),
     )
     expect(rows.length).toBeGreaterThan(0)
@@ -313,7 +330,7 @@ describe('writeTables', () => {
 describe('SUMMARY_FIGURES', () => {
   it('covers every field of the Summary (a new figure needs a runs column)', () => {
     const leaves = (o: object, prefix = ''): string[] =>
-      Object.entries(o).flatMap(([k, v]) => (v !== null && typeof v === 'object' ? leaves(v as object, `${prefix}${k}.`) : [`${prefix}${k}`]))
+      Object.entries(o).flatMap(([k, v]) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? leaves(v as object, `${prefix}${k}.`) : [`${prefix}${k}`]))
     expect(SUMMARY_FIGURES.map((f) => f.name).sort()).toEqual(leaves(reportFixture().summary).sort())
   })
 })

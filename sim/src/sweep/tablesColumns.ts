@@ -36,12 +36,15 @@ export interface KeeperExtras {
   feesPaid?: unknown
 }
 
+/** KeeperResult's fee figures, read as optional: reports written before them lack them. */
+type KeeperFeeExtras = { feeStrategy?: string; feesPerWin?: number | null; inclusionDelay?: { p50: number | null; p95: number | null } }
+
 export interface AuctionRowSource extends JobRow {
   auction: AuctionResult & AuctionExtras
 }
 
 export interface KeeperRowSource extends JobRow {
-  keeper: KeeperResult & KeeperExtras
+  keeper: Omit<KeeperResult, 'feeStrategy' | 'feesPerWin' | 'inclusionDelay'> & KeeperExtras & KeeperFeeExtras
 }
 
 /** A Summary figure: its column name (the field's path), type, unit, meaning and reader. */
@@ -50,10 +53,10 @@ interface Figure {
   type: ColumnType
   unit: string
   about: string
-  read: (s: Summary) => unknown
+  read: (s: AnySummary) => unknown
 }
 
-const fig = (name: string, type: ColumnType, unit: string, about: string, read: (s: Summary) => unknown): Figure => ({ name, type, unit, about, read })
+const fig = (name: string, type: ColumnType, unit: string, about: string, read: (s: AnySummary) => unknown): Figure => ({ name, type, unit, about, read })
 
 /** Every Summary field, flattened to dotted paths, in the Summary's order. */
 export const SUMMARY_FIGURES: readonly Figure[] = [
@@ -84,12 +87,26 @@ export const SUMMARY_FIGURES: readonly Figure[] = [
   fig('peakUtilisation', 'DOUBLE', 'fraction', 'highest active_liq / total_usdc seen', (s) => s.peakUtilisation),
   fig('replayMismatches', 'INT32', 'count', 'core replay checks the chain disagreed with (non-zero fails the run)', (s) => s.replayMismatches),
   fig('auditHolds', 'BOOLEAN', '', 'whether every invariant of the final-state audit holds', (s) => s.auditHolds),
+  fig('fees.ordering', 'STRING', '', "who ordered the ledgers: latency (the sim) or core (the node: stellar-core's selection and apply order); null in older reports", (s) => s.fees?.ordering ?? null),
+  fig('fees.keepersXlm', 'DOUBLE', 'XLM', "fees charged on every keeper transaction applied; null in older reports", (s) => optionalNumber(s.fees?.keepersXlm)),
+  fig('fees.perWinXlm', 'DOUBLE', 'XLM', 'keeper fees / auctions won; null without wins or in older reports', (s) => optionalNumber(s.fees?.perWinXlm)),
+  fig('fees.shareOfVaultProfit', 'DOUBLE', 'fraction', "keeper fees (USD at fees.xlmPriceUsd) / the vault's profit; null without profit or in older reports", (s) => optionalNumber(s.fees?.shareOfVaultProfit)),
+  fig('fees.inclusionDelay.p50', 'DOUBLE', 'ledgers', "median ledgers from send to apply of the keepers' applied transactions; null in older reports", (s) => optionalNumber(s.fees?.inclusionDelay.p50)),
+  fig('fees.inclusionDelay.p95', 'DOUBLE', 'ledgers', '95th percentile (nearest rank) of the inclusion delay; null in older reports', (s) => optionalNumber(s.fees?.inclusionDelay.p95)),
+  fig('fees.xlmPriceUsd', 'DOUBLE', 'USD', 'the XLM price fees are valued at (scenario chain.xlmPrice); null in older reports', (s) => optionalNumber(s.fees?.xlmPriceUsd)),
+  fig('fees.winsByStrategy', 'STRING', 'JSON', 'wins and fees per fee strategy: [{strategy, keepers, wins, feesXlm}]; null in older reports', (s) => (s.fees === undefined ? null : JSON.stringify(s.fees.winsByStrategy))),
+  fig('fees.background.sent', 'INT32', 'count', "other users' transactions sent (chain.background); null without background load", (s) => optionalNumber(s.fees?.background?.sent)),
+  fig('fees.background.applied', 'INT32', 'count', "other users' transactions applied; null without background load", (s) => optionalNumber(s.fees?.background?.applied)),
+  fig('fees.background.dropped', 'INT32', 'count', "other users' transactions the node's queue dropped; null without background load", (s) => optionalNumber(s.fees?.background?.dropped)),
 ]
 
 /** null for undefined (a figure an older summary.json lacks). */
 const cell = (v: unknown): Cell => (v === undefined ? null : (v as Cell))
 
-const summaryOf = (r: RunRowSource): Summary | null => (r.record?.ok === true ? r.record.file.summary : null)
+/** The Summary with its newest figures optional (an older summary.json lacks them). */
+type AnySummary = Omit<Summary, 'fees'> & { fees?: Summary['fees'] }
+
+const summaryOf = (r: RunRowSource): AnySummary | null => (r.record?.ok === true ? r.record.file.summary : null)
 const errorOf = (r: RunRowSource) => (r.record !== undefined && !r.record.ok ? r.record.file : null)
 
 const RUN_COLUMNS: Column<RunRowSource>[] = [
@@ -163,6 +180,10 @@ const KEEPER_COLUMNS: Column<KeeperRowSource>[] = [
   col('failedTransactions', 'INT32', true, 'count', 'its transactions that failed, refused in simulation or on the ledger, lost races left out; null in older reports', (r) => optionalNumber(r.keeper.failedTransactions)),
   col('lostRaceTransactions', 'INT32', true, 'count', "its fill transactions that failed because another keeper's fill ran first; null in older reports", (r) => optionalNumber(r.keeper.lostRaceTransactions)),
   col('failedTransactionFees', 'DOUBLE', true, 'XLM', 'what the ledger charged for its failed transactions, lost races included; null in older reports', (r) => optionalNumber(r.keeper.failedTransactionFees)),
+  col('feeStrategy', 'STRING', true, '', 'its fee strategy (keepers.fee): fixed N, feestats:pNN or profit:BPS; null in older reports', (r) => r.keeper.feeStrategy ?? null),
+  col('feesPerWin', 'DOUBLE', true, 'XLM', 'its fees / its wins; null without wins or in older reports', (r) => optionalNumber(r.keeper.feesPerWin)),
+  col('inclusionDelayP50', 'DOUBLE', true, 'ledgers', 'median ledgers from send to apply of its applied transactions; null in older reports', (r) => optionalNumber(r.keeper.inclusionDelay?.p50)),
+  col('inclusionDelayP95', 'DOUBLE', true, 'ledgers', '95th percentile (nearest rank) of its inclusion delay; null in older reports', (r) => optionalNumber(r.keeper.inclusionDelay?.p95)),
 ]
 
 export interface SweepTables {
