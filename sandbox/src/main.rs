@@ -2,6 +2,7 @@
 //! engine (soroban-env-host for apply, soroban-simulation for preflight).
 
 mod apply;
+mod apply_order;
 mod cheats;
 mod classic;
 mod classic_events;

@@ -10,7 +10,7 @@
 //!   balance, time bounds, signatures, as at submission) and what fails is dropped; before a
 //!   close, transactions whose upper time bound has passed for that close are dropped.
 
-use crate::node::Node;
+use crate::node::{Closed, Node};
 use crate::overlay::Overlay;
 use crate::tx::{self, ParsedTx};
 use crate::txset::{self, Candidate, LedgerLimits};
@@ -44,19 +44,25 @@ impl Node {
     }
 
     /// Closes one ledger with the pending transactions that fit its limits (by inclusion fee
-    /// rate when more is pending, txset.rs), applied in arrival order; then ages the queue.
+    /// rate when more is pending, txset.rs), applied in stellar-core's order (apply_order.rs)
+    /// or, with `--apply-order arrival`, in arrival order; then ages the queue.
     pub fn close_ledger(&mut self) -> u32 {
+        self.close(None, true).seq
+    }
+
+    /// `close_ledger`, answering what the close did.
+    pub fn close_ledger_report(&mut self) -> Closed {
         self.close(None, true)
     }
 
     /// Closes one ledger applying just the pending transactions named in `order`, in that
     /// order, without limits and at the base fee. The others stay pending, neither aged nor
     /// dropped.
-    pub fn close_ordered(&mut self, order: &[[u8; 32]]) -> Result<u32, String> {
+    pub fn close_ordered(&mut self, order: &[[u8; 32]]) -> Result<Closed, String> {
         let held = self.select_pending(order)?;
-        let seq = self.close(None, false);
+        let closed = self.close(None, false);
         self.pending.extend(held);
-        Ok(seq)
+        Ok(closed)
     }
 
     /// The classic phase's limit in operations: the value the next header records.
@@ -75,8 +81,16 @@ impl Node {
 
     /// Drops pending transactions whose upper time bound has passed for a ledger closing at
     /// `close_time` (stellar-core leaves them out of the set it builds, then bans them).
-    pub fn drop_expired(&mut self, close_time: u64) {
-        self.pending.retain(|p| !tx::too_late(p, close_time));
+    pub fn drop_expired(&mut self, close_time: u64) -> Vec<[u8; 32]> {
+        let mut dropped = vec![];
+        self.pending.retain(|p| {
+            let late = tx::too_late(p, close_time);
+            if late {
+                dropped.push(p.hash);
+            }
+            !late
+        });
+        dropped
     }
 
     /// Takes what the next ledger applies out of the queue, in arrival order, each with the
@@ -100,8 +114,9 @@ impl Node {
     }
 
     /// After an ordinary close that applied transactions from `applied` sources: ages the
-    /// queue, drops timed-out accounts' transactions, then those no longer valid.
-    pub fn queue_upkeep(&mut self, applied: &HashSet<AccountId>) {
+    /// queue, drops timed-out accounts' transactions, then those no longer valid; answers the
+    /// hashes dropped.
+    pub fn queue_upkeep(&mut self, applied: &HashSet<AccountId>) -> Vec<[u8; 32]> {
         let sources: HashSet<AccountId> = self.pending.iter().map(|p| p.source()).collect();
         self.queue_ages.retain(|a, _| sources.contains(a));
         let mut timed_out = HashSet::new();
@@ -118,9 +133,16 @@ impl Node {
         for s in &timed_out {
             self.queue_ages.remove(s);
         }
-        self.pending.retain(|p| !timed_out.contains(&p.source()));
+        let mut dropped = vec![];
+        self.pending.retain(|p| {
+            let out = timed_out.contains(&p.source());
+            if out {
+                dropped.push(p.hash);
+            }
+            !out
+        });
         if self.pending.is_empty() {
-            return;
+            return dropped;
         }
         let now = self.chain.clock.now(self.latest().close_time);
         let ov = Overlay::new(&self.chain.store, self.latest().seq + 1);
@@ -131,9 +153,12 @@ impl Node {
             let ok = tx::check_valid(&ov, p, &settings, now, *n).is_ok();
             if ok {
                 *n += 1;
+            } else {
+                dropped.push(p.hash);
             }
             ok
         });
+        dropped
     }
 
     /// `sandbox_pending`: the queue in arrival order, with each transaction's bid, age and
