@@ -33,11 +33,23 @@ pub fn dispatch(node: &mut Node, method: &str, p: &Value) -> Result<Value, RpcEr
             if n > 100_000 {
                 return Err(invalid("count: at most 100000 ledgers per call"));
             }
-            if let Some(order) = p.get("order").filter(|v| !v.is_null()) {
+            let order = p.get("order").filter(|v| !v.is_null());
+            let arrived = p.get("arrived").filter(|v| !v.is_null());
+            if order.is_some() && arrived.is_some() {
+                return Err(invalid("order and arrived: give one (order names what applies, arrived what may be chosen)"));
+            }
+            if let Some(order) = order {
                 if n != 1 {
                     return Err(invalid("order: only with count 1 (it names what the next ledger applies)"));
                 }
                 let closed = node.close_ordered(&hashes_arg(order, "order")?).map_err(invalid)?;
+                return Ok(closed_json(node, &closed));
+            }
+            if let Some(arrived) = arrived {
+                if n != 1 {
+                    return Err(invalid("arrived: only with count 1 (it names what reached the network before the next ledger)"));
+                }
+                let closed = node.close_arrived(&hashes_arg(arrived, "arrived")?).map_err(invalid)?;
                 return Ok(closed_json(node, &closed));
             }
             if n == 1 {
@@ -136,7 +148,7 @@ fn strkeys<T: std::str::FromStr>(p: &Value, name: &str, what: &str) -> Result<Ve
     }
 }
 
-/// `order`: transaction hashes (hex).
+/// `order` / `arrived`: transaction hashes (hex).
 fn hashes_arg(v: &Value, name: &str) -> Result<Vec<[u8; 32]>, RpcError> {
     let list = v.as_array().ok_or_else(|| invalid(format!("{name} must be an array of transaction hashes (hex)")))?;
     list.iter()

@@ -55,6 +55,48 @@ impl Node {
         self.close(None, true)
     }
 
+    /// An ordinary close in which only the pending transactions named in `arrived` have reached
+    /// the network: they are the candidates (limits, surge pricing, apply order, ageing and
+    /// drops as in any ordinary close). The others are held aside — not candidates, not aged,
+    /// not checked, not dropped — and are pending again afterwards, in arrival order. An
+    /// account's arrived transactions must be its earliest pending ones (the network could not
+    /// have accepted a later sequence number first).
+    pub fn close_arrived(&mut self, arrived: &[[u8; 32]]) -> Result<Closed, String> {
+        let named: HashSet<[u8; 32]> = arrived.iter().copied().collect();
+        if let Some(h) = arrived.iter().find(|h| !self.pending.iter().any(|p| &p.hash == *h)) {
+            return Err(format!("arrived: {} is not pending", hex::encode(h)));
+        }
+        let mut waiting: HashMap<AccountId, [u8; 32]> = HashMap::new();
+        for p in &self.pending {
+            let source = p.source();
+            if !named.contains(&p.hash) {
+                waiting.entry(source).or_insert(p.hash);
+            } else if let Some(earlier) = waiting.get(&source) {
+                return Err(format!(
+                    "arrived: {} (sequence {} of {source}) cannot arrive before {}, the account's earlier pending transaction",
+                    hex::encode(p.hash),
+                    p.tx.seq_num.0,
+                    hex::encode(earlier)
+                ));
+            }
+        }
+        let rank: HashMap<[u8; 32], usize> = self.pending.iter().enumerate().map(|(i, p)| (p.hash, i)).collect();
+        let (now, held): (Vec<ParsedTx>, Vec<ParsedTx>) = std::mem::take(&mut self.pending).into_iter().partition(|p| named.contains(&p.hash));
+        let arrived_sources: HashSet<AccountId> = now.iter().map(|p| p.source()).collect();
+        let held_ages: Vec<(AccountId, u32)> = held
+            .iter()
+            .map(|p| p.source())
+            .filter(|s| !arrived_sources.contains(s))
+            .filter_map(|s| self.queue_ages.get(&s).map(|&age| (s, age)))
+            .collect();
+        self.pending = now;
+        let closed = self.close(None, true);
+        self.queue_ages.extend(held_ages);
+        self.pending.extend(held);
+        self.pending.sort_by_key(|p| rank[&p.hash]);
+        Ok(closed)
+    }
+
     /// Closes one ledger applying just the pending transactions named in `order`, in that
     /// order, without limits and at the base fee. The others stay pending, neither aged nor
     /// dropped.
