@@ -289,15 +289,31 @@ impl Node {
     }
 
     /// Accepts a transaction into the queue (stellar-core's checkValid), or returns the
-    /// result code it was rejected with.
+    /// result code it was rejected with. A fee bump of a pending transaction (same source
+    /// account and sequence number) replaces it when it bids ten times its inclusion fee per
+    /// operation (queue.rs, `can_replace_by_fee`), taking its place in the queue; the account's
+    /// queue age is kept, as stellar-core keeps it.
     pub fn submit(&mut self, ptx: ParsedTx) -> Result<(), TransactionResult> {
         let now = self.chain.clock.now(self.latest().close_time);
         let ov = Overlay::new(&self.chain.store, self.latest().seq + 1);
-        let offset = self.pending_from(&ptx.source());
+        let source = ptx.source();
+        let replaces = self.replaced_by(&ptx);
+        let offset = match replaces {
+            Some(i) => {
+                if let Err(min_fee) = crate::queue::can_replace_by_fee(&ptx, &self.pending[i]) {
+                    return Err(TransactionResult { fee_charged: min_fee, result: TransactionResultResult::TxInsufficientFee, ext: TransactionResultExt::V0 });
+                }
+                self.pending[..i].iter().filter(|p| p.source() == source).count() as i64
+            }
+            None => self.pending_from(&source),
+        };
         if let Err(code) = tx::check_valid(&ov, &ptx, &self.settings, now, offset) {
             return Err(TransactionResult { fee_charged: 0, result: code, ext: TransactionResultExt::V0 });
         }
-        self.pending.push(ptx);
+        match replaces {
+            Some(i) => self.pending[i] = ptx,
+            None => self.pending.push(ptx),
+        }
         Ok(())
     }
 

@@ -21,6 +21,26 @@ use std::collections::{HashMap, HashSet};
 /// stellar-core's TRANSACTION_QUEUE_TIMEOUT_LEDGERS.
 pub const QUEUE_TIMEOUT_LEDGERS: u32 = 4;
 
+/// stellar-core's TransactionQueue::FEE_MULTIPLIER: a replacement bids at least ten times the
+/// inclusion fee per operation of what it replaces.
+pub const FEE_MULTIPLIER: i128 = 10;
+
+/// stellar-core's canReplaceByFee (herder/TransactionQueue.cpp), on inclusion fees:
+/// newFee · oldOps ≥ FEE_MULTIPLIER · oldFee · newOps, operations counted as at least one (a
+/// fee bump counts its inner operations plus one). When not, the smallest full fee that would
+/// do: ⌈FEE_MULTIPLIER · oldFee · newOps / oldOps⌉ plus the new transaction's flat part (its
+/// declared resource fee).
+pub fn can_replace_by_fee(new: &ParsedTx, old: &ParsedTx) -> Result<(), i64> {
+    let (new_fee, new_ops) = (new.inclusion_fee() as i128, new.num_ops().max(1) as i128);
+    let (old_fee, old_ops) = (old.inclusion_fee() as i128, old.num_ops().max(1) as i128);
+    let min_n = old_fee * new_ops * FEE_MULTIPLIER;
+    if new_fee >= 0 && new_fee * old_ops >= min_n {
+        return Ok(());
+    }
+    let min = i64::try_from((min_n + old_ops - 1).div_euclid(old_ops)).unwrap_or(i64::MAX);
+    Err(min.saturating_add(new.full_fee() - new.inclusion_fee()))
+}
+
 impl Node {
     /// Keeps only the pending transactions named in `order`, in that order, for the next close,
     /// and hands back the others (still pending afterwards, in arrival order). A transaction
@@ -41,6 +61,21 @@ impl Node {
         }
         self.pending = chosen;
         Ok(rest)
+    }
+
+    /// Whether `ptx` is known already (stellar-core's isDuplicateTx): applied or pending with
+    /// the same hash, or the inner transaction of a pending fee bump.
+    pub fn is_duplicate(&self, ptx: &ParsedTx) -> bool {
+        self.chain.txs.contains_key(&ptx.hash)
+            || self.pending.iter().any(|p| p.hash == ptx.hash || (p.fee_bump.is_some() && ptx.fee_bump.is_none() && p.inner_hash == ptx.hash))
+    }
+
+    /// The pending transaction a fee bump would replace (TransactionQueue::canAdd): the one
+    /// with its inner transaction's source account and sequence number.
+    pub fn replaced_by(&self, ptx: &ParsedTx) -> Option<usize> {
+        ptx.fee_bump.as_ref()?;
+        let source = ptx.source();
+        self.pending.iter().position(|p| p.tx.seq_num == ptx.tx.seq_num && p.source() == source)
     }
 
     /// Closes one ledger with the pending transactions that fit its limits (by inclusion fee
