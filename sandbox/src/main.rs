@@ -40,6 +40,8 @@ mod tests;
 #[cfg(test)]
 mod classic_events_tests;
 #[cfg(test)]
+mod close_tests;
+#[cfg(test)]
 mod fork_tests;
 #[cfg(test)]
 mod snapshot_tests;
