@@ -1,7 +1,7 @@
 //! Anvil-style methods under the `sandbox_` prefix.
 
 use crate::errors::{invalid, RpcError};
-use crate::node::Node;
+use crate::node::{Closed, Node};
 use crate::store::{entry_key, has_ttl, Stored};
 use serde_json::{json, Value};
 use soroban_env_host::xdr::{AccountId, LedgerEntry, LedgerKey, Limits, ReadXdr, ScAddress};
@@ -33,13 +33,28 @@ pub fn dispatch(node: &mut Node, method: &str, p: &Value) -> Result<Value, RpcEr
             if n > 100_000 {
                 return Err(invalid("count: at most 100000 ledgers per call"));
             }
-            if let Some(order) = p.get("order").filter(|v| !v.is_null()) {
+            let order = p.get("order").filter(|v| !v.is_null());
+            let arrived = p.get("arrived").filter(|v| !v.is_null());
+            if order.is_some() && arrived.is_some() {
+                return Err(invalid("order and arrived: give one (order names what applies, arrived what may be chosen)"));
+            }
+            if let Some(order) = order {
                 if n != 1 {
                     return Err(invalid("order: only with count 1 (it names what the next ledger applies)"));
                 }
-                let hashes = hashes_arg(order)?;
-                node.close_ordered(&hashes).map_err(invalid)?;
-                return Ok(json!({ "latestLedger": node.latest().seq, "held": node.pending.len() }));
+                let closed = node.close_ordered(&hashes_arg(order, "order")?).map_err(invalid)?;
+                return Ok(closed_json(node, &closed));
+            }
+            if let Some(arrived) = arrived {
+                if n != 1 {
+                    return Err(invalid("arrived: only with count 1 (it names what reached the network before the next ledger)"));
+                }
+                let closed = node.close_arrived(&hashes_arg(arrived, "arrived")?).map_err(invalid)?;
+                return Ok(closed_json(node, &closed));
+            }
+            if n == 1 {
+                let closed = node.close_ledger_report();
+                return Ok(closed_json(node, &closed));
             }
             for _ in 0..n {
                 node.close_ledger();
@@ -133,16 +148,29 @@ fn strkeys<T: std::str::FromStr>(p: &Value, name: &str, what: &str) -> Result<Ve
     }
 }
 
-/// `order`: transaction hashes (hex), the ones the next ledger applies in that order.
-fn hashes_arg(v: &Value) -> Result<Vec<[u8; 32]>, RpcError> {
-    let list = v.as_array().ok_or_else(|| invalid("order must be an array of transaction hashes (hex)"))?;
+/// `order` / `arrived`: transaction hashes (hex).
+fn hashes_arg(v: &Value, name: &str) -> Result<Vec<[u8; 32]>, RpcError> {
+    let list = v.as_array().ok_or_else(|| invalid(format!("{name} must be an array of transaction hashes (hex)")))?;
     list.iter()
         .map(|h| {
-            let s = h.as_str().ok_or_else(|| invalid("order: each hash must be a hex string"))?;
-            let bytes = hex::decode(s).map_err(|_| invalid(format!("order: {s} is not hex")))?;
-            bytes.try_into().map_err(|_| invalid(format!("order: {s} is not a 32-byte hash")))
+            let s = h.as_str().ok_or_else(|| invalid(format!("{name}: each hash must be a hex string")))?;
+            let bytes = hex::decode(s).map_err(|_| invalid(format!("{name}: {s} is not hex")))?;
+            bytes.try_into().map_err(|_| invalid(format!("{name}: {s} is not a 32-byte hash")))
         })
         .collect()
+}
+
+/// The answer of a one-ledger `sandbox_closeLedgers`.
+fn closed_json(node: &Node, c: &Closed) -> Value {
+    let hex = |hs: &[[u8; 32]]| hs.iter().map(hex::encode).collect::<Vec<_>>();
+    json!({
+        "latestLedger": c.seq,
+        "applied": hex(&c.applied),
+        "dropped": hex(&c.dropped),
+        "baseFee": c.base_fee,
+        "surged": c.surged,
+        "held": node.pending.len(),
+    })
 }
 
 /// Writes (or with `{"key", "delete": true}` removes) one ledger entry directly.

@@ -4,6 +4,16 @@ use std::path::PathBuf;
 
 pub const DEFAULT_PASSPHRASE: &str = "Standalone Network ; February 2017";
 
+/// The order an ordinary close applies its transaction set in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ApplyOrder {
+    /// stellar-core's (apply_order.rs): classic then Soroban, per-account batches shuffled by
+    /// the set's hash.
+    Core,
+    /// The order the transactions arrived in.
+    Arrival,
+}
+
 #[derive(Clone, Debug)]
 pub struct Config {
     pub host: String,
@@ -37,6 +47,8 @@ pub struct Config {
     pub fork_headers: Vec<String>,
     /// --network-passphrase was given.
     pub passphrase_given: bool,
+    /// Apply order of ordinary closes (friendbot's close and `order` closes keep theirs).
+    pub apply_order: ApplyOrder,
 }
 
 impl Default for Config {
@@ -59,6 +71,7 @@ impl Default for Config {
             fork_url: None,
             fork_headers: vec![],
             passphrase_given: false,
+            apply_order: ApplyOrder::Core,
         }
     }
 }
@@ -105,6 +118,13 @@ impl Config {
                 "--quiet" => c.quiet = true,
                 "--exit-on-stdin-close" => c.exit_on_stdin_close = true,
                 "--instant" => c.instant = true,
+                "--apply-order" => {
+                    c.apply_order = match value(&mut i, a)?.as_str() {
+                        "core" => ApplyOrder::Core,
+                        "arrival" => ApplyOrder::Arrival,
+                        other => return Err(format!("--apply-order: {other} is not core or arrival")),
+                    }
+                }
                 "--help" | "-h" => return Err(USAGE.into()),
                 other => return Err(format!("unknown argument {other}\n{USAGE}")),
             }
@@ -126,7 +146,7 @@ fn parse_num<T: std::str::FromStr>(s: &str, name: &str) -> Result<T, String> {
 
 pub const USAGE: &str = "usage: sandbox [--port N] [--host H] [--ledger-interval SECONDS] [--manual] \
 [--seed S] [--state FILE] [--network-passphrase P] [--start-time UNIX] [--retention-window N] \
-[--min-persistent-ttl N] [--quiet] [--exit-on-stdin-close] [--instant] [--snapshot FILE] \
+[--min-persistent-ttl N] [--quiet] [--exit-on-stdin-close] [--instant] [--apply-order core|arrival] [--snapshot FILE] \
 [--fork-url URL [--fork-header 'Name: value' ...]]";
 
 #[cfg(test)]
@@ -146,6 +166,9 @@ mod tests {
         assert_eq!(c.seed, Some(7));
         assert_eq!(c.state_file.unwrap().to_str(), Some("s.json"));
         assert_eq!(c.passphrase, DEFAULT_PASSPHRASE);
+        assert_eq!(c.apply_order, ApplyOrder::Core);
+        assert_eq!(Config::parse(&args("--apply-order arrival")).unwrap().apply_order, ApplyOrder::Arrival);
+        assert_eq!(Config::parse(&args("--apply-order core")).unwrap().apply_order, ApplyOrder::Core);
     }
 
     #[test]
@@ -156,5 +179,7 @@ mod tests {
         assert!(Config::parse(&args("--seed")).is_err());
         assert!(Config::parse(&args("--snapshot s.json --fork-url http://x")).is_err());
         assert!(Config::parse(&args("--fork-header a:b")).is_err());
+        assert!(Config::parse(&args("--apply-order random")).is_err());
+        assert!(Config::parse(&args("--apply-order")).is_err());
     }
 }

@@ -2,6 +2,7 @@
 //! engine (soroban-env-host for apply, soroban-simulation for preflight).
 
 mod apply;
+mod apply_order;
 mod cheats;
 mod classic;
 mod classic_events;
@@ -38,6 +39,8 @@ mod xdrjson;
 mod tests;
 #[cfg(test)]
 mod classic_events_tests;
+#[cfg(test)]
+mod close_tests;
 #[cfg(test)]
 mod fork_tests;
 #[cfg(test)]

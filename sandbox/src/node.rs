@@ -2,7 +2,7 @@
 //! queue, and ledger close.
 
 use crate::clock::Clock;
-use crate::config::Config;
+use crate::config::{ApplyOrder, Config};
 use crate::errors::FriendbotError;
 use crate::network::{self, Settings, BASE_FEE, BASE_RESERVE, PROTOCOL_VERSION};
 use crate::overlay::Overlay;
@@ -60,6 +60,20 @@ pub struct EventRecord {
     pub in_successful_call: bool,
     pub op_index: u32,
     pub tx_index: u32,
+}
+
+/// What one ledger close did.
+#[derive(Clone, Debug, Default)]
+pub struct Closed {
+    pub seq: u32,
+    /// Hashes of the transactions applied (the fee-bump hash for a fee bump), in apply order.
+    pub applied: Vec<[u8; 32]>,
+    /// Pending transactions the close removed from the queue (expired, timed out, invalid).
+    pub dropped: Vec<[u8; 32]>,
+    /// Inclusion fee per operation charged in each phase [classic, Soroban].
+    pub base_fee: [i64; 2],
+    /// Whether a phase left a transaction out for lack of room.
+    pub surged: [bool; 2],
 }
 
 /// Everything snapshot / revert restores.
@@ -153,7 +167,8 @@ impl Node {
             new_code: vec![],
         };
         let header = node.make_header(1, genesis_time, [0; 32], [0; 32], [0; 32]);
-        node.push_ledger(header, txset::phases(&[], [BASE_FEE as i64; 2]), vec![], vec![], Default::default());
+        let (tx_set, _) = txset::tx_set([0; 32], txset::phases(&[], [BASE_FEE as i64; 2]));
+        node.push_ledger(header, tx_set, vec![], vec![], Default::default());
         Ok(node)
     }
 
@@ -232,7 +247,7 @@ impl Node {
     fn push_ledger(
         &mut self,
         header: LedgerHeader,
-        phases: VecM<TransactionPhase>,
+        tx_set: GeneralizedTransactionSet,
         processing: Vec<TransactionResultMetaV1>,
         evicted: Vec<LedgerKey>,
         fees: crate::feestats::LedgerFees,
@@ -242,7 +257,7 @@ impl Node {
         let meta = LedgerCloseMeta::V2(LedgerCloseMetaV2 {
             ext: LedgerCloseMetaExt::V0,
             ledger_header: LedgerHeaderHistoryEntry { hash: Hash(hash), header: header.clone(), ext: LedgerHeaderHistoryEntryExt::V0 },
-            tx_set: GeneralizedTransactionSet::V1(TransactionSetV1 { previous_ledger_hash: header.previous_ledger_hash.clone(), phases }),
+            tx_set,
             tx_processing: processing.try_into().unwrap_or_default(),
             upgrades_processing: VecM::default(),
             scp_info: VecM::default(),
@@ -274,64 +289,94 @@ impl Node {
     }
 
     /// Accepts a transaction into the queue (stellar-core's checkValid), or returns the
-    /// result code it was rejected with.
+    /// result code it was rejected with. A fee bump of a pending transaction (same source
+    /// account and sequence number) replaces it when it bids ten times its inclusion fee per
+    /// operation (queue.rs, `can_replace_by_fee`), taking its place in the queue; the account's
+    /// queue age is kept, as stellar-core keeps it.
     pub fn submit(&mut self, ptx: ParsedTx) -> Result<(), TransactionResult> {
         let now = self.chain.clock.now(self.latest().close_time);
         let ov = Overlay::new(&self.chain.store, self.latest().seq + 1);
-        let offset = self.pending_from(&ptx.source());
+        let source = ptx.source();
+        let replaces = self.replaced_by(&ptx);
+        let offset = match replaces {
+            Some(i) => {
+                if let Err(min_fee) = crate::queue::can_replace_by_fee(&ptx, &self.pending[i]) {
+                    return Err(TransactionResult { fee_charged: min_fee, result: TransactionResultResult::TxInsufficientFee, ext: TransactionResultExt::V0 });
+                }
+                self.pending[..i].iter().filter(|p| p.source() == source).count() as i64
+            }
+            None => self.pending_from(&source),
+        };
         if let Err(code) = tx::check_valid(&ov, &ptx, &self.settings, now, offset) {
             return Err(TransactionResult { fee_charged: 0, result: code, ext: TransactionResultExt::V0 });
         }
-        self.pending.push(ptx);
+        match replaces {
+            Some(i) => self.pending[i] = ptx,
+            None => self.pending.push(ptx),
+        }
         Ok(())
     }
 
-    pub(crate) fn close(&mut self, pinned: Option<[u8; 32]>, from_queue: bool) -> u32 {
+    /// Closes one ledger. `from_queue`: an ordinary close, which drops what expired, takes
+    /// what fits the ledger (txset.rs) and applies it in the configured order (stellar-core's
+    /// unless `--apply-order arrival`), then keeps the queue (queue.rs); friendbot's close
+    /// (`pinned`) applies in arrival order. Otherwise everything pending is applied in the
+    /// order it is in, at the base fee (`close_ordered`).
+    pub(crate) fn close(&mut self, pinned: Option<[u8; 32]>, from_queue: bool) -> Closed {
         let last = self.latest().clone();
         let seq = last.seq + 1;
         let close_time = self.chain.clock.next_close(last.close_time);
         let li = self.ledger_info(seq, close_time);
-        let (pending, base_fee) = if from_queue {
-            self.drop_expired(close_time);
+        let mut dropped = vec![];
+        let (mut txs, base_fee, surged) = if from_queue {
+            dropped = self.drop_expired(close_time);
             let (txs, sel) = self.take_tx_set(pinned);
-            (txs, sel.base_fee)
+            (txs, sel.base_fee, sel.surged)
         } else {
-            (std::mem::take(&mut self.pending), [last.header.base_fee as i64; 2])
+            (std::mem::take(&mut self.pending), [last.header.base_fee as i64; 2], [false; 2])
         };
+        let phase_of = |p: &ParsedTx| if p.is_soroban() { txset::SOROBAN } else { txset::CLASSIC };
+        let set: Vec<_> = txs.iter().map(|p| (&p.full_hash, &p.envelope, phase_of(p))).collect();
+        let (tx_set, tx_set_hash) = txset::tx_set(last.hash, txset::phases(&set, base_fee));
+        if from_queue && pinned.is_none() && self.cfg.apply_order == ApplyOrder::Core {
+            let entries: Vec<_> = txs
+                .iter()
+                .map(|p| crate::apply_order::Entry { full_hash: p.full_hash, source: p.source(), seq: p.tx.seq_num.0, phase: phase_of(p) })
+                .collect();
+            let order = crate::apply_order::apply_order(&entries, &tx_set_hash);
+            let mut slots: Vec<Option<ParsedTx>> = txs.into_iter().map(Some).collect();
+            txs = order.into_iter().map(|i| slots[i].take().expect("each index once")).collect();
+        }
         let mut processing = vec![];
         let mut envelopes = vec![];
         let mut result_pairs = vec![];
-        let mut in_set = vec![];
+        let mut applied = vec![];
         let mut sources = HashSet::new();
-        for (i, mut ptx) in pending.into_iter().enumerate() {
-            let phase = if ptx.is_soroban() { txset::SOROBAN } else { txset::CLASSIC };
-            ptx.base_fee = base_fee[phase];
+        for (i, mut ptx) in txs.into_iter().enumerate() {
+            ptx.base_fee = base_fee[phase_of(&ptx)];
             let seed = self.prng_seed(seq, i as u32);
             let order = i as u32 + 1;
-            let applied = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::apply::apply_tx(self, &ptx, &li, seed, order))) {
+            let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::apply::apply_tx(self, &ptx, &li, seed, order))) {
                 Ok(a) => a,
                 Err(_) => crate::apply::internal_error(self, &ptx, &li, order),
             };
             envelopes.push(ptx.envelope.clone());
-            result_pairs.push(applied.result_meta.result.clone());
-            processing.push(applied.result_meta);
-            in_set.push((ptx.hash, phase));
+            result_pairs.push(result.result_meta.result.clone());
+            processing.push(result.result_meta);
+            applied.push(ptx.hash);
             sources.insert(ptx.source());
         }
         let codes = std::mem::take(&mut self.new_code);
         crate::modules::add(&self.modules, &codes);
         let evicted = Arc::make_mut(&mut self.chain.store).evict_expired_temporary(seq);
-        let tx_set_hash = sha256(&envelopes.iter().flat_map(|e| e.to_xdr(Limits::none()).unwrap()).collect::<Vec<u8>>());
         let results_hash = sha256(&result_pairs.iter().flat_map(|r| r.to_xdr(Limits::none()).unwrap()).collect::<Vec<u8>>());
         let header = self.make_header(seq, close_time, last.hash, tx_set_hash, results_hash);
-        let set: Vec<_> = in_set.iter().zip(envelopes.iter()).map(|((h, phase), e)| (h, e, *phase)).collect();
-        let phases = txset::phases(&set, base_fee);
         let fees = crate::feestats::ledger_fees(envelopes.iter().zip(processing.iter()));
-        self.push_ledger(header, phases, processing, evicted, fees);
+        self.push_ledger(header, tx_set, processing, evicted, fees);
         if from_queue {
-            self.queue_upkeep(&sources);
+            dropped.extend(self.queue_upkeep(&sources));
         }
-        seq
+        Closed { seq, applied, dropped, base_fee, surged }
     }
 
     /// Friendbot: a CreateAccount from the root account, applied in a ledger closed at once.

@@ -10,7 +10,7 @@
 //!   balance, time bounds, signatures, as at submission) and what fails is dropped; before a
 //!   close, transactions whose upper time bound has passed for that close are dropped.
 
-use crate::node::Node;
+use crate::node::{Closed, Node};
 use crate::overlay::Overlay;
 use crate::tx::{self, ParsedTx};
 use crate::txset::{self, Candidate, LedgerLimits};
@@ -20,6 +20,26 @@ use std::collections::{HashMap, HashSet};
 
 /// stellar-core's TRANSACTION_QUEUE_TIMEOUT_LEDGERS.
 pub const QUEUE_TIMEOUT_LEDGERS: u32 = 4;
+
+/// stellar-core's TransactionQueue::FEE_MULTIPLIER: a replacement bids at least ten times the
+/// inclusion fee per operation of what it replaces.
+pub const FEE_MULTIPLIER: i128 = 10;
+
+/// stellar-core's canReplaceByFee (herder/TransactionQueue.cpp), on inclusion fees:
+/// newFee · oldOps ≥ FEE_MULTIPLIER · oldFee · newOps, operations counted as at least one (a
+/// fee bump counts its inner operations plus one). When not, the smallest full fee that would
+/// do: ⌈FEE_MULTIPLIER · oldFee · newOps / oldOps⌉ plus the new transaction's flat part (its
+/// declared resource fee).
+pub fn can_replace_by_fee(new: &ParsedTx, old: &ParsedTx) -> Result<(), i64> {
+    let (new_fee, new_ops) = (new.inclusion_fee() as i128, new.num_ops().max(1) as i128);
+    let (old_fee, old_ops) = (old.inclusion_fee() as i128, old.num_ops().max(1) as i128);
+    let min_n = old_fee * new_ops * FEE_MULTIPLIER;
+    if new_fee >= 0 && new_fee * old_ops >= min_n {
+        return Ok(());
+    }
+    let min = i64::try_from((min_n + old_ops - 1).div_euclid(old_ops)).unwrap_or(i64::MAX);
+    Err(min.saturating_add(new.full_fee() - new.inclusion_fee()))
+}
 
 impl Node {
     /// Keeps only the pending transactions named in `order`, in that order, for the next close,
@@ -43,20 +63,83 @@ impl Node {
         Ok(rest)
     }
 
+    /// Whether `ptx` is known already (stellar-core's isDuplicateTx): applied or pending with
+    /// the same hash, or the inner transaction of a pending fee bump.
+    pub fn is_duplicate(&self, ptx: &ParsedTx) -> bool {
+        self.chain.txs.contains_key(&ptx.hash)
+            || self.pending.iter().any(|p| p.hash == ptx.hash || (p.fee_bump.is_some() && ptx.fee_bump.is_none() && p.inner_hash == ptx.hash))
+    }
+
+    /// The pending transaction a fee bump would replace (TransactionQueue::canAdd): the one
+    /// with its inner transaction's source account and sequence number.
+    pub fn replaced_by(&self, ptx: &ParsedTx) -> Option<usize> {
+        ptx.fee_bump.as_ref()?;
+        let source = ptx.source();
+        self.pending.iter().position(|p| p.tx.seq_num == ptx.tx.seq_num && p.source() == source)
+    }
+
     /// Closes one ledger with the pending transactions that fit its limits (by inclusion fee
-    /// rate when more is pending, txset.rs), applied in arrival order; then ages the queue.
+    /// rate when more is pending, txset.rs), applied in stellar-core's order (apply_order.rs)
+    /// or, with `--apply-order arrival`, in arrival order; then ages the queue.
     pub fn close_ledger(&mut self) -> u32 {
+        self.close(None, true).seq
+    }
+
+    /// `close_ledger`, answering what the close did.
+    pub fn close_ledger_report(&mut self) -> Closed {
         self.close(None, true)
+    }
+
+    /// An ordinary close in which only the pending transactions named in `arrived` have reached
+    /// the network: they are the candidates (limits, surge pricing, apply order, ageing and
+    /// drops as in any ordinary close). The others are held aside — not candidates, not aged,
+    /// not checked, not dropped — and are pending again afterwards, in arrival order. An
+    /// account's arrived transactions must be its earliest pending ones (the network could not
+    /// have accepted a later sequence number first).
+    pub fn close_arrived(&mut self, arrived: &[[u8; 32]]) -> Result<Closed, String> {
+        let named: HashSet<[u8; 32]> = arrived.iter().copied().collect();
+        if let Some(h) = arrived.iter().find(|h| !self.pending.iter().any(|p| &p.hash == *h)) {
+            return Err(format!("arrived: {} is not pending", hex::encode(h)));
+        }
+        let mut waiting: HashMap<AccountId, [u8; 32]> = HashMap::new();
+        for p in &self.pending {
+            let source = p.source();
+            if !named.contains(&p.hash) {
+                waiting.entry(source).or_insert(p.hash);
+            } else if let Some(earlier) = waiting.get(&source) {
+                return Err(format!(
+                    "arrived: {} (sequence {} of {source}) cannot arrive before {}, the account's earlier pending transaction",
+                    hex::encode(p.hash),
+                    p.tx.seq_num.0,
+                    hex::encode(earlier)
+                ));
+            }
+        }
+        let rank: HashMap<[u8; 32], usize> = self.pending.iter().enumerate().map(|(i, p)| (p.hash, i)).collect();
+        let (now, held): (Vec<ParsedTx>, Vec<ParsedTx>) = std::mem::take(&mut self.pending).into_iter().partition(|p| named.contains(&p.hash));
+        let arrived_sources: HashSet<AccountId> = now.iter().map(|p| p.source()).collect();
+        let held_ages: Vec<(AccountId, u32)> = held
+            .iter()
+            .map(|p| p.source())
+            .filter(|s| !arrived_sources.contains(s))
+            .filter_map(|s| self.queue_ages.get(&s).map(|&age| (s, age)))
+            .collect();
+        self.pending = now;
+        let closed = self.close(None, true);
+        self.queue_ages.extend(held_ages);
+        self.pending.extend(held);
+        self.pending.sort_by_key(|p| rank[&p.hash]);
+        Ok(closed)
     }
 
     /// Closes one ledger applying just the pending transactions named in `order`, in that
     /// order, without limits and at the base fee. The others stay pending, neither aged nor
     /// dropped.
-    pub fn close_ordered(&mut self, order: &[[u8; 32]]) -> Result<u32, String> {
+    pub fn close_ordered(&mut self, order: &[[u8; 32]]) -> Result<Closed, String> {
         let held = self.select_pending(order)?;
-        let seq = self.close(None, false);
+        let closed = self.close(None, false);
         self.pending.extend(held);
-        Ok(seq)
+        Ok(closed)
     }
 
     /// The classic phase's limit in operations: the value the next header records.
@@ -75,8 +158,16 @@ impl Node {
 
     /// Drops pending transactions whose upper time bound has passed for a ledger closing at
     /// `close_time` (stellar-core leaves them out of the set it builds, then bans them).
-    pub fn drop_expired(&mut self, close_time: u64) {
-        self.pending.retain(|p| !tx::too_late(p, close_time));
+    pub fn drop_expired(&mut self, close_time: u64) -> Vec<[u8; 32]> {
+        let mut dropped = vec![];
+        self.pending.retain(|p| {
+            let late = tx::too_late(p, close_time);
+            if late {
+                dropped.push(p.hash);
+            }
+            !late
+        });
+        dropped
     }
 
     /// Takes what the next ledger applies out of the queue, in arrival order, each with the
@@ -100,8 +191,9 @@ impl Node {
     }
 
     /// After an ordinary close that applied transactions from `applied` sources: ages the
-    /// queue, drops timed-out accounts' transactions, then those no longer valid.
-    pub fn queue_upkeep(&mut self, applied: &HashSet<AccountId>) {
+    /// queue, drops timed-out accounts' transactions, then those no longer valid; answers the
+    /// hashes dropped.
+    pub fn queue_upkeep(&mut self, applied: &HashSet<AccountId>) -> Vec<[u8; 32]> {
         let sources: HashSet<AccountId> = self.pending.iter().map(|p| p.source()).collect();
         self.queue_ages.retain(|a, _| sources.contains(a));
         let mut timed_out = HashSet::new();
@@ -118,9 +210,16 @@ impl Node {
         for s in &timed_out {
             self.queue_ages.remove(s);
         }
-        self.pending.retain(|p| !timed_out.contains(&p.source()));
+        let mut dropped = vec![];
+        self.pending.retain(|p| {
+            let out = timed_out.contains(&p.source());
+            if out {
+                dropped.push(p.hash);
+            }
+            !out
+        });
         if self.pending.is_empty() {
-            return;
+            return dropped;
         }
         let now = self.chain.clock.now(self.latest().close_time);
         let ov = Overlay::new(&self.chain.store, self.latest().seq + 1);
@@ -131,9 +230,12 @@ impl Node {
             let ok = tx::check_valid(&ov, p, &settings, now, *n).is_ok();
             if ok {
                 *n += 1;
+            } else {
+                dropped.push(p.hash);
             }
             ok
         });
+        dropped
     }
 
     /// `sandbox_pending`: the queue in arrival order, with each transaction's bid, age and

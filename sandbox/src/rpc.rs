@@ -191,7 +191,7 @@ fn send(node: &mut Node, r: TxReq) -> Result<Value, RpcError> {
     let hash = hex::encode(ptx.hash);
     let latest = node.latest().clone();
     let base = json!({ "hash": hash, "latestLedger": latest.seq, "latestLedgerCloseTime": latest.close_time.to_string() });
-    let dup = node.chain.txs.contains_key(&ptx.hash) || node.pending.iter().any(|p| p.hash == ptx.hash);
+    let dup = node.is_duplicate(&ptx);
     let mut v = base;
     if dup {
         v["status"] = json!("DUPLICATE");

@@ -16,6 +16,9 @@ use soroban_env_host::xdr::{
 pub struct ParsedTx {
     /// Hash clients know the transaction by (the outer one for a fee bump).
     pub hash: [u8; 32],
+    /// SHA-256 of the envelope XDR, signatures included (stellar-core's getFullHash): what a
+    /// transaction set is sorted by and its apply order is drawn from (apply_order.rs).
+    pub full_hash: [u8; 32],
     pub envelope: TransactionEnvelope,
     pub tx: Transaction,
     pub inner_hash: [u8; 32],
@@ -52,7 +55,9 @@ fn payload_hash(network_id: &[u8; 32], tagged: TransactionSignaturePayloadTagged
 pub fn parse(xdr_b64: &str, network_id: &[u8; 32]) -> Result<ParsedTx, String> {
     let envelope = TransactionEnvelope::from_xdr_base64(xdr_b64.trim(), Limits::len(1 << 22))
         .map_err(|e| format!("transaction is not a valid TransactionEnvelope XDR: {e}"))?;
-    let size = envelope.to_xdr(Limits::none()).map_err(|e| e.to_string())?.len() as u32;
+    let bytes = envelope.to_xdr(Limits::none()).map_err(|e| e.to_string())?;
+    let size = bytes.len() as u32;
+    let full_hash: [u8; 32] = Sha256::digest(&bytes).into();
     let (tx, signatures, fee_bump) = match &envelope {
         TransactionEnvelope::TxV0(v0) => {
             let t = &v0.tx;
@@ -88,7 +93,7 @@ pub fn parse(xdr_b64: &str, network_id: &[u8; 32]) -> Result<ParsedTx, String> {
         }
         _ => inner_hash,
     };
-    Ok(ParsedTx { hash, envelope, tx, inner_hash, signatures, fee_bump, size, base_fee: BASE_FEE as i64 })
+    Ok(ParsedTx { hash, full_hash, envelope, tx, inner_hash, signatures, fee_bump, size, base_fee: BASE_FEE as i64 })
 }
 
 impl ParsedTx {

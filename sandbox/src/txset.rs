@@ -16,9 +16,9 @@
 use crate::network::Settings;
 use crate::tx::ParsedTx;
 use soroban_env_host::xdr::{
-    AccountId, DependentTxCluster, ParallelTxExecutionStage, ParallelTxsComponent,
-    TransactionEnvelope, TransactionPhase, TxSetComponent,
-    TxSetComponentTxsMaybeDiscountedFee, VecM,
+    AccountId, DependentTxCluster, GeneralizedTransactionSet, Hash, Limits, ParallelTxExecutionStage,
+    ParallelTxsComponent, TransactionEnvelope, TransactionPhase, TransactionSetV1, TxSetComponent,
+    TxSetComponentTxsMaybeDiscountedFee, VecM, WriteXdr,
 };
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
@@ -199,7 +199,8 @@ pub fn select(cands: &[Candidate], limits: &LedgerLimits, header_base_fee: i64) 
 
 /// The two phases of a GeneralizedTransactionSet v1 as stellar-core writes them on protocol
 /// 23+: classic as one discounted-fee component, Soroban as a parallel component of one stage
-/// and one cluster; transactions in hash order within each.
+/// and one cluster; transactions in full-hash order within each (`TxSetUtils::hashTxSorter`).
+/// `txs`: (full hash — SHA-256 of the envelope XDR, see ParsedTx::full_hash —, envelope, phase).
 pub fn phases(txs: &[(&[u8; 32], &TransactionEnvelope, usize)], base_fee: [i64; 2]) -> VecM<TransactionPhase> {
     let sorted = |phase: usize| {
         let mut v: Vec<_> = txs.iter().filter(|t| t.2 == phase).collect();
@@ -225,6 +226,15 @@ pub fn phases(txs: &[(&[u8; 32], &TransactionEnvelope, usize)], base_fee: [i64; 
         ParallelTxsComponent { base_fee: Some(base_fee[SOROBAN]), execution_stages: vec![stage].try_into().expect("one stage") }
     });
     vec![classic_phase, soroban_phase].try_into().expect("two phases")
+}
+
+/// The ledger's GeneralizedTransactionSet (v1) and its contents hash, SHA-256 of its XDR
+/// (stellar-core's TxSetXDRFrame: `mHash(xdrSha256(xdrTxSet))`), what the header's
+/// `scp_value.tx_set_hash` holds and the apply order is drawn from.
+pub fn tx_set(previous_ledger_hash: [u8; 32], phases: VecM<TransactionPhase>) -> (GeneralizedTransactionSet, [u8; 32]) {
+    let set = GeneralizedTransactionSet::V1(TransactionSetV1 { previous_ledger_hash: Hash(previous_ledger_hash), phases });
+    let hash = crate::node::sha256(&set.to_xdr(Limits::none()).expect("tx set encodes"));
+    (set, hash)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Asset, BASE_FEE, Keypair, Operation, TimeoutInfinite, TransactionBuilder, rpc } from '@stellar/stellar-sdk'
-import { startSandbox, type Sandbox } from './launch.js'
+import { startSandbox, type ClosedLedger, type Sandbox } from './launch.js'
 
 let sb: Sandbox
 
@@ -29,7 +29,7 @@ async function balance(s: Sandbox, who: string): Promise<bigint> {
 }
 
 describe('ledgers, time and cheats (manual closing)', () => {
-  it('applies two transactions in one ledger, in arrival order', async () => {
+  it('applies two transactions in one ledger, in the order it answers; getTransaction(s) follow it', async () => {
     const a = Keypair.random()
     const b = Keypair.random()
     await sb.server.requestAirdrop(a.publicKey())
@@ -38,9 +38,14 @@ describe('ledgers, time and cheats (manual closing)', () => {
     const s2 = await sb.server.sendTransaction(await payment(sb, b, a.publicKey(), '7'))
     expect([s1.status, s2.status]).toEqual(['PENDING', 'PENDING'])
     expect((await sb.server.getTransaction(s1.hash)).status).toBe('NOT_FOUND')
-    const seq = await sb.closeLedgers(1)
-    const r1 = await sb.server.getTransaction(s1.hash)
-    const r2 = await sb.server.getTransaction(s2.hash)
+    // stellar-core's order, drawn from the set's hash: either may go first.
+    const closed = await sb.call<ClosedLedger>('sandbox_closeLedgers', { count: 1 })
+    const seq = closed.latestLedger
+    expect(closed).toEqual({ latestLedger: seq, applied: expect.any(Array), dropped: [], baseFee: [100, 100], surged: [false, false], held: 0 })
+    expect([...closed.applied].sort()).toEqual([s1.hash, s2.hash].sort())
+    const [first, second] = closed.applied as [string, string]
+    const r1 = await sb.server.getTransaction(first)
+    const r2 = await sb.server.getTransaction(second)
     expect(r1.status).toBe('SUCCESS')
     expect(r2.status).toBe('SUCCESS')
     if (r1.status !== 'SUCCESS' || r2.status !== 'SUCCESS') return
@@ -49,11 +54,71 @@ describe('ledgers, time and cheats (manual closing)', () => {
     expect(r1.applicationOrder).toBe(1)
     expect(r2.applicationOrder).toBe(2)
     const txs = await sb.server.getTransactions({ startLedger: seq, pagination: { limit: 1 } })
-    expect(txs.transactions[0]!.txHash).toBe(s1.hash)
+    expect(txs.transactions[0]!.txHash).toBe(first)
     const next = await sb.server.getTransactions({ pagination: { cursor: txs.cursor, limit: 5 } })
-    expect(next.transactions[0]!.txHash).toBe(s2.hash)
+    expect(next.transactions[0]!.txHash).toBe(second)
     const ledgers = await sb.server.getLedgers({ startLedger: seq })
     expect(ledgers.ledgers[0]!.sequence).toBe(seq)
+  })
+
+  it('applies in arrival order on a node started with applyOrder: arrival', async () => {
+    const s = await startSandbox({ manual: true, applyOrder: 'arrival' })
+    try {
+      const keys = Array.from({ length: 6 }, () => Keypair.random())
+      for (const k of keys) await s.server.requestAirdrop(k.publicKey())
+      const sent: string[] = []
+      for (const k of keys) sent.push((await s.server.sendTransaction(await payment(s, k, keys[0]!.publicKey(), '1'))).hash)
+      const closed = await s.call<ClosedLedger>('sandbox_closeLedgers', { count: 1 })
+      expect(closed.applied).toEqual(sent)
+      const orders = await Promise.all(
+        sent.map(async (h) => {
+          const r = await s.server.getTransaction(h)
+          return r.status === rpc.Api.GetTransactionStatus.SUCCESS ? r.applicationOrder : r.status
+        }),
+      )
+      expect(orders).toEqual([1, 2, 3, 4, 5, 6])
+    } finally {
+      await s.stop()
+    }
+  })
+
+  it('closes with only the transactions that `arrived` as candidates; the others wait', async () => {
+    const [a, b] = [Keypair.random(), Keypair.random()]
+    for (const k of [a, b]) await sb.server.requestAirdrop(k.publicKey())
+    const s1 = await sb.server.sendTransaction(await payment(sb, a, b.publicKey(), '1'))
+    const s2 = await sb.server.sendTransaction(await payment(sb, b, a.publicKey(), '2'))
+    const closed = await sb.call<ClosedLedger>('sandbox_closeLedgers', { count: 1, arrived: [s2.hash] })
+    expect(closed).toEqual({ latestLedger: closed.latestLedger, applied: [s2.hash], dropped: [], baseFee: [100, 100], surged: [false, false], held: 1 })
+    expect((await sb.server.getTransaction(s1.hash)).status).toBe('NOT_FOUND')
+    await expect(sb.call('sandbox_closeLedgers', { count: 1, arrived: ['00'.repeat(32)] })).rejects.toThrow(`arrived: ${'00'.repeat(32)} is not pending`)
+    expect((await sb.call<ClosedLedger>('sandbox_closeLedgers', { count: 1 })).applied).toEqual([s1.hash])
+  })
+
+  it('replaces a pending transaction by a fee bump bidding ten times its fee', async () => {
+    const [a, b, payer] = [Keypair.random(), Keypair.random(), Keypair.random()]
+    for (const k of [a, b, payer]) await sb.server.requestAirdrop(k.publicKey())
+    const tx = await payment(sb, a, b.publicKey(), '1')
+    const old = await sb.server.sendTransaction(tx)
+    expect(old.status).toBe('PENDING')
+    // The fee bump counts two operations: 100 × 10 × 2 = 2000 at least; 999 per operation is 1998.
+    const low = TransactionBuilder.buildFeeBumpTransaction(payer, '999', tx, sb.networkPassphrase)
+    low.sign(payer)
+    const refused = await sb.server.sendTransaction(low)
+    expect(refused.status).toBe('ERROR')
+    expect(refused.errorResult?.result.type).toBe('txInsufficientFee')
+    expect(refused.errorResult?.feeCharged.toString()).toBe('2000')
+    const bump = TransactionBuilder.buildFeeBumpTransaction(payer, '1000', tx, sb.networkPassphrase)
+    bump.sign(payer)
+    const sent = await sb.server.sendTransaction(bump)
+    expect(sent.status).toBe('PENDING')
+    expect((await sb.server.sendTransaction(tx)).status).toBe('DUPLICATE')
+    const closed = await sb.call<ClosedLedger>('sandbox_closeLedgers', { count: 1 })
+    expect(closed.applied).toEqual([sent.hash])
+    const r = await sb.server.getTransaction(sent.hash)
+    expect(r.status).toBe('SUCCESS')
+    if (r.status !== 'SUCCESS') return
+    expect(r.resultXdr.feeCharged.toString()).toBe('200')
+    expect((await sb.server.getTransaction(old.hash)).status).toBe('NOT_FOUND')
   })
 
   it('closes a ledger with the pending transactions named in `order`, in that order, and holds the rest', async () => {

@@ -32,6 +32,12 @@ export interface StartSandboxOptions {
   networkPassphrase?: string
   /** Close a ledger as soon as a transaction is accepted (clients see it applied at once). */
   instant?: boolean
+  /**
+   * Order an ordinary close applies its transactions in: 'core' (the default, stellar-core's:
+   * classic then Soroban, each account's transactions in sequence batches shuffled by the tx
+   * set's hash) or 'arrival' (the order they were sent in).
+   */
+  applyOrder?: 'core' | 'arrival'
   /** Extra command-line flags for the node. */
   extraArgs?: string[]
 }
@@ -48,6 +54,24 @@ export interface Sandbox {
   /** Calls any JSON-RPC method (cheats included) and returns its result. */
   call<T = unknown>(method: string, params?: unknown): Promise<T>
   stop(): Promise<void>
+}
+
+/**
+ * `sandbox_closeLedgers` answer for one ledger (`{count: 1}`, `{count: 1, arrived}`, `{order}`);
+ * hashes are hex, as getTransaction takes them.
+ */
+export interface ClosedLedger {
+  latestLedger: number
+  /** Transactions applied, in apply order. */
+  applied: string[]
+  /** Pending transactions the close removed from the queue (timed out, no longer valid, expired). */
+  dropped: string[]
+  /** Inclusion fee per operation charged, [classic, Soroban]. */
+  baseFee: [number, number]
+  /** Whether a phase left a transaction out for lack of room (surge pricing), [classic, Soroban]. */
+  surged: [boolean, boolean]
+  /** Transactions still pending after the close. */
+  held: number
 }
 
 /** `sandbox_forkStatus` of a node started with `--fork-url` (null otherwise). */
@@ -90,6 +114,7 @@ function argsFor(opts: StartSandboxOptions): string[] {
   const args = ['--port', String(opts.port ?? 0), '--quiet', '--exit-on-stdin-close']
   if (opts.manual) args.push('--manual')
   if (opts.instant) args.push('--instant')
+  if (opts.applyOrder !== undefined) args.push('--apply-order', opts.applyOrder)
   if (opts.ledgerIntervalSeconds !== undefined) args.push('--ledger-interval', String(opts.ledgerIntervalSeconds))
   if (opts.seed !== undefined) args.push('--seed', String(opts.seed))
   if (opts.state !== undefined) args.push('--state', opts.state)
