@@ -56,6 +56,21 @@ describe('the keeper fee strategy', () => {
     expect(rec.lines.filter((l) => l.level === 'warn')).toEqual([])
   })
 
+  it('reads a lazy XLM price only under profit:BPS; a failed read is no price', async () => {
+    let reads = 0
+    const read = async () => {
+      reads++
+      return 2500000n
+    }
+    expect((await setup({ kind: 'fixed' }).fees.fill({ expectedProfit: 5_0000000n, xlmPrice: read })).inclusionFee).toBe(100)
+    expect((await setup({ kind: 'feestats', percentile: 'p90' }).fees.fill({ expectedProfit: 5_0000000n, xlmPrice: read })).inclusionFee).toBe(2500)
+    expect(reads).toBe(0)
+    expect((await setup({ kind: 'profit', bps: 100 }).fees.fill({ expectedProfit: 5_0000000n, xlmPrice: read })).inclusionFee).toBe(2_000_000)
+    expect(reads).toBe(1)
+    const failing = setup({ kind: 'profit', bps: 100 }, { inclusionFee: 250 })
+    expect((await failing.fees.fill({ expectedProfit: 5_0000000n, xlmPrice: () => Promise.reject(new Error('down')) })).inclusionFee).toBe(250)
+  })
+
   it('profit:BPS without an XLM price falls back to INCLUSION_FEE and says so once', async () => {
     const { fees, rec } = setup({ kind: 'profit', bps: 100 }, { inclusionFee: 300 })
     expect((await fees.fill({ expectedProfit: 5_0000000n })).inclusionFee).toBe(300)

@@ -31,6 +31,13 @@ export interface KeeperFeesParameters {
 
 const FIXED: FeeStrategy = { kind: 'fixed' }
 
+/** The XLM price of a fill's input, read when it is a function (a failed read: none). */
+async function xlmPriceOf(fill: FillFeeInput | undefined): Promise<bigint | undefined> {
+  const p = fill?.xlmPrice
+  if (typeof p !== 'function') return p
+  return p().catch(() => undefined)
+}
+
 export class KeeperFees {
   readonly settings: FeeSettings
   private readonly stats: FeeStatsCache
@@ -60,11 +67,13 @@ export class KeeperFees {
     if (strategy.kind === 'feestats' && percentileFee === undefined) {
       this.warnOnce('feestats-missing', { strategy: this.strategyText }, 'no Soroban fee statistics from the RPC: bidding INCLUSION_FEE')
     }
-    if (strategy.kind === 'profit' && (fill?.xlmPrice === undefined || fill.expectedProfit === undefined)) {
-      const missing = fill?.xlmPrice === undefined ? 'XLM price' : 'expected profit'
+    // A price read lazily is read only here, when the strategy needs it.
+    const xlmPrice = strategy.kind === 'profit' ? await xlmPriceOf(fill) : undefined
+    if (strategy.kind === 'profit' && (xlmPrice === undefined || fill?.expectedProfit === undefined)) {
+      const missing = xlmPrice === undefined ? 'XLM price' : 'expected profit'
       this.warnOnce(`profit-${missing}`, { strategy: this.strategyText }, `a fill without an ${missing}: FEE_STRATEGY ${this.strategyText} bids INCLUSION_FEE for it`)
     }
-    const bid = inclusionFeeBid({ strategy, inclusionFee, maxFee, percentileFee, expectedProfit: fill?.expectedProfit, xlmPrice: fill?.xlmPrice })
+    const bid = inclusionFeeBid({ strategy, inclusionFee, maxFee, percentileFee, expectedProfit: fill?.expectedProfit, xlmPrice })
     this.p.metrics?.feeBid.set(bid)
     return bid
   }

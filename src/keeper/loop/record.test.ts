@@ -85,7 +85,7 @@ describe('a fill with its fee', () => {
     const all = await d.metrics.registry.getMetricsAsJSON()
     const values = (name: string) => all.find((m) => m.name === name)?.values ?? []
     expect(values('service_fees_paid_xlm_total')[0]?.value).toBeCloseTo(0.1334567, 9)
-    const delay = values('service_inclusion_delay_ledgers')
+    const delay = values('service_inclusion_delay_ledgers') as Array<{ value: number; labels: Record<string, unknown>; metricName?: string }>
     expect(delay.find((v) => v.metricName === 'service_inclusion_delay_ledgers_count')?.value).toBe(2)
     expect(delay.find((v) => v.metricName === 'service_inclusion_delay_ledgers_sum')?.value).toBe(4)
     expect(delay.find((v) => v.metricName === 'service_inclusion_delay_ledgers_bucket' && v.labels.le === 1)?.value).toBe(1)

@@ -81,8 +81,11 @@ export interface ExecutionFee {
 export interface FillFeeInput {
   /** The execution's expected profit in USDC (7 decimals), when the adapter knows it. */
   expectedProfit?: bigint | undefined
-  /** The price of one XLM in USDC (7 decimals), when the adapter knows it (e.g. from the pool's oracle). */
-  xlmPrice?: bigint | undefined
+  /**
+   * The price of one XLM in USDC (7 decimals), when the adapter knows it (e.g. from the pool's
+   * oracle), or a function reading it (called only when the strategy needs it: `profit:BPS`).
+   */
+  xlmPrice?: bigint | (() => Promise<bigint | undefined>) | undefined
 }
 
 /** The submission options that make a transaction bid by the keeper's fee strategy. */

@@ -13,7 +13,7 @@ import { executionFee, makeResult } from '../../sdk/index.js'
 import { planFill } from './auctionPlan.js'
 import { backstopTokenOf, cometExitUsdc, cometJoinUsdc, exitablePercent, exitToUsdc, joinWithUsdc, readComet } from './backstopToken.js'
 import type { BlendContext } from './context.js'
-import { fillSubmitOptions } from './fillFee.js'
+import { fillSubmitOptions, oracleXlmPrice } from './fillFee.js'
 import { ErrAlreadyFilled } from './errors.js'
 import { fillRequests, encodeRequests, repayAmount } from './requests.js'
 import { AuctionType } from './storage.js'
@@ -129,7 +129,7 @@ export function backstopAuctions(ctx: BlendContext) {
       let fillFee: ExecutionFee
       try {
         await fc.waitUntilSendable(plan.block)
-        const fee = await fillSubmitOptions(ctx.fillFee, { fill: plan, drew, reserves, prices: prices.prices, usdc, networkPassphrase: chain.networkPassphrase })
+        const fee = await fillSubmitOptions(ctx.fillFee, { fill: plan, drew, reserves, prices: prices.prices, usdc, networkPassphrase: chain.networkPassphrase, readXlmPrice: () => oracleXlmPrice(chain, scan.snapshot.config.oracle) })
         const res = await invoke(chain, keypair, ctx.pool, 'submit', [addr(me), addr(me), addr(me), encodeRequests(requests)], fee)
         fillLedger = res.ledger
         fillHash = res.hash
@@ -233,7 +233,7 @@ export function backstopAuctions(ctx: BlendContext) {
         }
         await fc.waitUntilSendable(plan.block)
         const requests = fillRequests({ auctionType: AuctionType.Interest, user: backstop, percent: 100, bid: {}, lot: {}, dRates: {}, bRates: {} })
-        const fee = await fillSubmitOptions(ctx.fillFee, { fill: plan, drew, reserves, prices: prices.prices, usdc, networkPassphrase: chain.networkPassphrase })
+        const fee = await fillSubmitOptions(ctx.fillFee, { fill: plan, drew, reserves, prices: prices.prices, usdc, networkPassphrase: chain.networkPassphrase, readXlmPrice: () => oracleXlmPrice(chain, scan.snapshot.config.oracle) })
         const res = await invoke(chain, keypair, ctx.pool, 'submit', [addr(me), addr(me), addr(me), encodeRequests(requests)], fee)
         fillLedger = res.ledger
         fillHash = res.hash

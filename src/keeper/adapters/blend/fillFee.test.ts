@@ -26,6 +26,23 @@ describe('a Blend fill\'s fee inputs', () => {
     expect(fillFeeInput({ ...base, fill: { lotValue: 1n, bidCost: 2n } }).expectedProfit).toBe(0n)
   })
 
+  it('no XLM reserve: a lazy read of the oracle, converted to USDC when called', async () => {
+    let reads = 0
+    const input = fillFeeInput({
+      ...base,
+      prices: new Map([[USDC, prices.get(USDC)!]]),
+      readXlmPrice: async () => {
+        reads++
+        return 12n * 10n ** 12n
+      },
+    })
+    expect(reads).toBe(0)
+    expect(typeof input.xlmPrice).toBe('function')
+    expect(await (input.xlmPrice as () => Promise<bigint | undefined>)()).toBe(1200000n)
+    // With the reserve's price at hand, no read.
+    expect(fillFeeInput({ ...base, readXlmPrice: async () => 1n }).xlmPrice).toBe(2500000n)
+  })
+
   it('no XLM reserve (or no USDC price): no XLM price', () => {
     expect(fillFeeInput({ ...base, prices: new Map([[USDC, prices.get(USDC)!]]) }).xlmPrice).toBeUndefined()
     expect(fillFeeInput({ ...base, prices: new Map([[XLM, prices.get(XLM)!]]) })).toEqual({ expectedProfit: undefined, xlmPrice: undefined })

@@ -32,7 +32,7 @@ import type { BlendContext } from './context.js'
 import { ErrAlreadyFilled, ErrBadTask } from './errors.js'
 import { chooseLiquidationPercent } from './liquidationPercent.js'
 import { failedTransaction, type FailureReason } from './failureBudget.js'
-import { fillSubmitOptions } from './fillFee.js'
+import { fillSubmitOptions, oracleXlmPrice } from './fillFee.js'
 import type { Reserve } from './loadPool.js'
 import type { PriceData } from './oracle.js'
 import { fillRequests, encodeRequests, repayAmount } from './requests.js'
@@ -203,7 +203,15 @@ export function userLiquidations(ctx: BlendContext) {
       return result
     }
     // The fill bids by the keeper's fee strategy, from its expected profit.
-    const fee = await fillSubmitOptions(ctx.fillFee, { fill, drew: order.drew, reserves, prices: prices.prices, usdc, networkPassphrase: chain.networkPassphrase })
+    const fee = await fillSubmitOptions(ctx.fillFee, {
+      fill,
+      drew: order.drew,
+      reserves,
+      prices: prices.prices,
+      usdc,
+      networkPassphrase: chain.networkPassphrase,
+      readXlmPrice: () => oracleXlmPrice(chain, scan.snapshot.config.oracle),
+    })
     if (plan.path === 'atomic') {
       return book(await ctx.executor!.liquidateAtomic({ chain, keypair, plan, auction, fill, order, reserves, prices: prices.prices, fc, fee }))
     }
