@@ -1,5 +1,6 @@
 import { Account, Keypair, rpc, xdr } from '@stellar/stellar-sdk'
 import { ConnectionError, connectionFailureReason, isSocketErrorCode } from './errors.js'
+import type { ChainFees } from './fees.js'
 
 /** The subset of `rpc.Server` the pipeline uses (lets unit tests substitute a fake node). */
 export type RpcLike = Pick<
@@ -53,8 +54,16 @@ export function maxTimeOf(chain: Pick<Chain, 'clock' | 'txTimeoutSeconds'>): num
 export interface Chain {
   server: RpcLike
   networkPassphrase: string
-  /** Inclusion fee bid per transaction, in stroops; the simulated resource fee is added on top. */
+  /**
+   * Inclusion fee bid per operation, in stroops, when neither the submission nor `fees` names
+   * one; the simulated resource fee is added on top.
+   */
   inclusionFee: number
+  /**
+   * Fee defaults of every submission that names none: a dynamic inclusion fee and a fee-bump
+   * policy (the keeper's FEE_STRATEGY and FEE_BUMP_LEDGERS). Absent: `inclusionFee`, no bump.
+   */
+  fees?: ChainFees | undefined
   /** Seconds a submitted transaction stays valid (its maxTime). */
   txTimeoutSeconds: number
   friendbotUrl: string | undefined

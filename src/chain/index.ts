@@ -1,5 +1,15 @@
 export { createChain, DEFAULT_RETRY, maxTimeOf, WALL_CLOCK, type Chain, type ChainClock, type CreateChainParameters, type RetryPolicy, type RpcLike } from './connection.js'
 export { submit, type SubmitOptions, type SubmitResult } from './submit.js'
+export {
+  declaredResourceFee,
+  inclusionFeeOf,
+  signedFeeBump,
+  type ChainFees,
+  type FeeBumpOutcome,
+  type FeeBumpPolicy,
+  type FeeBumpRecord,
+  type QueuedTransaction,
+} from './fees.js'
 export { SubmissionLanes, channelKeypairs, ensureChannels, type Lane } from './lanes.js'
 export {
   deployAssetContract,

@@ -1,10 +1,11 @@
 /**
  * The back half of the submission pipeline: simulate for submission, send a signed envelope and
  * follow it to its outcome. Shared by `submit` (keys held here) and `sendSigned` (a wallet signs).
- * Browser-safe: only `@stellar/stellar-sdk` and ./errors.js.
+ * Browser-safe: only `@stellar/stellar-sdk`, ./errors.js and ./fees.js.
  */
-import { rpc, xdr, type Transaction } from '@stellar/stellar-sdk'
+import { rpc, xdr, type Keypair, type Transaction } from '@stellar/stellar-sdk'
 import type { Chain } from './connection.js'
+import { inclusionFeeOf, signedFeeBump, type FeeBumpPolicy, type FeeBumpRecord, type QueuedTransaction } from './fees.js'
 import {
   ChainError,
   ContractError,
@@ -33,15 +34,110 @@ export async function simulateOrThrow(chain: Chain, tx: Transaction): Promise<rp
 }
 
 export type Outcome =
-  | { kind: 'included'; hash: string; ledger: number; returnValue: xdr.ScVal | undefined }
+  | {
+      kind: 'included'
+      /** The hash that was included: the fee bump's when the bump landed. */
+      hash: string
+      ledger: number
+      returnValue: xdr.ScVal | undefined
+      /** The fee the network charged (the result's `feeCharged`, stroops); undefined when the answer has no result. */
+      feeCharged: bigint | undefined
+      /** Latest ledger when the transaction was sent; undefined when no answer told it. */
+      sentLedger: number | undefined
+      /** The fee bump sent for it, if any (whether or not it is what landed). */
+      feeBump: FeeBumpRecord | undefined
+      /** True when the fee bump is what was included. */
+      bumped: boolean
+    }
   | { kind: 'rebuild'; reason: string }
+
+export interface SendOptions {
+  /** Fee-bump `tx` once when it is not included in time; needs `feeSource`. */
+  feeBump?: FeeBumpPolicy | undefined
+  /** Pays and signs the fee bump (the transaction's source). */
+  feeSource?: Keypair | undefined
+}
 
 /**
  * Sends `tx` and polls it: TRY_AGAIN_LATER is resent with backoff; an envelope that got no answer
  * is followed by hash; `rebuild` means it can never be included (expired or txBAD_SEQ).
+ *
+ * With a fee-bump policy, once `feeBump.afterLedgers` ledgers have closed after the send without
+ * the transaction (the latest ledger of the poll answers, else getLatestLedger, against the one
+ * of the send's answer), one fee bump of it is sent at the policy's bid, paid and signed by
+ * `feeSource`. From then on both hashes are followed: the bump may be refused (the original can
+ * still land) or the original may land first.
  */
-export async function sendAndPoll(chain: Chain, tx: Transaction): Promise<Outcome> {
+export async function sendAndPoll(chain: Chain, tx: Transaction, opts: SendOptions = {}): Promise<Outcome> {
   const hash = xdr.encodeBytes(tx.hash(), 'hex')
+  const sent = await sendWithRetry(chain, tx, hash)
+  if (sent.kind === 'rebuild') return sent
+  let sentLedger = sent.latestLedger
+  const policy = opts.feeBump !== undefined && opts.feeSource !== undefined && opts.feeBump.afterLedgers > 0 ? opts.feeBump : undefined
+  let feeBump: FeeBumpRecord | undefined
+  let bumpDone = policy === undefined
+  // Newest first: a landed fee bump is reported under its own hash.
+  const followed = [hash]
+  const included = (h: string, res: rpc.Api.GetTransactionResponse): Outcome | undefined => {
+    if (followed.length > 1 && isBadSeq(res)) {
+      // The other of the two took the sequence number: follow that one.
+      followed.splice(followed.indexOf(h), 1)
+      return undefined
+    }
+    return settle(h, res, { sentLedger, feeBump, bumped: h !== hash })
+  }
+
+  const maxTime = Number(tx.timeBounds?.maxTime ?? 0)
+  const deadline = maxTime > 0 ? maxTime * 1000 + chain.retry.expiryGraceMs : chain.clock.now() + 60_000
+  while (chain.clock.now() < deadline) {
+    let latest: number | undefined
+    for (const h of [...followed]) {
+      // A failed poll is retried until the deadline: a transient RPC error says nothing about
+      // the transaction.
+      const res = await chain.server.getTransaction(h).catch(() => undefined)
+      if (res === undefined) continue
+      if (res.status !== rpc.Api.GetTransactionStatus.NOT_FOUND) {
+        const out = included(h, res)
+        if (out !== undefined) return out
+      }
+      if (typeof res.latestLedger === 'number') latest = Math.max(latest ?? 0, res.latestLedger)
+    }
+    sentLedger ??= latest
+    if (!bumpDone && policy !== undefined) {
+      latest ??= await chain.server.getLatestLedger().then((l) => l.sequence, () => undefined)
+      if (latest !== undefined && sentLedger !== undefined && latest - sentLedger >= policy.afterLedgers) {
+        bumpDone = true
+        feeBump = await bumpOnce(chain, tx, hash, policy, opts.feeSource!, sentLedger, latest)
+        if (feeBump !== undefined && feeBump.outcome !== 'refused') followed.unshift(feeBump.hash)
+      }
+    }
+    await chain.clock.sleep(chain.retry.pollIntervalMs)
+  }
+  // Timed out: resolve by hash before anything is retried.
+  let latest: rpc.Api.GetLatestLedgerResponse
+  try {
+    latest = await chain.server.getLatestLedger()
+    for (const h of [...followed]) {
+      const again = await chain.server.getTransaction(h)
+      if (again.status !== rpc.Api.GetTransactionStatus.NOT_FOUND) {
+        const out = included(h, again)
+        if (out !== undefined) return out
+      }
+    }
+  } catch (err) {
+    throw new ChainError('submission unresolved', { details: `${hash}: cannot look it up`, cause: err })
+  }
+  const closeTime = Number(latest.closeTime ?? 0)
+  if (maxTime > 0 && closeTime > 0 && closeTime <= maxTime) {
+    // The network has not moved past maxTime: the envelope could still be included, so a new
+    // one could double-apply. Give up instead of rebuilding.
+    throw new ChainError('submission unresolved', { details: `${hash} still pending at ledger ${latest.sequence}` })
+  }
+  return { kind: 'rebuild', reason: `expired ${hash}` }
+}
+
+/** Sends `tx`, resending on TRY_AGAIN_LATER; the latest ledger of the answer when there was one. */
+async function sendWithRetry(chain: Chain, tx: Transaction, hash: string): Promise<{ kind: 'sent'; latestLedger: number | undefined } | { kind: 'rebuild'; reason: string }> {
   let backoff = chain.retry.backoffMs
   for (let tries = 0; ; tries++) {
     let sent: rpc.Api.SendTransactionResponse
@@ -50,9 +146,11 @@ export async function sendAndPoll(chain: Chain, tx: Transaction): Promise<Outcom
     } catch {
       // No answer (connection reset, timeout): the envelope may have reached the network, so
       // the only safe next step is to follow it by hash, never to send a new one.
-      break
+      return { kind: 'sent', latestLedger: undefined }
     }
-    if (sent.status === 'PENDING' || sent.status === 'DUPLICATE') break
+    if (sent.status === 'PENDING' || sent.status === 'DUPLICATE') {
+      return { kind: 'sent', latestLedger: typeof sent.latestLedger === 'number' ? sent.latestLedger : undefined }
+    }
     if (sent.status === 'TRY_AGAIN_LATER') {
       if (tries >= chain.retry.tryAgainLater) {
         throw new RetriesExhaustedError('network kept answering TRY_AGAIN_LATER', { details: hash })
@@ -68,38 +166,61 @@ export async function sendAndPoll(chain: Chain, tx: Transaction): Promise<Outcom
     if (contractCode !== undefined) throw new ContractError(contractCode, { details: `rejected ${hash}` })
     throw new TransactionRejectedError(code, { details: hash })
   }
-
-  const maxTime = Number(tx.timeBounds?.maxTime ?? 0)
-  const deadline = maxTime > 0 ? maxTime * 1000 + chain.retry.expiryGraceMs : chain.clock.now() + 60_000
-  while (chain.clock.now() < deadline) {
-    // A failed poll is retried until the deadline: a transient RPC error says nothing about
-    // the transaction.
-    const res = await chain.server.getTransaction(hash).catch(() => undefined)
-    if (res && res.status !== rpc.Api.GetTransactionStatus.NOT_FOUND) return settle(hash, res)
-    await chain.clock.sleep(chain.retry.pollIntervalMs)
-  }
-  // Timed out: resolve by hash before anything is retried.
-  let latest: rpc.Api.GetLatestLedgerResponse
-  let again: rpc.Api.GetTransactionResponse
-  try {
-    latest = await chain.server.getLatestLedger()
-    again = await chain.server.getTransaction(hash)
-  } catch (err) {
-    throw new ChainError('submission unresolved', { details: `${hash}: cannot look it up`, cause: err })
-  }
-  if (again.status !== rpc.Api.GetTransactionStatus.NOT_FOUND) return settle(hash, again)
-  const closeTime = Number(latest.closeTime ?? 0)
-  if (maxTime > 0 && closeTime > 0 && closeTime <= maxTime) {
-    // The network has not moved past maxTime: the envelope could still be included, so a new
-    // one could double-apply. Give up instead of rebuilding.
-    throw new ChainError('submission unresolved', { details: `${hash} still pending at ledger ${latest.sequence}` })
-  }
-  return { kind: 'rebuild', reason: `expired ${hash}` }
 }
 
-function settle(hash: string, res: rpc.Api.GetTransactionResponse): Outcome {
+/** Asks the policy for a bid and sends one fee bump of `tx` at it (never resent). */
+async function bumpOnce(
+  chain: Chain,
+  tx: Transaction,
+  hash: string,
+  policy: FeeBumpPolicy,
+  feeSource: Keypair,
+  sentLedger: number,
+  latestLedger: number,
+): Promise<FeeBumpRecord | undefined> {
+  const queued: QueuedTransaction = { hash, inclusionFee: inclusionFeeOf(tx), operations: tx.operations.length, sentLedger, latestLedger }
+  const bid = await Promise.resolve()
+    .then(() => policy.bid(queued))
+    .catch(() => undefined)
+  if (bid === undefined) {
+    policy.onBump?.(queued, 'skipped')
+    return undefined
+  }
+  let record: FeeBumpRecord
+  try {
+    const bump = signedFeeBump(tx, feeSource, bid, chain.networkPassphrase)
+    const bumpHash = xdr.encodeBytes(bump.hash(), 'hex')
+    try {
+      const res = await chain.server.sendTransaction(bump)
+      record =
+        res.status === 'PENDING' || res.status === 'DUPLICATE'
+          ? { hash: bumpHash, inclusionFee: bid, outcome: 'accepted' }
+          : { hash: bumpHash, inclusionFee: bid, outcome: 'refused', reason: res.status === 'ERROR' ? (res.errorResult?.result.type ?? 'ERROR') : res.status }
+    } catch {
+      // No answer: it may have reached the network; follow it like the original.
+      record = { hash: bumpHash, inclusionFee: bid, outcome: 'unanswered' }
+    }
+  } catch (err) {
+    record = { hash: '', inclusionFee: bid, outcome: 'refused', reason: err instanceof Error ? err.message : String(err) }
+  }
+  policy.onBump?.(queued, record)
+  return record
+}
+
+/** A failed result whose (inner) code is txBadSeq: the sequence number went to the other envelope. */
+function isBadSeq(res: rpc.Api.GetTransactionResponse): boolean {
+  if (res.status !== rpc.Api.GetTransactionStatus.FAILED) return false
+  return safe(() => innerResult(res.resultXdr).type) === 'txBadSeq'
+}
+
+function settle(
+  hash: string,
+  res: rpc.Api.GetTransactionResponse,
+  info: { sentLedger: number | undefined; feeBump: FeeBumpRecord | undefined; bumped: boolean },
+): Outcome {
   if (res.status === rpc.Api.GetTransactionStatus.SUCCESS) {
-    return { kind: 'included', hash, ledger: res.ledger, returnValue: res.returnValue }
+    const feeCharged = safe(() => BigInt(res.resultXdr.feeCharged.toString()))
+    return { kind: 'included', hash, ledger: res.ledger, returnValue: res.returnValue, feeCharged, ...info }
   }
   if (res.status === rpc.Api.GetTransactionStatus.FAILED) {
     const code = contractErrorCodeInEvents(failedEvents(res))
@@ -112,11 +233,17 @@ function settle(hash: string, res: rpc.Api.GetTransactionResponse): Outcome {
   throw new ChainError('unexpected getTransaction status', { details: String(res.status) })
 }
 
+/** The result of the transaction itself: a fee bump's inner one, else the result as is. */
+function innerResult(result: xdr.TransactionResult): xdr.TransactionResult['result'] | xdr.InnerTransactionResult['result'] {
+  const r = result.result
+  return r.type === 'txFeeBumpInnerSuccess' || r.type === 'txFeeBumpInnerFailed' ? r.innerResultPair.result.result : r
+}
+
 /** `txFailed/invokeHostFunctionTrapped`-style name of a failed transaction result. */
 function failureName(result: xdr.TransactionResult): string {
-  const tx = safe(() => result.result.type) ?? 'txFailed'
+  const tx = safe(() => innerResult(result).type) ?? 'txFailed'
   const op = safe(() => {
-    const r = result.result
+    const r = innerResult(result)
     const first = r.type === 'txSuccess' || r.type === 'txFailed' ? r.results[0] : undefined
     return first?.type === 'opInner' ? first.tr.value.type : undefined
   })

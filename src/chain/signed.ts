@@ -7,6 +7,7 @@
 import { TransactionBuilder, rpc, xdr, type Transaction } from '@stellar/stellar-sdk'
 import { maxTimeOf, type Chain } from './connection.js'
 import { ChainError } from './errors.js'
+import { inclusionFeeOf } from './fees.js'
 import { sendAndPoll, simulateOrThrow } from './send.js'
 import type { SubmitResult } from './submit.js'
 
@@ -27,7 +28,8 @@ const SOROBAN_OPS = new Set(['invokeHostFunction', 'extendFootprintTtl', 'restor
 
 /**
  * Builds the transaction of `operations` from `source` and, for a Soroban operation, simulates and
- * assembles it (fee = inclusion fee + simulated resource fee).
+ * assembles it (fee = inclusion fee + simulated resource fee; the inclusion fee is the chain's,
+ * `chain.fees.inclusionFee()` else `chain.inclusionFee`).
  *
  * @throws ContractError when the simulation reports `Error(Contract, #code)`; SimulationError or
  *   ChainError for other refusals; the RPC client's error when `source` does not exist.
@@ -41,7 +43,8 @@ export async function prepareWrite(
   const soroban = ops.filter((op) => SOROBAN_OPS.has(op.body.type)).length
   if (soroban > 0 && ops.length > 1) throw new ChainError('a Soroban operation must be alone in its transaction')
   const account = await chain.server.getAccount(source)
-  const builder = new TransactionBuilder(account, { fee: String(chain.inclusionFee), networkPassphrase: chain.networkPassphrase })
+  const inclusionFee = (await chain.fees?.inclusionFee?.()) ?? chain.inclusionFee
+  const builder = new TransactionBuilder(account, { fee: String(inclusionFee), networkPassphrase: chain.networkPassphrase })
   for (const op of ops) builder.addOperation(op)
   const raw = builder.setTimebounds(0, maxTimeOf(chain)).build()
   if (soroban === 0) return { tx: raw, fee: BigInt(raw.fee), resourceFee: 0n, returnValue: undefined, simulatedAt: undefined }
@@ -54,7 +57,8 @@ export async function prepareWrite(
 export type EnvelopeSigner = (envelopeXdr: string, networkPassphrase: string) => Promise<string>
 
 /**
- * Has `signer` sign `prepared`, sends it and polls until it is included.
+ * Has `signer` sign `prepared`, sends it and polls until it is included. Never fee-bumped: the
+ * bump would need the wallet's signature too.
  *
  * @throws ContractError when execution reports `Error(Contract, #code)`; TransactionRejectedError,
  *   TransactionFailedError; ChainError when the envelope expired before inclusion (prepare and
@@ -74,6 +78,11 @@ export async function sendSigned(chain: Chain, prepared: PreparedWrite, signer: 
     returnValue: outcome.returnValue,
     fee: prepared.fee,
     resourceFee: prepared.resourceFee,
+    inclusionFee: Number(inclusionFeeOf(signed)) / Math.max(1, signed.operations.length),
+    feeCharged: outcome.feeCharged,
+    sentLedger: outcome.sentLedger,
+    bumped: false,
+    feeBump: undefined,
     attempts: 1,
   }
 }

@@ -11,6 +11,7 @@ import {
 } from '@stellar/stellar-sdk'
 import { maxTimeOf, type Chain } from './connection.js'
 import { ChainError, RetriesExhaustedError } from './errors.js'
+import type { FeeBumpPolicy, FeeBumpRecord } from './fees.js'
 import { sendAndPoll, simulateOrThrow } from './send.js'
 
 export interface SubmitOptions {
@@ -19,18 +20,43 @@ export interface SubmitOptions {
    * than the transaction source that must `require_auth`). The source's own auth needs none.
    */
   authSigners?: readonly Keypair[]
+  /**
+   * Inclusion fee bid per operation for this submission (stroops); default the chain's
+   * (`chain.fees.inclusionFee()`, else `chain.inclusionFee`).
+   */
+  inclusionFee?: number | undefined
+  /**
+   * Fee-bump the transaction once when it is not included in time (the source pays and signs
+   * the bump); default `chain.fees.feeBump`; null: never.
+   */
+  feeBump?: FeeBumpPolicy | null | undefined
 }
 
 export interface SubmitResult {
+  /** The hash that was included: the fee bump's when the bump landed. */
   hash: string
   /** Ledger that included the transaction. */
   ledger: number
   /** The host function's return value (Soroban operations only). */
   returnValue: xdr.ScVal | undefined
-  /** Total fee offered: inclusion fee + simulated resource fee (stroops). */
+  /** Total fee offered by the transaction sent: inclusion fee + simulated resource fee (stroops). */
   fee: bigint
   /** Simulated resource fee part of `fee` (0 for classic operations). */
   resourceFee: bigint
+  /** Inclusion fee bid per operation of the transaction sent (stroops); a fee bump's is in `feeBump`. */
+  inclusionFee: number
+  /**
+   * The fee the network charged for the included transaction (the result's `feeCharged`,
+   * stroops: inclusion fee at the ledger's rate + resource fee, less the refund); undefined when
+   * the node's answer carried no result.
+   */
+  feeCharged: bigint | undefined
+  /** Latest ledger when the transaction was sent (it could land in the next); undefined when unknown. */
+  sentLedger: number | undefined
+  /** True when what landed is the fee bump (`feeBump`), false when the transaction itself did. */
+  bumped: boolean
+  /** The fee bump sent for the transaction, if one was (accepted, refused or unanswered). */
+  feeBump: FeeBumpRecord | undefined
   /** Envelopes built and sent (1 unless a submission expired or hit txBAD_SEQ). */
   attempts: number
 }
@@ -53,6 +79,9 @@ function isSoroban(op: xdr.Operation): boolean {
  * got no answer is followed by hash like a PENDING one; failed polls are retried until maxTime.
  *
  * Classic operations (one or more) skip simulation and pay the inclusion fee per operation.
+ * The inclusion fee is `options.inclusionFee`, else the chain's (`chain.fees`, `chain.inclusionFee`);
+ * with a fee-bump policy (`options.feeBump`, else `chain.fees.feeBump`) a transaction not included
+ * in time is fee-bumped once (send.ts).
  * Concurrent calls for one source account through one `Chain` are queued, one at a time.
  *
  * @throws ContractError when simulation or execution reports `Error(Contract, #code)`
@@ -71,13 +100,14 @@ export async function submit(
   return serialized(chain, source.publicKey(), () => submitNow(chain, source, operation, options))
 }
 
-// Submissions from one account through one Chain run one at a time: each reads the sequence
-// number from the network, so concurrent ones would race for it (txBAD_SEQ).
-const queues = new WeakMap<Chain, Map<string, Promise<unknown>>>()
+// Submissions from one account through one node client run one at a time: each reads the
+// sequence number from the network, so concurrent ones would race for it (txBAD_SEQ). Keyed by
+// the client, not the Chain, so that Chains derived from one (`{ ...chain, fees }`) share it.
+const queues = new WeakMap<object, Map<string, Promise<unknown>>>()
 
 async function serialized<T>(chain: Chain, account: string, f: () => Promise<T>): Promise<T> {
-  let byAccount = queues.get(chain)
-  if (!byAccount) queues.set(chain, (byAccount = new Map()))
+  let byAccount = queues.get(chain.server)
+  if (!byAccount) queues.set(chain.server, (byAccount = new Map()))
   const previous = byAccount.get(account) ?? Promise.resolve()
   const run = previous.then(f, f)
   const tail = run.catch(() => undefined)
@@ -101,12 +131,14 @@ async function submitNow(
     throw new ChainError('a Soroban operation must be alone in its transaction')
   }
   let lastReason = ''
+  const feeBump = options.feeBump === null ? undefined : (options.feeBump ?? chain.fees?.feeBump)
   for (let attempt = 1; attempt <= chain.retry.rebuilds + 1; attempt++) {
+    const inclusionFee = options.inclusionFee ?? (await chain.fees?.inclusionFee?.()) ?? chain.inclusionFee
     const prepared = soroban
-      ? await prepareSoroban(chain, source, ops[0]!, options)
-      : await prepareClassic(chain, source, ops)
+      ? await prepareSoroban(chain, source, ops[0]!, options, inclusionFee)
+      : await prepareClassic(chain, source, ops, inclusionFee)
     prepared.tx.sign(source)
-    const outcome = await sendAndPoll(chain, prepared.tx)
+    const outcome = await sendAndPoll(chain, prepared.tx, { feeBump, feeSource: source })
     if (outcome.kind === 'included') {
       return {
         hash: outcome.hash,
@@ -114,6 +146,11 @@ async function submitNow(
         returnValue: outcome.returnValue,
         fee: BigInt(prepared.tx.fee),
         resourceFee: prepared.resourceFee,
+        inclusionFee,
+        feeCharged: outcome.feeCharged,
+        sentLedger: outcome.sentLedger,
+        bumped: outcome.bumped,
+        feeBump: outcome.feeBump,
         attempts: attempt,
       }
     }
@@ -132,8 +169,8 @@ async function newBuilder(chain: Chain, source: Keypair, fee: number): Promise<T
   return new TransactionBuilder(account, { fee: String(fee), networkPassphrase: chain.networkPassphrase })
 }
 
-async function prepareClassic(chain: Chain, source: Keypair, ops: readonly xdr.Operation[]): Promise<Prepared> {
-  const builder = await newBuilder(chain, source, chain.inclusionFee)
+async function prepareClassic(chain: Chain, source: Keypair, ops: readonly xdr.Operation[], inclusionFee: number): Promise<Prepared> {
+  const builder = await newBuilder(chain, source, inclusionFee)
   for (const op of ops) builder.addOperation(op)
   return { tx: builder.setTimebounds(0, maxTimeOf(chain)).build(), resourceFee: 0n }
 }
@@ -143,8 +180,9 @@ async function prepareSoroban(
   source: Keypair,
   op: xdr.Operation,
   options: SubmitOptions,
+  inclusionFee: number,
 ): Promise<Prepared> {
-  let raw = (await newBuilder(chain, source, chain.inclusionFee)).addOperation(op).setTimebounds(0, maxTimeOf(chain)).build()
+  let raw = (await newBuilder(chain, source, inclusionFee)).addOperation(op).setTimebounds(0, maxTimeOf(chain)).build()
   let sim = await simulateOrThrow(chain, raw)
 
   const auth = sim.result?.auth ?? []
@@ -166,7 +204,7 @@ async function prepareSoroban(
     // cover signature verification.
     const invoke = xdr.expectUnionVariant(op.body, 'invokeHostFunction').invokeHostFunctionOp
     const withAuth = Operation.invokeHostFunction({ func: invoke.hostFunction, auth: signed })
-    raw = (await newBuilder(chain, source, chain.inclusionFee)).addOperation(withAuth).setTimebounds(0, maxTimeOf(chain)).build()
+    raw = (await newBuilder(chain, source, inclusionFee)).addOperation(withAuth).setTimebounds(0, maxTimeOf(chain)).build()
     sim = await simulateOrThrow(chain, raw)
   }
   const tx = rpc.assembleTransaction(raw, sim).build()

@@ -12,7 +12,7 @@ describe('src/core/index.ts', () => {
         'accrueReserve', 'apyDisplay', 'bestPartialFill', 'bestSplit', 'constantProductOut', 'valuePartialFill', 'assertI128', 'clampPriority', 'auctionModifiers', 'auctionProfitability', 'auctionValue', 'calcAccrual', 'checkedMul', 'divRound',
         'firstProfitableBlock', 'formatPercent', 'healthFactor', 'indexedEntries', 'meetsMinProfit', 'mulDiv', 'profitOf', 'scaleAuction', 'sharePrice',
         'sharesForDeposit', 'slippageFloor', 'sortTasksByPriority', 'taskPriority', 'toAssetFromBToken', 'toAssetFromDToken', 'toEffectiveAssetFromBToken',
-        'toEffectiveAssetFromDToken', 'usdcForShares', 'utilization',
+        'toEffectiveAssetFromDToken', 'usdcForShares', 'utilization', 'valueInAsset', 'inclusionFeeBid', 'feeBumpBid',
       ].sort(),
     )
   })
@@ -43,6 +43,13 @@ describe('src/core/index.ts', () => {
       }),
     ).toMatchObject({ percent: 1, block: 237, delta: 137 })
     expect(core.auctionValue({ XLM: 100_0000000n }, { XLM: { price: 1200000n, decimals: 7 } }, 'floor')).toBe(12_0000000n)
+    expect(core.valueInAsset(2500000n, { price: 1_0000000n, decimals: 7 }, 'floor')).toBe(2500000n)
+    expect(core.inclusionFeeBid({ strategy: { kind: 'fixed' }, inclusionFee: 1000, maxFee: 10_000_000 })).toBe(1000)
+    expect(
+      core.inclusionFeeBid({ strategy: { kind: 'profit', bps: 1000 }, inclusionFee: 100, maxFee: 100_000_000, expectedProfit: 5_0000000n, xlmPrice: 2500000n }),
+    ).toBe(20_000_000)
+    expect(core.feeBumpBid({ queuedInclusionFee: 1000, operations: 1, freshBid: 1000, maxFee: 10_000_000 })).toBe(10_000)
+    expect(core.feeBumpBid({ queuedInclusionFee: 2_000_000, operations: 1, freshBid: 100, maxFee: 10_000_000 })).toBeNull()
     expect(
       core.auctionProfitability({
         auction: { bid: { USDC: 100_0000000n }, lot: { XLM: 1000_0000000n }, block: 0 },

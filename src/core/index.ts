@@ -26,6 +26,7 @@ export {
 } from './auction/auctionModifiers.js'
 export { scaleAuction, type ScaleAuctionParameters, type ScaleAuctionReturnType } from './auction/scaleAuction.js'
 export { auctionValue, type AuctionAssetQuote, type AuctionQuotes } from './auction/auctionValue.js'
+export { valueInAsset } from './auction/valueInAsset.js'
 export {
   auctionProfitability,
   type AuctionProfitabilityParameters,
@@ -71,3 +72,7 @@ export { profitOf } from './vault/profitOf.js'
 
 export { MISSING, formatPercent } from './display/formatPercent.js'
 export { APY_MIN_SPAN_SECONDS, apyDisplay, type ApyDisplayReturnType, type SharePricePoint } from './display/apyDisplay.js'
+
+export { FEE_BUMP_MULTIPLIER, FEE_PERCENTILES, MIN_INCLUSION_FEE, type FeePercentile, type FeeStrategy } from './fees/types.js'
+export { inclusionFeeBid, type InclusionFeeBidParameters } from './fees/inclusionFeeBid.js'
+export { feeBumpBid, type FeeBumpBidParameters } from './fees/feeBumpBid.js'

@@ -37,6 +37,14 @@ export interface KeeperMetrics {
   profitTotal: Counter
   failedTransactions: Counter<'reason'>
   failedTransactionFees: Counter
+  /** XLM charged for the fill transactions of executions that landed (resource fee included). */
+  feesPaid: Counter
+  /** Fee bumps sent, by what the network answered (accepted, refused). */
+  feeBumps: Counter<'outcome'>
+  /** The inclusion fee per operation the last transaction bid (stroops; a fee bump's bid too). */
+  feeBid: Gauge
+  /** Ledgers from sending an execution's fill transaction to its inclusion (1 = the next ledger). */
+  inclusionDelay: Histogram
 }
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): KeeperMetrics {
@@ -135,9 +143,33 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Keepe
       help: 'XLM the network charged for transactions of this process that failed on the ledger.',
       registers: r,
     }),
+    feesPaid: new Counter({
+      name: 'service_fees_paid_xlm_total',
+      help: "XLM the network charged for the fill transactions of this process's executions that landed (inclusion and resource fees).",
+      registers: r,
+    }),
+    feeBumps: new Counter({
+      name: 'service_fee_bumps_total',
+      help: 'Fee bumps sent for transactions not included within FEE_BUMP_LEDGERS, by outcome (accepted, refused: sendTransaction said so; a bump that got no answer is not counted).',
+      labelNames: ['outcome'],
+      registers: r,
+    }),
+    feeBid: new Gauge({
+      name: 'service_fee_bid_stroops',
+      help: 'The inclusion fee per operation the last transaction (or fee bump) bid, in stroops (FEE_STRATEGY within INCLUSION_FEE..MAX_FEE).',
+      registers: r,
+    }),
+    inclusionDelay: new Histogram({
+      name: 'service_inclusion_delay_ledgers',
+      help: "Ledgers from sending an execution's fill transaction to the ledger that included it (1 = the next ledger).",
+      buckets: [1, 2, 3, 4, 5, 6, 8, 10],
+      registers: r,
+    }),
   }
   // Unknown until the cycle has read them: NaN, so that no `== 0` or `< x` alert fires meanwhile.
-  for (const g of [metrics.operatorXlmBalance, metrics.keeperRegistered, metrics.keeperSlashed]) g.set(Number.NaN)
+  for (const g of [metrics.operatorXlmBalance, metrics.keeperRegistered, metrics.keeperSlashed, metrics.feeBid]) g.set(Number.NaN)
+  // Both outcomes from the start, so that a rate over them exists before the first bump.
+  for (const outcome of ['accepted', 'refused']) metrics.feeBumps.inc({ outcome }, 0)
   // The same metric objects, keeper's first: what registry.metrics() of both would render.
   return { ...metrics, registry: proc === undefined ? own : Registry.merge([own, proc]) }
 }

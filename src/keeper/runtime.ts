@@ -20,6 +20,7 @@ import { createMetrics, type KeeperMetrics } from './metrics.js'
 import type { AdapterContext, ProtocolAdapter, StepBoundary } from './sdk/index.js'
 import { InFlight } from './inflight.js'
 import { DashboardState } from './state/dashboard.js'
+import { KeeperFees, type FeeStatsSource } from './fees/index.js'
 import { EventLog } from './state/events.js'
 
 export { REGISTRATION_SKIPPED, registerKeeper, type RegisterOutcome } from './loop/registration.js'
@@ -49,11 +50,14 @@ export interface KeeperRuntimeOptions {
 
 export interface KeeperRuntime {
   config: KeeperConfig
+  /** The chain client every transaction goes through: the one given (or built) with the fee strategy as its defaults. */
   chain: Chain
   state: DashboardState
   events: EventLog
   metrics: KeeperMetrics
   engine: ExecutionEngine
+  /** The fee strategy every transaction of this keeper bids by (FEE_STRATEGY and the rest). */
+  fees: KeeperFees
   adapters: ProtocolAdapter<any>[]
   /** The address the vault knows this keeper by (the operator, or its executor contract). */
   keeperAddress: string
@@ -75,12 +79,24 @@ export interface KeeperRuntime {
 /** Registers, builds lanes, adapters and the engine, and starts the engine on its clock. */
 export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRuntimeOptions): Promise<KeeperRuntime> {
   const { logger } = opts
-  const chain =
+  const baseChain =
     opts.chain ??
     createChain({ rpcUrl: config.rpcUrl, networkPassphrase: config.networkPassphrase, instructionLeeway: config.instructionLeeway })
   const state = new DashboardState()
   const events = new EventLog()
   const metrics = createMetrics()
+  // The engine follows the ledger clock; the fee strategy reads getFeeStats once per ledger of it.
+  let engine: ExecutionEngine | undefined
+  const fees = new KeeperFees({
+    settings: { inclusionFee: config.inclusionFee, feeStrategy: config.feeStrategy, maxFee: config.maxFee, feeBumpLedgers: config.feeBumpLedgers },
+    server: baseChain.server as FeeStatsSource,
+    latestLedger: () => engine?.ledger ?? 0,
+    logger: logger.child({ component: 'fees' }),
+    metrics,
+  })
+  // Every transaction of this keeper bids by the strategy: fills through `fillFee`, the rest
+  // through the chain's defaults. The caller's Chain is left as it is.
+  const chain: Chain = { ...baseChain, inclusionFee: config.inclusionFee, fees: fees.chainFees() }
   const vault = new VaultContract(chain, config.vaultContract)
   const registry = new RegistryContract(chain, config.registryContract)
   // The registered keeper: the operator, or its executor contract (atomic path).
@@ -103,6 +119,10 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
       lendingPool: config.lendingPool ?? null,
       executor: config.executorContract ?? null,
       pollIntervalSeconds: config.pollIntervalSeconds,
+      feeStrategy: fees.strategyText,
+      inclusionFee: config.inclusionFee,
+      maxFee: config.maxFee,
+      feeBumpLedgers: config.feeBumpLedgers,
     },
     'keeper starting',
   )
@@ -161,6 +181,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     emit: (kind, message, data) => {
       events.push(kind, message, data)
     },
+    fillFee: (input) => fees.fill(input),
     ...(opts.now === undefined ? {} : { now: opts.now }),
   }
   let built: ProtocolAdapter<any>[]
@@ -182,7 +203,6 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
   const engineLogger = logger.child({ component: 'engine' })
   let vaultConfig: VaultConfig | undefined
   // The draw watch ages draws on the engine's ledger clock; the engine reports its draws to it.
-  let engine: ExecutionEngine
   const draws = new DrawWatch({
     state,
     metrics,
@@ -190,9 +210,9 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     vaultContract: config.vaultContract,
     keeperAddress,
     readDraw: (keeper) => vault.getKeeperDraw(keeper),
-    latestLedger: () => engine.ledger,
+    latestLedger: () => engine?.ledger ?? 0,
   })
-  engine = new ExecutionEngine({
+  const theEngine = new ExecutionEngine({
     chain,
     keypair: config.keypair,
     vault: draws.wrap(keeperVault.bind(config.keypair)),
@@ -211,13 +231,14 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     crashAt: config.crashAt,
     ...(opts.crash === undefined ? {} : { crash: opts.crash }),
   })
-  engine.start()
+  engine = theEngine
+  theEngine.start()
   const unsubscribeDraws = clock.subscribe((l) => draws.onLedger(l.sequence))
   const work = new InFlight()
   const usdc = config.usdcContract
   const ledgerReader = chain.server as Partial<LedgerReader>
   const deps: CycleDeps = {
-    engine,
+    engine: theEngine,
     keeperAddress,
     chain,
     keypair: config.keypair,
@@ -240,7 +261,8 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     state,
     events,
     metrics,
-    engine,
+    engine: theEngine,
+    fees,
     adapters,
     keeperAddress,
     get registration() {
@@ -254,10 +276,10 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     stop: (graceMs) => {
       channels.stop()
       unsubscribeDraws()
-      return engine.stop(graceMs)
+      return theEngine.stop(graceMs)
     },
     idle: async () => {
-      await Promise.all([work.idle(), engine.drained(), channels.idle()])
+      await Promise.all([work.idle(), theEngine.drained(), channels.idle()])
     },
   }
 }

@@ -13,6 +13,8 @@ import {
   type DeployContractOptions,
   type InvokeResult,
   type Lane,
+  type SubmitOptions,
+  type SubmitResult,
 } from '../../chain/index.js'
 import { encodeRequests, type Request } from '../adapters/blend/requests.js'
 import type { VaultClient } from '../sdk/index.js'
@@ -56,7 +58,12 @@ export interface ExecutorLiquidationResult {
   ledger: number
   /** The profit the vault booked (`proceeds - draw`). */
   profit: bigint
+  /** The submission: the fee bid and charged, the ledger sent at, a fee bump. */
+  submitted: SubmitResult
 }
+
+/** Submission options of one call (its inclusion fee and fee-bump policy); the lane's signers stay. */
+export type ExecutorCallOptions = Pick<SubmitOptions, 'inclusionFee' | 'feeBump'>
 
 /**
  * Who sends a call: the owner itself (a keypair), or a submission lane (a channel account as the
@@ -137,11 +144,11 @@ export class ExecutorContract {
   /**
    * The atomic path: draw, fill, swap and return in one transaction. Resolves with the profit
    * the vault booked; a lost race or a sale below the draw / `minProceeds` rejects (a
-   * ContractError) and leaves nothing drawn.
+   * ContractError) and leaves nothing drawn. `options`: the fill's inclusion fee and fee bump.
    */
-  async liquidate(l: ExecutorLiquidation, sender: ExecutorSender): Promise<ExecutorLiquidationResult> {
-    const res = await this.call<bigint>(sender, 'liquidate', liquidateArgs(l))
-    return { hash: res.hash, ledger: res.ledger, profit: toBigInt(res.value) }
+  async liquidate(l: ExecutorLiquidation, sender: ExecutorSender, options: ExecutorCallOptions = {}): Promise<ExecutorLiquidationResult> {
+    const res = await this.call<bigint>(sender, 'liquidate', liquidateArgs(l), options)
+    return { hash: res.hash, ledger: res.ledger, profit: toBigInt(res.value), submitted: res }
   }
 
   /**
@@ -183,10 +190,10 @@ export class ExecutorContract {
     }
   }
 
-  private call<T = unknown>(sender: ExecutorSender, method: string, args: xdr.ScVal[]): Promise<InvokeResult<T>> {
+  private call<T = unknown>(sender: ExecutorSender, method: string, args: xdr.ScVal[], options: ExecutorCallOptions = {}): Promise<InvokeResult<T>> {
     return isLane(sender)
-      ? invoke<T>(this.chain, sender.source, this.contractId, method, args, sender.options)
-      : invoke<T>(this.chain, sender, this.contractId, method, args)
+      ? invoke<T>(this.chain, sender.source, this.contractId, method, args, { ...sender.options, ...options })
+      : invoke<T>(this.chain, sender, this.contractId, method, args, options)
   }
 }
 

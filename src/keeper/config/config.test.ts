@@ -44,6 +44,10 @@ describe('parseConfig', () => {
     expect(c.knownDepositors).toEqual([])
     expect(c.instructionLeeway).toBe(0)
     expect(c.logLevel).toBe('info')
+    expect(c.inclusionFee).toBe(100)
+    expect(c.feeStrategy).toEqual({ kind: 'fixed' })
+    expect(c.maxFee).toBe(10_000_000)
+    expect(c.feeBumpLedgers).toBe(2)
   })
 
   it('reports each missing required variable with the exact message', () => {
@@ -124,6 +128,57 @@ describe('parseConfig', () => {
     expect(c.knownDepositors).toEqual([g, C1])
     expect(c.rpcUrl).toBe('http://127.0.0.1:8000/rpc')
     expect(c.networkPassphrase).toBe('Sandbox')
+  })
+})
+
+describe('fee settings', () => {
+  it('reads INCLUSION_FEE, FEE_STRATEGY, MAX_FEE and FEE_BUMP_LEDGERS', () => {
+    expect(parseConfig({ ...base, INCLUSION_FEE: '1000', FEE_STRATEGY: 'feestats:p90', MAX_FEE: '50000', FEE_BUMP_LEDGERS: '0' })).toMatchObject({
+      inclusionFee: 1000,
+      feeStrategy: { kind: 'feestats', percentile: 'p90' },
+      maxFee: 50_000,
+      feeBumpLedgers: 0,
+    })
+    expect(parseConfig({ ...base, FEE_STRATEGY: ' Profit:250 ' }).feeStrategy).toEqual({ kind: 'profit', bps: 250 })
+    expect(parseConfig({ ...base, FEE_STRATEGY: 'feestats:max' }).feeStrategy).toEqual({ kind: 'feestats', percentile: 'max' })
+    for (const p of ['p10', 'p20', 'p30', 'p40', 'p50', 'p60', 'p70', 'p80', 'p95', 'p99']) {
+      expect(parseConfig({ ...base, FEE_STRATEGY: `feestats:${p}` }).feeStrategy).toEqual({ kind: 'feestats', percentile: p })
+    }
+    expect(parseConfig({ ...base, FEE_STRATEGY: 'profit:1' }).feeStrategy).toEqual({ kind: 'profit', bps: 1 })
+    expect(parseConfig({ ...base, FEE_STRATEGY: 'profit:10000' }).feeStrategy).toEqual({ kind: 'profit', bps: 10_000 })
+    // MAX_FEE equal to INCLUSION_FEE: every bid is that.
+    expect(parseConfig({ ...base, INCLUSION_FEE: '5000', MAX_FEE: '5000' })).toMatchObject({ inclusionFee: 5000, maxFee: 5000 })
+    expect(parseConfig({ ...base, FEE_BUMP_LEDGERS: '3' }).feeBumpLedgers).toBe(3)
+  })
+
+  it('refuses INCLUSION_FEE below the network minimum, fractional or not a number', () => {
+    const line = (v: string) => `INCLUSION_FEE must be an integer in [100, 4294967295] (stroops per operation; 100 is the network minimum), got "${v}"`
+    for (const v of ['99', '0', '-100', '150.5', 'cheap', '4294967296']) expect(problems({ ...base, INCLUSION_FEE: v })).toEqual([line(v)])
+  })
+
+  it('refuses MAX_FEE out of range, and below INCLUSION_FEE', () => {
+    for (const v of ['99', '1e12', '2.5', 'lots']) {
+      expect(problems({ ...base, MAX_FEE: v })).toEqual([`MAX_FEE must be an integer in [100, 4294967295] (stroops per operation), got "${v}"`])
+    }
+    expect(problems({ ...base, INCLUSION_FEE: '5000', MAX_FEE: '1000' })).toEqual(['MAX_FEE must be at least INCLUSION_FEE (5000), got "1000"'])
+    expect(problems({ ...base, INCLUSION_FEE: '20000000' })).toEqual(['MAX_FEE must be at least INCLUSION_FEE (20000000), got "10000000" (the default)'])
+  })
+
+  it('refuses an unknown FEE_STRATEGY, percentile or share', () => {
+    const line = (v: string) =>
+      `FEE_STRATEGY must be fixed, feestats:pNN (p10, p20, p30, p40, p50, p60, p70, p80, p90, p95, p99 or max) or profit:BPS (BPS an integer in [1, 10000]), got "${v}"`
+    for (const v of ['surge', 'feestats', 'feestats:p25', 'feestats:min', 'feestats:mode', 'profit', 'profit:0', 'profit:10001', 'profit:1.5', 'profit:-5', 'fixed:100']) {
+      expect(problems({ ...base, FEE_STRATEGY: v })).toEqual([line(v)])
+    }
+  })
+
+  it('refuses FEE_BUMP_LEDGERS past the queue lifetime, negative or fractional', () => {
+    const line = (v: string) => `FEE_BUMP_LEDGERS must be an integer in [0, 3] (0 disables; the network's queue drops a transaction not included within 4 ledgers), got "${v}"`
+    for (const v of ['4', '-1', '1.5', 'soon']) expect(problems({ ...base, FEE_BUMP_LEDGERS: v })).toEqual([line(v)])
+  })
+
+  it('reports every fee problem with the others', () => {
+    expect(problems({ ...base, INCLUSION_FEE: '1', FEE_STRATEGY: 'x', FEE_BUMP_LEDGERS: '9', POLL_INTERVAL: '1' })).toHaveLength(4)
   })
 })
 

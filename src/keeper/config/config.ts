@@ -1,5 +1,8 @@
 import { Keypair, Networks, StrKey } from '@stellar/stellar-sdk'
 import { z } from 'zod'
+import type { FeeStrategy } from '../../core/index.js'
+import { feeFields, feeProblem, feeSettings } from './fees.js'
+import { numberIn, optional } from './fields.js'
 
 /**
  * The public testnet. CONTRACT_RPC and NETWORK_PASSPHRASE default to it; USDC_CONTRACT has no
@@ -72,6 +75,25 @@ export interface KeeperConfig {
   /** How often the ledger clock polls getLatestLedger (LEDGER_POLL_MS, default 250). */
   ledgerPollMs: number
   /**
+   * The least inclusion fee any transaction bids (INCLUSION_FEE, stroops per operation, default
+   * 100, the network minimum); the simulated resource fee is paid on top.
+   */
+  inclusionFee: number
+  /**
+   * What transactions bid for inclusion (FEE_STRATEGY, default `fixed`): `fixed` bids
+   * INCLUSION_FEE; `feestats:pNN` the getFeeStats percentile of recent Soroban inclusion fees;
+   * `profit:BPS` that share of a fill's expected profit in XLM (other transactions: INCLUSION_FEE).
+   * Every bid is within [INCLUSION_FEE, MAX_FEE].
+   */
+  feeStrategy: FeeStrategy
+  /** The most any transaction bids (MAX_FEE, stroops per operation, default 10 000 000 = 1 XLM). */
+  maxFee: number
+  /**
+   * A transaction not included this many ledgers after it was sent is fee-bumped once
+   * (FEE_BUMP_LEDGERS, default 2, at most 3; 0 = never).
+   */
+  feeBumpLedgers: number
+  /**
    * Fault injection for tests and simulations (FAULT_CRASH_AT): the process kills itself (SIGKILL)
    * right after this step of an execution. Never set in production.
    */
@@ -88,30 +110,10 @@ export class ConfigError extends Error {
   }
 }
 
-/** Unset and blank both mean "not set". */
-const optional = z
-  .string()
-  .optional()
-  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()))
 
 const contractId = (key: string) =>
   optional.refine((v) => v === undefined || StrKey.isValidContract(v), {
     message: `${key} must be a contract address (C..., 56 characters)`,
-  })
-
-const numberIn = (key: string, lo: number, hi: number, dflt: number, integer: boolean) =>
-  optional.transform((v, ctx) => {
-    if (v === undefined) return dflt
-    const n = Number(v)
-    const ok = v !== '' && Number.isFinite(n) && n >= lo && n <= hi && (!integer || Number.isInteger(n))
-    if (!ok) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `${key} must be ${integer ? 'an integer' : 'a number'} in [${lo}, ${hi}], got "${v}"`,
-      })
-      return z.NEVER
-    }
-    return n
   })
 
 const url = (key: string, dflt: string) =>
@@ -210,6 +212,7 @@ const schema = z.object({
   RPC_INSTRUCTION_LEEWAY: numberIn('RPC_INSTRUCTION_LEEWAY', 0, 100_000_000, 0, true),
   CHANNEL_ACCOUNTS: numberIn('CHANNEL_ACCOUNTS', 0, 16, 4, true),
   LEDGER_POLL_MS: numberIn('LEDGER_POLL_MS', 50, 10_000, 250, true),
+  ...feeFields,
   FAULT_CRASH_AT: optional.refine((v) => v === undefined || ['drawn', 'filled', 'swapped'].includes(v), {
     message: 'FAULT_CRASH_AT must be one of drawn, filled, swapped (or unset)',
   }),
@@ -235,6 +238,8 @@ export function parseConfig(env: Record<string, string | undefined>): KeeperConf
     throw new ConfigError(parsed.error.issues.map((i) => i.message))
   }
   const c = parsed.data
+  const feeRule = feeProblem(c)
+  if (feeRule !== undefined) throw new ConfigError([feeRule])
   const keypair = Keypair.fromSecret(c.KEEPER_SECRET)
   return {
     keypair,
@@ -265,6 +270,7 @@ export function parseConfig(env: Record<string, string | undefined>): KeeperConf
     instructionLeeway: c.RPC_INSTRUCTION_LEEWAY,
     channelAccounts: c.CHANNEL_ACCOUNTS,
     ledgerPollMs: c.LEDGER_POLL_MS,
+    ...feeSettings(c),
     crashAt: c.FAULT_CRASH_AT as KeeperConfig['crashAt'],
   }
 }

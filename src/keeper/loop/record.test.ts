@@ -75,3 +75,20 @@ describe('a result carrying a typed error', () => {
     expect(await counters(d)).toEqual({ liquidations: 0, tasks: { 'blend/unfilled': 1 } })
   })
 })
+
+describe('a fill with its fee', () => {
+  it('adds the fee charged in XLM and the inclusion delay to the metrics, and logs the fee', async () => {
+    const d = deps()
+    const fee = { bidStroops: 5_000, chargedStroops: 1_234_567n, bumped: true, sentLedger: 100, includedLedger: 103 }
+    recordResult(d, 'blend', 'GBORROWER', makeResult({ drew: 100n, proceeds: 130n, responseTimeMs: 0, fee }))
+    recordResult(d, 'blend', 'GOTHER', makeResult({ drew: 100n, proceeds: 130n, responseTimeMs: 0, fee: { ...fee, chargedStroops: 100_000n, bumped: false, includedLedger: 101 } }))
+    const all = await d.metrics.registry.getMetricsAsJSON()
+    const values = (name: string) => all.find((m) => m.name === name)?.values ?? []
+    expect(values('service_fees_paid_xlm_total')[0]?.value).toBeCloseTo(0.1334567, 9)
+    const delay = values('service_inclusion_delay_ledgers') as Array<{ value: number; labels: Record<string, unknown>; metricName?: string }>
+    expect(delay.find((v) => v.metricName === 'service_inclusion_delay_ledgers_count')?.value).toBe(2)
+    expect(delay.find((v) => v.metricName === 'service_inclusion_delay_ledgers_sum')?.value).toBe(4)
+    expect(delay.find((v) => v.metricName === 'service_inclusion_delay_ledgers_bucket' && v.labels.le === 1)?.value).toBe(1)
+    expect(d.lines.find((l) => l.msg === 'task executed')?.obj).toMatchObject({ feeBid: 5_000, feeCharged: '1234567', feeBumped: true, sentLedger: 100, includedLedger: 103 })
+  })
+})

@@ -9,6 +9,8 @@ import type { CycleDeps } from './types.js'
  * it was no liquidation (`liquidation: false`, a rebalance) is counted in
  * `service_tasks_total` but not there. The result's typed error (e.g. `ErrAlreadyFilled`) is
  * kept on the record and named in the log line and the event (`error: { name, code, message }`).
+ * The fill's fee (`result.fee`) adds to `service_fees_paid_xlm_total` and its inclusion delay
+ * (ledgers from sending to inclusion) to `service_inclusion_delay_ledgers`.
  */
 export function recordResult(deps: Pick<CycleDeps, 'state' | 'metrics' | 'logger' | 'events'>, adapter: string, label: string, result: Result): void {
   const rec = deps.state.fold(adapter, label, result)
@@ -21,6 +23,11 @@ export function recordResult(deps: Pick<CycleDeps, 'state' | 'metrics' | 'logger
     deps.metrics.failedTransactions.inc({ reason: result.failedTransaction.reason })
     if (result.failedTransaction.feeCharged > 0n) deps.metrics.failedTransactionFees.inc(toUnits(result.failedTransaction.feeCharged))
   }
+  const fee = result.fee
+  if (fee !== undefined) {
+    if (fee.chargedStroops !== null) deps.metrics.feesPaid.inc(toUnits(fee.chargedStroops))
+    if (fee.sentLedger !== null) deps.metrics.inclusionDelay.observe(Math.max(0, fee.includedLedger - fee.sentLedger))
+  }
   const error = errorTag(result.error)
   deps.logger.info(
     {
@@ -31,6 +38,9 @@ export function recordResult(deps: Pick<CycleDeps, 'state' | 'metrics' | 'logger
       profit: rec.profit.toString(),
       responseTimeMs: rec.responseTimeMs,
       success: rec.success,
+      ...(fee === undefined
+        ? {}
+        : { feeBid: fee.bidStroops, feeCharged: fee.chargedStroops?.toString() ?? null, feeBumped: fee.bumped, sentLedger: fee.sentLedger, includedLedger: fee.includedLedger }),
       ...(error ? { error: error.name, ...(error.code === undefined ? {} : { errorCode: error.code }) } : {}),
     },
     'task executed',

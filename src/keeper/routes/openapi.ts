@@ -95,7 +95,7 @@ export const openApiDocument = {
       get: {
         summary: 'Prometheus metrics',
         description:
-          'service_cycles_total, service_liquidations_total (liquidation fills only), service_vault_tvl, service_sse_active, service_cycle_duration_seconds, service_cycle_overruns_total, service_rpc_errors_total{stage}, service_draws_outstanding, service_draw_outstanding_ledgers, service_last_cycle_timestamp_seconds, service_poll_interval_seconds, service_operator_xlm_balance, service_keeper_registered, service_keeper_slashed (NaN until first read), service_tasks_total{adapter,outcome}, service_adapter_errors_total{adapter,stage}, service_profit_usdc_total, service_failed_transactions_total{reason} (slippage, lost_race, other), service_failed_transaction_fees_xlm_total, process defaults (process_*, nodejs_*: one collection shared by the scrapes of a second)',
+          'service_cycles_total, service_liquidations_total (liquidation fills only), service_vault_tvl, service_sse_active, service_cycle_duration_seconds, service_cycle_overruns_total, service_rpc_errors_total{stage}, service_draws_outstanding, service_draw_outstanding_ledgers, service_last_cycle_timestamp_seconds, service_poll_interval_seconds, service_operator_xlm_balance, service_keeper_registered, service_keeper_slashed (NaN until first read), service_tasks_total{adapter,outcome}, service_adapter_errors_total{adapter,stage}, service_profit_usdc_total, service_failed_transactions_total{reason} (slippage, lost_race, other), service_failed_transaction_fees_xlm_total, service_fees_paid_xlm_total (fill transactions of executions that landed), service_fee_bumps_total{outcome} (accepted, refused), service_fee_bid_stroops (the last inclusion fee bid; NaN before the first), service_inclusion_delay_ledgers (histogram: ledgers from sending a fill to its inclusion), process defaults (process_*, nodejs_*: one collection shared by the scrapes of a second)',
         responses: { '200': { description: 'text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } } },
       },
     },
@@ -202,6 +202,19 @@ export const openApiDocument = {
                               success: { type: 'boolean' },
                               lost: { type: 'boolean' },
                               error: taskError,
+                            },
+                          },
+                          fee: {
+                            type: 'object',
+                            nullable: true,
+                            description:
+                              'the fill transaction\'s fee, once it landed (null before, and for work that sent none): what it bid under FEE_STRATEGY, what the network charged, whether a fee bump of it (FEE_BUMP_LEDGERS) is what landed, and the ledgers it was sent at and included in',
+                            properties: {
+                              bidStroops: { type: 'integer', description: 'inclusion fee bid per operation of what landed (the fee bump\'s bid when it did), stroops, within INCLUSION_FEE..MAX_FEE' },
+                              chargedStroops: { ...nullableAmount, description: 'fee charged by the network (inclusion fee at the ledger\'s rate + resource fee, refund deducted), stroops; null when the RPC did not say' },
+                              bumped: { type: 'boolean', description: 'true when a fee bump of the fill is what landed' },
+                              sentLedger: { type: 'integer', nullable: true, description: 'latest ledger when the fill was sent (it could land in the next one)' },
+                              includedLedger: { type: 'integer', description: 'ledger that included it; includedLedger - sentLedger is the inclusion delay (1 = the next ledger)' },
                             },
                           },
                           error: { ...taskError, description: 'the typed error that ended the execution (the result\'s, or what the adapter threw)' },

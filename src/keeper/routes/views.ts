@@ -1,7 +1,7 @@
 import { sharePrice } from '../../core/index.js'
 import type { KeeperInfo, VaultState } from '../clients/index.js'
 import { errorTag, type ExecutionView } from '../engine/index.js'
-import type { Position } from '../sdk/index.js'
+import type { ExecutionFee, Position } from '../sdk/index.js'
 import type { DashboardState, LiquidationRecord } from '../state/dashboard.js'
 import type { EventLog } from '../state/events.js'
 
@@ -75,6 +75,17 @@ export function liquidationView(r: LiquidationRecord) {
   }
 }
 
+/** An execution's fill fee: the bid (stroops per operation), the fee charged (decimal string of stroops), the ledgers. */
+export function feeView(f: ExecutionFee) {
+  return {
+    bidStroops: f.bidStroops,
+    chargedStroops: f.chargedStroops?.toString() ?? null,
+    bumped: f.bumped,
+    sentLedger: f.sentLedger,
+    includedLedger: f.includedLedger,
+  }
+}
+
 export function executionView(e: ExecutionView) {
   return {
     key: e.key,
@@ -111,6 +122,7 @@ export function executionView(e: ExecutionView) {
             lost: e.result.lost ?? false,
             error: errorView(e.result.error),
           },
+    fee: e.result?.fee === undefined ? null : feeView(e.result.fee),
     error: errorView(e.error),
   }
 }

@@ -6,6 +6,9 @@ export type {
   AdapterContext,
   AdapterFactory,
   AdapterLogger,
+  ExecutionFee,
+  FillFeeInput,
+  FillSubmitOptions,
   Position,
   ProtocolAdapter,
   Result,
@@ -24,4 +27,5 @@ export type {
 } from './staged.js'
 export { isReplan, isSkip, isStaged } from './staged.js'
 export { makeResult } from './profit.js'
+export { executionFee } from './fee.js'
 export { clampPriority, clampTaskPriorities, sortTasksByPriority, taskPriority } from './priority.js'

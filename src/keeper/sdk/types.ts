@@ -1,5 +1,5 @@
 import type { Keypair } from '@stellar/stellar-sdk'
-import type { Chain, SubmissionLanes } from '../../chain/index.js'
+import type { Chain, SubmissionLanes, SubmitOptions } from '../../chain/index.js'
 
 /**
  * One unit of work an adapter found: a liquidation to fill, a drift to rebalance, ...
@@ -55,7 +55,41 @@ export interface Result {
    * transaction ran), `other`.
    */
   failedTransaction?: { reason: string; feeCharged: bigint }
+  /**
+   * The fee of the transaction that did the work (the fill), when it landed: what it bid, what
+   * the network charged, whether a fee bump of it is what landed, and the ledgers it was sent at
+   * and included in (`executionFee(submitResult)` builds it). `/api/state` shows it per execution.
+   */
+  fee?: ExecutionFee
 }
+
+/** The fee of an execution's fill transaction (see `Result.fee`). */
+export interface ExecutionFee {
+  /** Inclusion fee bid per operation of what landed (the fee bump's bid when it did), stroops. */
+  bidStroops: number
+  /** What the network charged for it (inclusion at the ledger's rate + resource fee - refund), stroops; null when unknown. */
+  chargedStroops: bigint | null
+  /** True when a fee bump of the transaction is what landed. */
+  bumped: boolean
+  /** Latest ledger when the transaction was sent (it could land in the next); null when unknown. */
+  sentLedger: number | null
+  /** Ledger that included it. */
+  includedLedger: number
+}
+
+/** What a fill's fee bid is made from (see `AdapterContext.fillFee`). */
+export interface FillFeeInput {
+  /** The execution's expected profit in USDC (7 decimals), when the adapter knows it. */
+  expectedProfit?: bigint | undefined
+  /**
+   * The price of one XLM in USDC (7 decimals), when the adapter knows it (e.g. from the pool's
+   * oracle), or a function reading it (called only when the strategy needs it: `profit:BPS`).
+   */
+  xlmPrice?: bigint | (() => Promise<bigint | undefined>) | undefined
+}
+
+/** The submission options that make a transaction bid by the keeper's fee strategy. */
+export type FillSubmitOptions = Pick<SubmitOptions, 'inclusionFee' | 'feeBump'>
 
 /** The vault as an adapter sees it: bound to the keeper's own key. */
 export interface VaultClient {
@@ -159,6 +193,13 @@ export interface AdapterContext {
    * simulation on a virtual ledger clock passes that clock.
    */
   now?: () => number
+  /**
+   * The submission options of a fill transaction under the keeper's fee strategy (FEE_STRATEGY,
+   * INCLUSION_FEE, MAX_FEE, FEE_BUMP_LEDGERS): its inclusion fee from the expected profit and
+   * the XLM price, and the fee-bump policy. Absent: the chain's defaults. Every other
+   * transaction bids the chain's defaults (`chain.fees`), which follow the strategy too.
+   */
+  fillFee?: (input: FillFeeInput) => Promise<FillSubmitOptions>
 }
 
 /**

@@ -7,7 +7,7 @@
 import { ContractError, type SubmissionLanes } from '../../../chain/index.js'
 import type { ExecutorContract, ExecutorSwap } from '../../clients/executor.js'
 import { mulDiv, SCALAR_12, slippageFloor } from '../../../core/index.js'
-import { makeResult, type Result } from '../../sdk/index.js'
+import { executionFee, makeResult, type Result } from '../../sdk/index.js'
 import type { AtomicExecutor, AtomicFill } from './context.js'
 import { ErrAlreadyFilled } from './errors.js'
 import { failedTransaction } from './failureBudget.js'
@@ -51,10 +51,10 @@ export function atomicExecutor(p: AtomicExecutorParameters): AtomicExecutor {
       await fc.waitUntilSendable(fill.block)
       // Fixed when sent: the transaction is meant for the next ledger, the planned one.
       const responseTimeMs = await fc.responseTimeMs(fill.block)
-      let sent: { hash: string; ledger: number; profit: bigint }
+      let sent: Awaited<ReturnType<ExecutorLiquidator['liquidate']>>
       try {
         sent = await p.lanes.run((lane) =>
-          p.executor.liquidate({ pool: p.pool, draw: order.drew, requests: order.requests, swaps, minProceeds: order.drew, responseTimeMs }, lane),
+          p.executor.liquidate({ pool: p.pool, draw: order.drew, requests: order.requests, swaps, minProceeds: order.drew, responseTimeMs }, lane, f.fee),
         )
       } catch (err) {
         // Nothing was drawn: the transaction either landed whole or not at all.
@@ -83,6 +83,7 @@ export function atomicExecutor(p: AtomicExecutorParameters): AtomicExecutor {
         success: true,
         txHash: sent.hash,
         note: `filled ${fill.percent} % atomically at ledger ${sent.ledger} (planned ${plan.targetLedger})`,
+        fee: executionFee(sent.submitted),
       })
     },
   }

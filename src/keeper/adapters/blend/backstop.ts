@@ -8,11 +8,12 @@ import { xdr, type Keypair } from '@stellar/stellar-sdk'
 import { addr, i128, invoke, u32, type Chain } from '../../../chain/index.js'
 import { mulDiv, slippageFloor } from '../../../core/index.js'
 import { tokenBalance } from '../../clients/token.js'
-import type { FireContext, Result, Task } from '../../sdk/index.js'
-import { makeResult } from '../../sdk/index.js'
+import type { ExecutionFee, FireContext, Result, Task } from '../../sdk/index.js'
+import { executionFee, makeResult } from '../../sdk/index.js'
 import { planFill } from './auctionPlan.js'
 import { backstopTokenOf, cometExitUsdc, cometJoinUsdc, exitablePercent, exitToUsdc, joinWithUsdc, readComet } from './backstopToken.js'
 import type { BlendContext } from './context.js'
+import { fillSubmitOptions, oracleXlmPrice } from './fillFee.js'
 import { ErrAlreadyFilled } from './errors.js'
 import { fillRequests, encodeRequests, repayAmount } from './requests.js'
 import { AuctionType } from './storage.js'
@@ -125,11 +126,14 @@ export function backstopAuctions(ctx: BlendContext) {
       await fc.step('drawn')
       let fillLedger: number
       let fillHash: string
+      let fillFee: ExecutionFee
       try {
         await fc.waitUntilSendable(plan.block)
-        const res = await invoke(chain, keypair, ctx.pool, 'submit', [addr(me), addr(me), addr(me), encodeRequests(requests)])
+        const fee = await fillSubmitOptions(ctx.fillFee, { fill: plan, drew, reserves, prices: prices.prices, usdc, networkPassphrase: chain.networkPassphrase, readXlmPrice: () => oracleXlmPrice(chain, scan.snapshot.config.oracle) })
+        const res = await invoke(chain, keypair, ctx.pool, 'submit', [addr(me), addr(me), addr(me), encodeRequests(requests)], fee)
         fillLedger = res.ledger
         fillHash = res.hash
+        fillFee = executionFee(res)
       } catch (err) {
         const lost = await lostSince(chain, AuctionType.BadDebt, backstop, auction)
         await fc.vault.returnProceeds(drew, 0)
@@ -165,6 +169,7 @@ export function backstopAuctions(ctx: BlendContext) {
         success: true,
         txHash: fillHash,
         note: held ? 'backstop tokens held' : `bad debt: ${percent} % filled at ledger ${fillLedger} (planned ${plan.block})`,
+        fee: fillFee,
       })
     }
     return { targetLedger: plan.block, expiresAtLedger: auction.block + 500, capital: drew, run }
@@ -218,6 +223,7 @@ export function backstopAuctions(ctx: BlendContext) {
       }
       let fillLedger: number
       let fillHash: string
+      let fillFee: ExecutionFee
       try {
         if (lpNeeded > 0n) {
           await joinWithUsdc(chain, keypair, comet, usdc, lpNeeded, drew)
@@ -227,9 +233,11 @@ export function backstopAuctions(ctx: BlendContext) {
         }
         await fc.waitUntilSendable(plan.block)
         const requests = fillRequests({ auctionType: AuctionType.Interest, user: backstop, percent: 100, bid: {}, lot: {}, dRates: {}, bRates: {} })
-        const res = await invoke(chain, keypair, ctx.pool, 'submit', [addr(me), addr(me), addr(me), encodeRequests(requests)])
+        const fee = await fillSubmitOptions(ctx.fillFee, { fill: plan, drew, reserves, prices: prices.prices, usdc, networkPassphrase: chain.networkPassphrase, readXlmPrice: () => oracleXlmPrice(chain, scan.snapshot.config.oracle) })
+        const res = await invoke(chain, keypair, ctx.pool, 'submit', [addr(me), addr(me), addr(me), encodeRequests(requests)], fee)
         fillLedger = res.ledger
         fillHash = res.hash
+        fillFee = executionFee(res)
       } catch (err) {
         // Lost (or failed): turn any minted LP back into USDC, return the draw (covering the
         // difference from the keeper's own USDC).
@@ -260,6 +268,7 @@ export function backstopAuctions(ctx: BlendContext) {
         success: true,
         txHash: fillHash,
         note: `interest auction filled at ledger ${fillLedger} (planned ${plan.block})`,
+        fee: fillFee,
       })
     }
     return { targetLedger: plan.block, expiresAtLedger: auction.block + 500, capital: drew, run }

@@ -6,8 +6,9 @@ import type { Keypair, rpc } from '@stellar/stellar-sdk'
 import type { Chain } from '../../../chain/index.js'
 import type { PoolDepth } from '../../dex/routerDepth.js'
 import type { Venue } from '../../dex/swapToUsdc.js'
-import type { AdapterContext, ExecutionPlan, FireContext, Result } from '../../sdk/index.js'
+import type { AdapterContext, ExecutionPlan, FillSubmitOptions, FireContext, Result } from '../../sdk/index.js'
 import type { FillPlan } from './auctionPlan.js'
+import type { FillFee } from './fillFee.js'
 import type { FailureBudget } from './failureBudget.js'
 import type { AuctionOrigins } from './auctionOrigins.js'
 import type { SaleReservations } from './saleReservations.js'
@@ -29,6 +30,8 @@ export interface AtomicFill {
   reserves: ReadonlyMap<string, Reserve>
   prices: ReadonlyMap<string, PriceData>
   fc: FireContext
+  /** The fill's inclusion fee and fee bump under the keeper's fee strategy. */
+  fee: FillSubmitOptions
 }
 
 /** The atomic path, present when an executor contract is the registered keeper. */
@@ -44,6 +47,8 @@ export interface BlendContext {
   emit?: AdapterContext['emit'] | undefined
   onFill?: ((info: { user: string; plannedLedger: number; fillLedger: number; drew: bigint; proceeds: bigint; percent?: number }) => void) | undefined
   executor?: AtomicExecutor | undefined
+  /** The keeper's fee strategy for fills (`AdapterContext.fillFee`); undefined: the chain's defaults. */
+  fillFee?: FillFee
   /**
    * The pool of the router the lot is sold on (the primary DEX router), read for executable
    * valuations; undefined when no router is configured (then lots are valued at the oracle).

@@ -31,6 +31,7 @@ import { minProfitScaled } from './auctionPlan.js'
 import { backstopAuctions, type PreparedBackstop } from './backstop.js'
 import { borrowerSourcesOf, type BorrowerSources } from './borrowerSources.js'
 import type { AtomicExecutor, BlendContext } from './context.js'
+import type { FillFee } from './fillFee.js'
 import { ErrBadTask } from './errors.js'
 import { DEFAULT_FAILURE_BUDGET, FailureBudget } from './failureBudget.js'
 import { SaleReservations } from './saleReservations.js'
@@ -85,6 +86,8 @@ export interface LendingPoolAdapterParameters {
   fastForward?: (toLedger: number) => Promise<unknown>
   /** The atomic path: present when the keeper's executor contract is the registered keeper. */
   executor?: AtomicExecutor
+  /** What fills bid for inclusion (the keeper's fee strategy); absent: the chain's defaults. */
+  fillFee?: FillFee
   /** Parallel source accounts for transactions that need no draw (opening auctions). */
   lanes?: SubmissionLanes
   /** Called with the planned and the confirmed ledger of each fill (benchmarks, logs). */
@@ -203,6 +206,7 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     emit: p.emit,
     onFill: p.onFill,
     executor: p.executor,
+    fillFee: p.fillFee,
     saleDepth: p.primaryDexRouter === undefined ? undefined : routerDepth(p.primaryDexRouter),
     failures: new FailureBudget(DEFAULT_FAILURE_BUDGET, p.failureSalt),
     sales: new SaleReservations(),
@@ -406,6 +410,7 @@ export const createLendingPoolAdapter: AdapterFactory = async (ctx) => {
     ...(ctx.now === undefined ? {} : { now: ctx.now }),
     ...(ctx.lanes === undefined ? {} : { lanes: ctx.lanes }),
     ...(executor === undefined ? {} : { executor }),
+    ...(ctx.fillFee === undefined ? {} : { fillFee: ctx.fillFee }),
     borrowerSources,
   })
 }

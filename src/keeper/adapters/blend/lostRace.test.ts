@@ -91,7 +91,7 @@ describe('a lost race carries the ErrAlreadyFilled type, not only its words', ()
       responseTimeMs: async () => 0,
     }
     const order = { drew: 100n, requests: [], lotAssets: [] }
-    const result = await exec.liquidateAtomic({ chain, keypair: op, plan: { ...plan, path: 'atomic' }, auction, fill, order, reserves: new Map(), prices: new Map(), fc })
+    const result = await exec.liquidateAtomic({ chain, keypair: op, plan: { ...plan, path: 'atomic' }, auction, fill, order, reserves: new Map(), prices: new Map(), fc, fee: {} })
     expect(result).toMatchObject({ success: false, lost: true, drew: 0n })
     expect(result.error).toBeInstanceOf(ErrAlreadyFilled)
   })

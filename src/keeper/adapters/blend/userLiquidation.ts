@@ -25,13 +25,14 @@ import type { Keypair } from '@stellar/stellar-sdk'
 import { addr, invoke, type Chain } from '../../../chain/index.js'
 import { AUCTION_RAMP_BLOCKS, type ConstantProductPool } from '../../../core/index.js'
 import type { ExecutionPlan, FireContext, FireOutcome, PlanOutcome, PlanProgress, Result, Task } from '../../sdk/index.js'
-import { makeResult } from '../../sdk/index.js'
+import { executionFee, makeResult, type ExecutionFee, type FillSubmitOptions } from '../../sdk/index.js'
 import { tokenBalance } from '../../clients/token.js'
 import { planFill, planPartialFill, profitabilityAt, type FillPlan } from './auctionPlan.js'
 import type { BlendContext } from './context.js'
 import { ErrAlreadyFilled, ErrBadTask } from './errors.js'
 import { chooseLiquidationPercent } from './liquidationPercent.js'
 import { failedTransaction, type FailureReason } from './failureBudget.js'
+import { fillSubmitOptions, oracleXlmPrice } from './fillFee.js'
 import type { Reserve } from './loadPool.js'
 import type { PriceData } from './oracle.js'
 import { fillRequests, encodeRequests, repayAmount } from './requests.js'
@@ -201,17 +202,35 @@ export function userLiquidations(ctx: BlendContext) {
       }
       return result
     }
+    // The fill bids by the keeper's fee strategy, from its expected profit.
+    const fee = await fillSubmitOptions(ctx.fillFee, {
+      fill,
+      drew: order.drew,
+      reserves,
+      prices: prices.prices,
+      usdc,
+      networkPassphrase: chain.networkPassphrase,
+      readXlmPrice: () => oracleXlmPrice(chain, scan.snapshot.config.oracle),
+    })
     if (plan.path === 'atomic') {
-      return book(await ctx.executor!.liquidateAtomic({ chain, keypair, plan, auction, fill, order, reserves, prices: prices.prices, fc }))
+      return book(await ctx.executor!.liquidateAtomic({ chain, keypair, plan, auction, fill, order, reserves, prices: prices.prices, fc, fee }))
     }
-    return book(await twoStep(chain, keypair, plan, { auction, fill, order, reserves, prices: prices.prices, usdc }, fc))
+    return book(await twoStep(chain, keypair, plan, { auction, fill, order, reserves, prices: prices.prices, usdc, fee }, fc))
   }
 
   async function twoStep(
     chain: Chain,
     keypair: Keypair,
     plan: ExecutionPlan<UserPlanData>,
-    f: { auction: AuctionData; fill: FillPlan; order: FillOrder; reserves: ReadonlyMap<string, Reserve>; prices: ReadonlyMap<string, PriceData>; usdc: string },
+    f: {
+      auction: AuctionData
+      fill: FillPlan
+      order: FillOrder
+      reserves: ReadonlyMap<string, Reserve>
+      prices: ReadonlyMap<string, PriceData>
+      usdc: string
+      fee: FillSubmitOptions
+    },
     fc: FireContext,
   ): Promise<Result> {
     const reader = ctx.reader(chain)
@@ -227,11 +246,13 @@ export function userLiquidations(ctx: BlendContext) {
 
     let fillLedger: number
     let fillHash: string
+    let fillFee: ExecutionFee
     try {
       await fc.waitUntilSendable(fill.block)
-      const res = await invoke(chain, keypair, ctx.pool, 'submit', [addr(me), addr(me), addr(me), encodeRequests(order.requests)])
+      const res = await invoke(chain, keypair, ctx.pool, 'submit', [addr(me), addr(me), addr(me), encodeRequests(order.requests)], f.fee)
       fillHash = res.hash
       fillLedger = res.ledger
+      fillFee = executionFee(res)
     } catch (err) {
       // Lost the race (auction gone or changed) or any other failure: the draw goes back as is.
       const now = await ctx.loadAuction(reader, AuctionType.UserLiquidation, user).catch(() => auction)
@@ -289,6 +310,7 @@ export function userLiquidations(ctx: BlendContext) {
       success: true,
       txHash: fillHash,
       note: held.length > 0 ? `collateral held: ${held.join(', ')}` : `filled ${fill.percent} % at ledger ${fillLedger} (planned ${plan.targetLedger})`,
+      fee: fillFee,
     })
   }
 

@@ -1,0 +1,26 @@
+import { z } from 'zod'
+
+/** Unset and blank both mean "not set". */
+export const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()))
+
+/**
+ * A number in [lo, hi] (an integer when `integer`), `dflt` when unset. A bad value is reported as
+ * `KEY must be an integer in [lo, hi], got "v"`, with `why` in parentheses before `got` when given.
+ */
+export const numberIn = (key: string, lo: number, hi: number, dflt: number, integer: boolean, why?: string) =>
+  optional.transform((v, ctx) => {
+    if (v === undefined) return dflt
+    const n = Number(v)
+    const ok = v !== '' && Number.isFinite(n) && n >= lo && n <= hi && (!integer || Number.isInteger(n))
+    if (!ok) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${key} must be ${integer ? 'an integer' : 'a number'} in [${lo}, ${hi}]${why === undefined ? '' : ` (${why})`}, got "${v}"`,
+      })
+      return z.NEVER
+    }
+    return n
+  })

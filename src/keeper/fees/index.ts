@@ -1,0 +1,2 @@
+export { KeeperFees, type KeeperFeesParameters } from './keeperFees.js'
+export { FeeStatsCache, type FeeStatsSource } from './feeStats.js'
