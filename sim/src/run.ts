@@ -19,7 +19,7 @@ import { readKeeperTransactions } from './record/transactions.js'
 import { CoreReplay } from './replay/replay.js'
 import type { RunEvent, Report } from './report/types.js'
 import type { LoadedScenario } from './scenario/load.js'
-import { setUp } from './setup.js'
+import { pricesXlm, setUp } from './setup.js'
 import { auditWorld } from './audit.js'
 import type { TraceRecorder } from './determinism/recorder.js'
 import { TRACE_FILE } from './determinism/traceFile.js'
@@ -119,6 +119,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       deadKeepers: () => keepers.filter((k) => k.crashed && !k.alive).map((k) => k.address),
       nowSeconds: () => BigInt(Math.floor(latest.closeTimeMs / 1000)),
       record,
+      oracleXlmPrice: pricesXlm(scenario) ? BigInt(Math.round(scenario.chain.xlmPrice * 1e7)) : undefined,
     })
     let seenAuctions = 0
     let seenFills = 0
@@ -221,6 +222,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       startVault,
       endVault,
       borrowedStart,
+      droppedBy: setup.mempool.droppedBy,
       background: setup.background === undefined ? null : { ...setup.background.stats },
     })
     if (opts.outDir !== undefined) {

@@ -30,6 +30,11 @@ const RETENTION = 2_000_000
  */
 export const ENVIRONMENT_INCLUSION_FEE = 1_000_000
 
+/** Whether the world's oracle prices XLM: when a keeper bids by FEE_STRATEGY profit:BPS. */
+export function pricesXlm(s: Scenario): boolean {
+  return keeperSpecs(s, 0).some((k) => k.fee?.strategy?.startsWith('profit:') === true)
+}
+
 export interface SimSetup {
   sandbox: Sandbox
   world: World
@@ -75,6 +80,8 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       serial: true,
       // No upper time bound: the set-up signs the same envelopes on every run of the seed.
       txTimeoutSeconds: 0,
+      // A keeper bidding a share of its profit converts it to XLM at the oracle's XLM price.
+      ...(pricesXlm(s) ? { oracleXlmPrice: usd(s.chain.xlmPrice) } : {}),
       collaterals: s.world.assets.map((a) => ({ code: a.code, price: usd(a.price), cFactor: Math.round(a.cFactor * 1e7), dexDepthUsd: usd(a.dexDepthUsd) })),
       borrowers: s.world.borrowers.count,
       borrowerHealthFactor: { min: usd(s.world.borrowers.healthFactor.min), max: usd(s.world.borrowers.healthFactor.max) },

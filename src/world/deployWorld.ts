@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { scValToNative, type Keypair } from '@stellar/stellar-sdk'
+import { Asset, scValToNative, type Keypair } from '@stellar/stellar-sdk'
 import { addr, createChain, deployContract, invoke, simulateRead, u32, type Chain } from '../chain/index.js'
 import { addTrustlines, balanceOf, createAsset, fundAccounts, mintAll, type Mint, type WorldAsset } from './assets.js'
 import {
@@ -153,7 +153,11 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
     chain,
     admin,
     usdc.contract,
-    [{ asset: usdc.contract, price: USDC_PRICE }, ...collaterals.map((c, i) => ({ asset: c.contract, price: collateralSpecs[i]!.price }))],
+    [
+      { asset: usdc.contract, price: USDC_PRICE },
+      ...collaterals.map((c, i) => ({ asset: c.contract, price: collateralSpecs[i]!.price })),
+      ...(opts.oracleXlmPrice === undefined ? [] : [{ asset: Asset.native().contractId(chain.networkPassphrase), price: opts.oracleXlmPrice }]),
+    ],
     wasm.sep40_oracle_mock,
     salt('oracle'),
   )

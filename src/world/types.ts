@@ -65,6 +65,12 @@ export interface DeployWorldOptions {
    * every run of a seed (the simulation's set-up).
    */
   txTimeoutSeconds?: number
+  /**
+   * When set, the oracle also prices XLM (the native asset's contract, after the collaterals) at
+   * this price (USD, 7 decimals): what a keeper's FEE_STRATEGY profit:BPS converts at when the
+   * pool has no XLM reserve.
+   */
+  oracleXlmPrice?: bigint
 }
 
 /** One borrower's opening position in the Blend pool. */

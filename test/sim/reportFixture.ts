@@ -50,6 +50,7 @@ export function reportFixture(): Report {
         xlmPriceUsd: 0.3,
         shareOfVaultProfit: 0.000141,
         inclusionDelay: { p50: 0, p95: 2 },
+        droppedTransactions: 3,
         winsByStrategy: [
           { strategy: 'fixed 100', keepers: 2, wins: 1, feesXlm: 0.0123456 },
           { strategy: 'profit:2000', keepers: 1, wins: 1, feesXlm: 0.0456789 },
@@ -213,6 +214,7 @@ function keeper(
     feeStrategy: 'fixed 100',
     feesPerWin: null,
     inclusionDelay: { p50: 0, p95: 1 },
+    droppedTransactions: 0,
     fills: 0,
     failedTransactions: 0,
     lostRaceTransactions: 0,

@@ -42,6 +42,7 @@ const keeper = z.object({
   feeStrategy: z.string().default(''),
   feesPerWin: laterNullableNum,
   inclusionDelay: z.object({ p50: nullableNum, p95: nullableNum }).default({ p50: null, p95: null }),
+  droppedTransactions: laterNum,
 })
 
 const fees = z
@@ -52,6 +53,7 @@ const fees = z
     xlmPriceUsd: num,
     shareOfVaultProfit: nullableNum,
     inclusionDelay: z.object({ p50: nullableNum, p95: nullableNum }),
+    droppedTransactions: num,
     winsByStrategy: z.array(z.object({ strategy: z.string(), keepers: num, wins: num, feesXlm: num })),
     background: z.object({ sent: num, applied: num, dropped: num }).nullable(),
   })
@@ -62,6 +64,7 @@ const fees = z
     xlmPriceUsd: Number.NaN,
     shareOfVaultProfit: null,
     inclusionDelay: { p50: null, p95: null },
+    droppedTransactions: Number.NaN,
     winsByStrategy: [],
     background: null,
   })

@@ -42,6 +42,8 @@ export interface EnvironmentParameters {
   /** Close time of the latest ledger (s), for swap deadlines. */
   nowSeconds: () => bigint
   record: (e: RunEvent) => void
+  /** The oracle's constant XLM price (7 decimals) when it prices XLM (scenario chain.xlmPrice). */
+  oracleXlmPrice?: bigint | undefined
 }
 
 export class Environment {
@@ -106,7 +108,8 @@ export class Environment {
   act(step: number, ledger: number, full: boolean): void {
     const { world, chain } = this.p
     if (this.p.prices.posts[step] === 1) {
-      const prices = [UNIT, ...this.p.prices.assets.map((c) => this.p.toPrice7(this.p.prices.oracle[c]![step]!))]
+      const xlm = this.p.oracleXlmPrice === undefined ? [] : [this.p.oracleXlmPrice]
+      const prices = [UNIT, ...this.p.prices.assets.map((c) => this.p.toPrice7(this.p.prices.oracle[c]![step]!)), ...xlm]
       this.track('oracle', ledger, invoke(chain, world.admin, world.oracle, 'set_price_stable', [i128s(prices)]))
     }
     if (this.p.scenario.dex.primaryFailureRate > 0) {

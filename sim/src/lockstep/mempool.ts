@@ -69,6 +69,8 @@ export class Mempool {
   private planned = new Map<string, number>()
   /** Keeper transactions applied so far, in the order they were applied. */
   readonly journal: AppliedTx[] = []
+  /** Keeper transactions the node's queue dropped (never applied), per agent. */
+  readonly droppedBy = new Map<string, number>()
 
   /** While set up runs on a node that closes a ledger per transaction, nothing waits here. */
   bypass = false
@@ -164,6 +166,10 @@ export class Mempool {
       const s = byHash.get(hash)
       if (s === undefined || s.klass !== 1) continue
       this.journal.push({ hash, agent: s.agent, source: s.source, latencyMs: s.latencyMs, submittedLedger: s.submittedLedger, ledger, position, arrivalMs: this.planned.get(hash) ?? s.arrivalMs })
+    }
+    for (const h of dropped) {
+      const s = byHash.get(h)
+      if (s !== undefined && s.klass === 1) this.droppedBy.set(s.agent, (this.droppedBy.get(s.agent) ?? 0) + 1)
     }
     this.pending = this.pending.filter((s) => !done.has(s.hash))
     for (const h of order) this.settle(h, 'applied')

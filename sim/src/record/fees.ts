@@ -41,6 +41,8 @@ export interface FeeSummary {
   shareOfVaultProfit: number | null
   /** Ledgers from send to apply of the keepers' applied transactions (0: the ledger it was sent in). */
   inclusionDelay: DelayFigures
+  /** Keeper transactions the node's queue dropped without applying them (not included in 4 closes, or no longer valid). */
+  droppedTransactions: number
   winsByStrategy: StrategyWins[]
   /** Other users' transactions (scenario chain.background); null without background load. */
   background: { sent: number; applied: number; dropped: number } | null
@@ -51,6 +53,8 @@ export interface KeeperFeeFigures {
   /** Its fees / its wins; null without wins. */
   feesPerWin: number | null
   inclusionDelay: DelayFigures
+  /** Its transactions the node's queue dropped without applying them. */
+  droppedTransactions: number
 }
 
 const r7 = (x: number) => Math.round(x * 1e7) / 1e7
@@ -64,17 +68,22 @@ export function delayFigures(sorted: readonly number[]): DelayFigures {
   return { p50: nearestRank(sorted, 0.5), p95: nearestRank(sorted, 0.95) }
 }
 
-export function keeperFeeFigures(k: { name: string; feeStrategy: string; feesPaid: number; wins: number }, txs: readonly KeeperTx[]): KeeperFeeFigures {
+export function keeperFeeFigures(
+  k: { name: string; feeStrategy: string; feesPaid: number; wins: number },
+  txs: readonly KeeperTx[],
+  dropped: ReadonlyMap<string, number>,
+): KeeperFeeFigures {
   return {
     feeStrategy: k.feeStrategy,
     feesPerWin: k.wins === 0 ? null : r7(k.feesPaid / k.wins),
     inclusionDelay: delayFigures(inclusionDelays(txs.filter((t) => t.agent === k.name))),
+    droppedTransactions: dropped.get(k.name) ?? 0,
   }
 }
 
 export function feeSummary(p: {
   ordering: 'latency' | 'core'
-  keepers: readonly { feeStrategy: string; feesPaid: number; wins: number }[]
+  keepers: readonly { feeStrategy: string; feesPaid: number; wins: number; droppedTransactions: number }[]
   transactions: readonly KeeperTx[]
   vaultProfit: number
   xlmPriceUsd: number
@@ -97,6 +106,7 @@ export function feeSummary(p: {
     xlmPriceUsd: p.xlmPriceUsd,
     shareOfVaultProfit: p.vaultProfit > 0 ? r7((fees * p.xlmPriceUsd) / p.vaultProfit) : null,
     inclusionDelay: delayFigures(inclusionDelays(p.transactions)),
+    droppedTransactions: p.keepers.reduce((n, k) => n + k.droppedTransactions, 0),
     winsByStrategy: [...groups.values()].sort((a, b) => (a.strategy < b.strategy ? -1 : a.strategy > b.strategy ? 1 : 0)),
     background: p.background,
   }

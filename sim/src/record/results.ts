@@ -53,6 +53,8 @@ export interface ReportInput {
   endVault: VaultSnapshot
   /** Borrowers' liabilities when the run started (USD at oracle prices). */
   borrowedStart: number
+  /** Keeper transactions the node's queue dropped, per keeper name. */
+  droppedBy: ReadonlyMap<string, number>
   /** Other users' transactions sent, applied and dropped (scenario chain.background). */
   background: { sent: number; applied: number; dropped: number } | null
 }
@@ -184,7 +186,7 @@ async function keepers(p: ReportInput, list: AuctionResult[], race: ReadonlyMap<
       failedTransactions: failed.total - lostRaces,
       lostRaceTransactions: lostRaces,
       failedTransactionFees: usd(failed.feesStroops),
-      ...keeperFeeFigures({ name: k.spec.name, feeStrategy: feeLabel(k.spec.fee), feesPaid: c.feesPaid, wins }, p.transactions),
+      ...keeperFeeFigures({ name: k.spec.name, feeStrategy: feeLabel(k.spec.fee), feesPaid: c.feesPaid, wins }, p.transactions, p.droppedBy),
     })
   }
   return out

@@ -69,6 +69,7 @@ function feeFigures(f: Report['summary']['fees']): HeadlineFigure[] {
     { label: 'Keeper fees', value: `${formatXlm(f.keepersXlm)} XLM, ${formatXlm(f.perWinXlm)} per win` },
     { label: 'Fees / vault profit', value: `${f.shareOfVaultProfit === null ? '—' : formatPct(f.shareOfVaultProfit, 2)} (XLM at ${formatAmount(f.xlmPriceUsd)} USD)` },
     { label: 'Inclusion delay p50 / p95 (ledgers)', value: `${formatCount(f.inclusionDelay.p50)} / ${formatCount(f.inclusionDelay.p95)}` },
+    { label: 'Keeper transactions dropped unapplied', value: formatCount(f.droppedTransactions) },
   ]
   if (f.winsByStrategy.length > 0) out.push({ label: 'Wins by fee strategy', value: f.winsByStrategy.map((w) => `${w.strategy}: ${w.wins}`).join(', ') })
   if (f.background !== null)

@@ -89,6 +89,7 @@ const DOCUMENTED: Record<TableName, [string, string, boolean][]> = {
     ['fees.shareOfVaultProfit', 'DOUBLE', true],
     ['fees.inclusionDelay.p50', 'DOUBLE', true],
     ['fees.inclusionDelay.p95', 'DOUBLE', true],
+    ['fees.droppedTransactions', 'INTEGER', true],
     ['fees.xlmPriceUsd', 'DOUBLE', true],
     ['fees.winsByStrategy', 'VARCHAR', true],
     ['fees.background.sent', 'INTEGER', true],
@@ -142,6 +143,7 @@ const DOCUMENTED: Record<TableName, [string, string, boolean][]> = {
     ['feeStrategy', 'VARCHAR', true],
     ['feesPerWin', 'DOUBLE', true],
     ['inclusionDelayP50', 'DOUBLE', true],
+    ['droppedTransactions', 'INTEGER', true],
     ['inclusionDelayP95', 'DOUBLE', true],
   ],
 }
