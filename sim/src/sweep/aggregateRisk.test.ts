@@ -40,6 +40,8 @@ describe('the risk figures of a fake-runner sweep', () => {
       'fillDelay.p50',
       'fillDelay.p95',
       'slashes',
+      'fees.shareOfVaultProfit',
+      'fees.inclusionDelay.p95',
       'keeper.0.profit',
       'keeper.0.vaultProfit',
       'keeper.0.winShare',

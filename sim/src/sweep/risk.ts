@@ -93,6 +93,8 @@ export const RISK_FIGURES: readonly RiskFigure[] = [
   { name: 'fillDelay.p50', label: 'Fill delay p50 (median over runs of the run median, ledgers)', unit: 'ledgers', better: 'lower', read: (r) => r.summary.fillDelay.median, statistic: pct(0.5), definition: 'p50 over runs of summary.fillDelay.median (runs without a fill left out)' },
   { name: 'fillDelay.p95', label: 'Fill delay p95 (p95 over runs of the run p95, ledgers)', unit: 'ledgers', better: 'lower', read: (r) => r.summary.fillDelay.p95, statistic: pct(0.95), definition: 'p95 over runs of summary.fillDelay.p95 (runs without a fill left out)' },
   { name: 'slashes', label: 'Slashes (mean)', unit: 'count', better: 'lower', read: (r) => r.summary.slashes, statistic: mean, definition: 'mean over runs of summary.slashes' },
+  { name: 'fees.shareOfVaultProfit', label: "Keeper fees / the vault's profit (mean)", unit: 'fraction', better: 'lower', read: (r) => r.summary.fees?.shareOfVaultProfit ?? null, statistic: mean, definition: 'mean over runs of summary.fees.shareOfVaultProfit (fees in USD at fees.xlmPriceUsd; runs without vault profit or from older reports left out)' },
+  { name: 'fees.inclusionDelay.p95', label: 'Inclusion delay p95 (p95 over runs of the run p95, ledgers)', unit: 'ledgers', better: 'lower', read: (r) => r.summary.fees?.inclusionDelay.p95 ?? null, statistic: pct(0.95), definition: "p95 over runs of summary.fees.inclusionDelay.p95 (the keepers' applied transactions, ledgers from send to apply)" },
 ]
 
 /** The keeper at `index` in a run's keepers list, by its `index` field. */
