@@ -9,6 +9,10 @@
 //! - Validity: after each close the queue is checked again against the new state (sequence,
 //!   balance, time bounds, signatures, as at submission) and what fails is dropped; before a
 //!   close, transactions whose upper time bound has passed for that close are dropped.
+//! - Replace-by-fee: a fee bump of a pending transaction (same source account and sequence
+//!   number) replaces it at ten times its inclusion fee per operation (`can_replace_by_fee`).
+//! - Arrival: `close_arrived` closes with only some pending transactions as candidates, the
+//!   others held aside as if they had not reached the network yet.
 
 use crate::node::{Closed, Node};
 use crate::overlay::Overlay;

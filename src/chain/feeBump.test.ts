@@ -122,6 +122,15 @@ describe('fee bump', () => {
     expect(res).toMatchObject({ hash: node.sent[0]!.hash, bumped: false, ledger: 104 })
   })
 
+  it('a bump that fails with txBadSeq (the original took the sequence number) is not the result', async () => {
+    // The bump is queued behind the original; the first ledger that takes the original takes both.
+    const { node, chain } = setup({ bothApply: true, includes: (_q, ledger) => ledger >= 103 })
+    const { p } = policy(2, () => 5_000)
+    const res = await submit(chain, kp, op, { feeBump: p })
+    expect(node.sent).toHaveLength(2)
+    expect(res).toMatchObject({ hash: node.sent[0]!.hash, bumped: false, ledger: 103, feeBump: { outcome: 'accepted' } })
+  })
+
   it('is never sent twice, and not at all when the policy has no bid (above MAX_FEE)', async () => {
     const slow = setup({ includes: (_q, ledger) => ledger >= 110 })
     const once = policy(1, (q) => Number(q.inclusionFee) * 10)

@@ -43,20 +43,22 @@ export interface SubmitResult {
   fee: bigint
   /** Simulated resource fee part of `fee` (0 for classic operations). */
   resourceFee: bigint
+  // The fee fields below are always set by `submit` and `sendSigned`; optional so that results
+  // made elsewhere (a wallet flow's fakes) stay valid.
   /** Inclusion fee bid per operation of the transaction sent (stroops); a fee bump's is in `feeBump`. */
-  inclusionFee: number
+  inclusionFee?: number
   /**
    * The fee the network charged for the included transaction (the result's `feeCharged`,
    * stroops: inclusion fee at the ledger's rate + resource fee, less the refund); undefined when
    * the node's answer carried no result.
    */
-  feeCharged: bigint | undefined
+  feeCharged?: bigint | undefined
   /** Latest ledger when the transaction was sent (it could land in the next); undefined when unknown. */
-  sentLedger: number | undefined
+  sentLedger?: number | undefined
   /** True when what landed is the fee bump (`feeBump`), false when the transaction itself did. */
-  bumped: boolean
+  bumped?: boolean
   /** The fee bump sent for the transaction, if one was (accepted, refused or unanswered). */
-  feeBump: FeeBumpRecord | undefined
+  feeBump?: FeeBumpRecord | undefined
   /** Envelopes built and sent (1 unless a submission expired or hit txBAD_SEQ). */
   attempts: number
 }

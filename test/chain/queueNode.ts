@@ -22,6 +22,11 @@ export interface QueueNodeScript {
   includes?: (tx: Queued, ledger: number) => boolean
   /** Answer to a fee bump's sendTransaction instead of the replace-by-fee rule. */
   bumpAnswer?: 'THROW' | 'TRY_AGAIN_LATER'
+  /**
+   * Both envelopes reach a ledger (a node that keeps the original after accepting its fee bump):
+   * the original applies and the bump fails with txBadSeq.
+   */
+  bothApply?: boolean
   /** Ledger at the start. */
   startLedger?: number
   /** Milliseconds per ledger on the test's clock (default 5000). */
@@ -47,7 +52,7 @@ export function queueNode(script: QueueNodeScript = {}) {
   let now = 1_700_000_000_000
   let seq = 100n
   const queue: Queued[] = []
-  const landed = new Map<string, { ledger: number; fee: bigint }>()
+  const landed = new Map<string, { ledger: number; fee: bigint; badSeq?: boolean }>()
   const sent: Queued[] = []
   let ledger = start
   const calls = { getLatestLedger: 0, getTransaction: 0 }
@@ -59,7 +64,7 @@ export function queueNode(script: QueueNodeScript = {}) {
         if (script.includes?.(q, ledger) ?? true) {
           queue.splice(queue.indexOf(q), 1)
           // Charged: the inclusion fee as bid (no surge here) plus the resource fee.
-          landed.set(q.hash, { ledger, fee: q.fee })
+          landed.set(q.hash, { ledger, fee: q.fee, ...(landed.get(q.hash)?.badSeq ? { badSeq: true } : {}) })
         }
       }
     }
@@ -103,13 +108,23 @@ export function queueNode(script: QueueNodeScript = {}) {
       if (old === undefined || q.inclusionFee * BigInt(old.operations) < 10n * old.inclusionFee * BigInt(q.operations)) {
         return answer('ERROR', { result: { type: 'txInsufficientFee' } })
       }
+      if (script.bothApply) {
+        // The bump applies after the original, whose sequence number it then finds used.
+        queue.push(q)
+        landed.set(q.hash, { ledger: -1, fee: q.fee, badSeq: true })
+        return answer('PENDING')
+      }
       queue.splice(queue.indexOf(old), 1, q)
       return answer('PENDING')
     },
     async getTransaction(hash: string) {
       calls.getTransaction++
       const l = landed.get(hash)
-      if (l === undefined) return { status: 'NOT_FOUND', latestLedger: ledger } as unknown as rpc.Api.GetTransactionResponse
+      if (l === undefined || l.ledger < 0) return { status: 'NOT_FOUND', latestLedger: ledger } as unknown as rpc.Api.GetTransactionResponse
+      if (l.badSeq) {
+        const resultXdr = { feeCharged: 100n, result: { type: 'txFeeBumpInnerFailed', innerResultPair: { result: { result: { type: 'txBadSeq' } } } } }
+        return { status: 'FAILED', ledger: l.ledger, latestLedger: ledger, resultXdr } as unknown as rpc.Api.GetTransactionResponse
+      }
       return {
         status: 'SUCCESS',
         ledger: l.ledger,

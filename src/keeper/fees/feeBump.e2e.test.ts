@@ -3,7 +3,8 @@
  * holds two transactions' worth (a fee bump counts two) and two other accounts outbid the
  * keeper's transaction every ledger. After FEE_BUMP_LEDGERS ledgers without inclusion the keeper
  * fee-bumps it once, at ten times its bid; the bump outbids the competition and lands. The
- * submission result and the keeper's metrics show it.
+ * submission result and the keeper's metrics show it. Then `feestats:max` bids what the node's
+ * getFeeStats reports.
  */
 import { Address, Asset, Contract, Keypair, Operation, TransactionBuilder, nativeToScVal, rpc, xdr, type Transaction } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -155,5 +156,22 @@ describe('fee bump of a transaction the network left queued (sandbox, replace-by
     const at = await sb.closeLedgers(1)
     const res = await submission
     expect(res).toMatchObject({ hash: original.hash, bumped: false, ledger: at, feeBump: { outcome: 'refused', reason: 'txInsufficientFee', inclusionFee: 900 } })
+  })
+
+  it('feestats:max: every transaction bids the highest Soroban inclusion fee getFeeStats reports', { timeout: 60_000 }, async () => {
+    const fees = new KeeperFees({
+      settings: { inclusionFee: 100, feeStrategy: { kind: 'feestats', percentile: 'max' }, maxFee: 10_000_000, feeBumpLedgers: 2 },
+      server: sb.server,
+      latestLedger: () => 0,
+      logger: recordingLogger().logger,
+    })
+    const stats = await sb.server.getFeeStats()
+    // The earlier tests' fee bump charged 1000 per operation.
+    expect(Number(stats.sorobanInclusionFee.max)).toBeGreaterThan(100)
+    const submission = submit({ ...chain, fees: fees.chainFees() }, keeper, transfer(keeper))
+    const queued = await until('the keeper transaction queued', async () => (await pending())[0])
+    expect(queued.inclusionFee).toBe(stats.sorobanInclusionFee.max)
+    await sb.closeLedgers(1)
+    expect(await submission).toMatchObject({ inclusionFee: Number(stats.sorobanInclusionFee.max), bumped: false })
   })
 })

@@ -3,7 +3,8 @@ import type { ExecutionFee } from './types.js'
 
 /**
  * The `Result.fee` of a fill from its submission's result: the bid of what landed (the fee
- * bump's when it did), the fee charged, and the ledgers sent at and included in.
+ * bump's when it did; 0 for a result that does not say), the fee charged, and the ledgers sent at
+ * and included in.
  *
  * @example
  * import { executionFee } from './fee.js'
@@ -12,9 +13,9 @@ import type { ExecutionFee } from './types.js'
  */
 export function executionFee(res: Pick<SubmitResult, 'inclusionFee' | 'feeCharged' | 'bumped' | 'feeBump' | 'sentLedger' | 'ledger'>): ExecutionFee {
   return {
-    bidStroops: res.bumped && res.feeBump !== undefined ? res.feeBump.inclusionFee : res.inclusionFee,
+    bidStroops: res.bumped === true && res.feeBump !== undefined ? res.feeBump.inclusionFee : (res.inclusionFee ?? 0),
     chargedStroops: res.feeCharged ?? null,
-    bumped: res.bumped,
+    bumped: res.bumped ?? false,
     sentLedger: res.sentLedger ?? null,
     includedLedger: res.ledger,
   }
