@@ -10,9 +10,9 @@ import { Asset, TransactionBuilder, type Transaction } from '@stellar/stellar-sd
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../../sandbox/ts/launch.js'
-import { addr, i128, inclusionFeeOf, invoke, u32 } from '../../chain/index.js'
+import { i128, inclusionFeeOf, invoke } from '../../chain/index.js'
 import { deployExecutor, deployWorld, type World } from '../../world/index.js'
-import { sep40Asset, vec } from '../../world/scval.js'
+import { vec } from '../../world/scval.js'
 import { parseConfig } from '../config/index.js'
 import { startDaemon, type Daemon } from '../daemon.js'
 import type { ExecutionView } from '../engine/index.js'
@@ -48,14 +48,12 @@ describe('fills bid by the fee strategy (sandbox, real Blend v2)', () => {
 
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, ledgerIntervalSeconds: 0.5 })
-    world = await deployWorld(sandbox, { seed: 59, borrowers: 2, keepers: 2, registerKeepers: false })
-    // The world's oracle prices USDC and the collaterals; give it XLM too (the pool has no XLM reserve).
+    // The oracle prices XLM too (after the collaterals): the pool has no XLM reserve.
+    world = await deployWorld(sandbox, { seed: 59, borrowers: 2, keepers: 2, registerKeepers: false, oracleXlmPrice: XLM_PRICE })
     const xlm = Asset.native().contractId(world.network.networkPassphrase)
     oracleAssets = [world.usdc.contract, ...world.collaterals.map((c) => c.contract), xlm]
     for (const a of oracleAssets.slice(0, -1)) prices.set(a, world.price(a))
     prices.set(xlm, XLM_PRICE)
-    await invoke(world.chain, world.admin, world.oracle, 'set_data', [addr(world.admin.publicKey()), sep40Asset(world.usdc.contract), vec(oracleAssets.map(sep40Asset)), u32(7), u32(300)])
-    await publish()
   }, 300_000)
 
   afterAll(async () => {
