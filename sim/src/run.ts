@@ -223,6 +223,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       endVault,
       borrowedStart,
       droppedBy: setup.mempool.droppedBy,
+      bumpsBy: setup.mempool.bumpsBy,
       background: setup.background === undefined ? null : { ...setup.background.stats },
     })
     if (opts.outDir !== undefined) {

@@ -51,6 +51,7 @@ export function reportFixture(): Report {
         shareOfVaultProfit: 0.000141,
         inclusionDelay: { p50: 0, p95: 2 },
         droppedTransactions: 3,
+        feeBumps: 2,
         winsByStrategy: [
           { strategy: 'fixed 100', keepers: 2, wins: 1, feesXlm: 0.0123456 },
           { strategy: 'profit:2000', keepers: 1, wins: 1, feesXlm: 0.0456789 },
@@ -215,6 +216,7 @@ function keeper(
     feesPerWin: null,
     inclusionDelay: { p50: 0, p95: 1 },
     droppedTransactions: 0,
+    feeBumps: 0,
     fills: 0,
     failedTransactions: 0,
     lostRaceTransactions: 0,

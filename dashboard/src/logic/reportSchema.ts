@@ -43,6 +43,7 @@ const keeper = z.object({
   feesPerWin: laterNullableNum,
   inclusionDelay: z.object({ p50: nullableNum, p95: nullableNum }).default({ p50: null, p95: null }),
   droppedTransactions: laterNum,
+  feeBumps: laterNum,
 })
 
 const fees = z
@@ -54,6 +55,7 @@ const fees = z
     shareOfVaultProfit: nullableNum,
     inclusionDelay: z.object({ p50: nullableNum, p95: nullableNum }),
     droppedTransactions: num,
+    feeBumps: num,
     winsByStrategy: z.array(z.object({ strategy: z.string(), keepers: num, wins: num, feesXlm: num })),
     background: z.object({ sent: num, applied: num, dropped: num }).nullable(),
   })
@@ -65,6 +67,7 @@ const fees = z
     shareOfVaultProfit: null,
     inclusionDelay: { p50: null, p95: null },
     droppedTransactions: Number.NaN,
+    feeBumps: Number.NaN,
     winsByStrategy: [],
     background: null,
   })

@@ -25,7 +25,7 @@ export interface Submission {
   arrivalMs: number
   /** The seeded latency drawn when it was sent (ms; 0 for the environment); never moved. */
   latencyMs: number
-  /** The ledger being built when it was sent. */
+  /** The ledger being built when it was sent (a fee bump: when the transaction it replaced was). */
   submittedLedger: number
   /** A tie-breaker independent of event-loop timing (the operations' content and occurrence). */
   key: string
@@ -71,6 +71,8 @@ export class Mempool {
   readonly journal: AppliedTx[] = []
   /** Keeper transactions the node's queue dropped (never applied), per agent. */
   readonly droppedBy = new Map<string, number>()
+  /** Fee bumps the node took in place of a queued transaction, per agent. */
+  readonly bumpsBy = new Map<string, number>()
 
   /** While set up runs on a node that closes a ledger per transaction, nothing waits here. */
   bypass = false
@@ -112,13 +114,16 @@ export class Mempool {
 
   /**
    * A fee bump replaced the pending transaction of `source` with sequence `seq` in the node's
-   * queue: that one is forgotten (its sender's wait ends; the node no longer knows it).
+   * queue: that one is forgotten (its sender's wait ends; the node no longer knows it). Returns
+   * the ledger the replaced one was sent in (undefined when none was pending).
    */
-  replaced(source: string, seq: bigint, by: string): void {
+  replaced(source: string, seq: bigint, by: string, agent: string): number | undefined {
     const old = this.pending.filter((s) => s.source === source && s.seq === seq && s.hash !== by)
-    if (old.length === 0) return
+    if (old.length === 0) return undefined
+    this.bumpsBy.set(agent, (this.bumpsBy.get(agent) ?? 0) + 1)
     this.pending = this.pending.filter((s) => !old.includes(s))
     for (const s of old) this.settle(s.hash, 'replaced')
+    return Math.min(...old.map((s) => s.submittedLedger))
   }
 
   /**

@@ -115,7 +115,7 @@ export class SimRpc {
     if (res.status === 'PENDING') {
       const inner = 'innerTransaction' in tx ? tx.innerTransaction : tx
       // A fee bump takes the place of its inner transaction in the node's queue.
-      if (inner !== tx) this.p.mempool.replaced(inner.source, BigInt(inner.sequence), res.hash)
+      const original = inner !== tx ? this.p.mempool.replaced(inner.source, BigInt(inner.sequence), res.hash, this.p.agent) : undefined
       const ledger = this.p.ledger()
       const n = this.occ.next(ledger, `send:${key}`)
       const latencyMs = this.p.klass === 0 ? 0 : this.p.latencyMs(`${key}:${n}`)
@@ -125,7 +125,7 @@ export class SimRpc {
         klass: this.p.klass,
         arrivalMs: latencyMs,
         latencyMs,
-        submittedLedger: ledger,
+        submittedLedger: original ?? ledger,
         key: `${key}:${n}`,
         source: inner.source,
         seq: BigInt(inner.sequence),

@@ -43,6 +43,8 @@ export interface FeeSummary {
   inclusionDelay: DelayFigures
   /** Keeper transactions the node's queue dropped without applying them (not included in 4 closes, or no longer valid). */
   droppedTransactions: number
+  /** Fee bumps the node took in place of a keeper transaction it had left queued. */
+  feeBumps: number
   winsByStrategy: StrategyWins[]
   /** Other users' transactions (scenario chain.background); null without background load. */
   background: { sent: number; applied: number; dropped: number } | null
@@ -55,6 +57,8 @@ export interface KeeperFeeFigures {
   inclusionDelay: DelayFigures
   /** Its transactions the node's queue dropped without applying them. */
   droppedTransactions: number
+  /** Its fee bumps the node took in place of a queued transaction (FEE_BUMP_LEDGERS). */
+  feeBumps: number
 }
 
 const r7 = (x: number) => Math.round(x * 1e7) / 1e7
@@ -72,18 +76,20 @@ export function keeperFeeFigures(
   k: { name: string; feeStrategy: string; feesPaid: number; wins: number },
   txs: readonly KeeperTx[],
   dropped: ReadonlyMap<string, number>,
+  bumps: ReadonlyMap<string, number>,
 ): KeeperFeeFigures {
   return {
     feeStrategy: k.feeStrategy,
     feesPerWin: k.wins === 0 ? null : r7(k.feesPaid / k.wins),
     inclusionDelay: delayFigures(inclusionDelays(txs.filter((t) => t.agent === k.name))),
     droppedTransactions: dropped.get(k.name) ?? 0,
+    feeBumps: bumps.get(k.name) ?? 0,
   }
 }
 
 export function feeSummary(p: {
   ordering: 'latency' | 'core'
-  keepers: readonly { feeStrategy: string; feesPaid: number; wins: number; droppedTransactions: number }[]
+  keepers: readonly { feeStrategy: string; feesPaid: number; wins: number; droppedTransactions: number; feeBumps: number }[]
   transactions: readonly KeeperTx[]
   vaultProfit: number
   xlmPriceUsd: number
@@ -107,6 +113,7 @@ export function feeSummary(p: {
     shareOfVaultProfit: p.vaultProfit > 0 ? r7((fees * p.xlmPriceUsd) / p.vaultProfit) : null,
     inclusionDelay: delayFigures(inclusionDelays(p.transactions)),
     droppedTransactions: p.keepers.reduce((n, k) => n + k.droppedTransactions, 0),
+    feeBumps: p.keepers.reduce((n, k) => n + k.feeBumps, 0),
     winsByStrategy: [...groups.values()].sort((a, b) => (a.strategy < b.strategy ? -1 : a.strategy > b.strategy ? 1 : 0)),
     background: p.background,
   }

@@ -55,6 +55,8 @@ export interface ReportInput {
   borrowedStart: number
   /** Keeper transactions the node's queue dropped, per keeper name. */
   droppedBy: ReadonlyMap<string, number>
+  /** Keeper fee bumps the node took, per keeper name. */
+  bumpsBy: ReadonlyMap<string, number>
   /** Other users' transactions sent, applied and dropped (scenario chain.background). */
   background: { sent: number; applied: number; dropped: number } | null
 }
@@ -186,7 +188,7 @@ async function keepers(p: ReportInput, list: AuctionResult[], race: ReadonlyMap<
       failedTransactions: failed.total - lostRaces,
       lostRaceTransactions: lostRaces,
       failedTransactionFees: usd(failed.feesStroops),
-      ...keeperFeeFigures({ name: k.spec.name, feeStrategy: feeLabel(k.spec.fee), feesPaid: c.feesPaid, wins }, p.transactions, p.droppedBy),
+      ...keeperFeeFigures({ name: k.spec.name, feeStrategy: feeLabel(k.spec.fee), feesPaid: c.feesPaid, wins }, p.transactions, p.droppedBy, p.bumpsBy),
     })
   }
   return out

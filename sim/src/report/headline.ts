@@ -70,6 +70,7 @@ function feeFigures(f: Report['summary']['fees']): HeadlineFigure[] {
     { label: 'Fees / vault profit', value: `${f.shareOfVaultProfit === null ? '—' : formatPct(f.shareOfVaultProfit, 2)} (XLM at ${formatAmount(f.xlmPriceUsd)} USD)` },
     { label: 'Inclusion delay p50 / p95 (ledgers)', value: `${formatCount(f.inclusionDelay.p50)} / ${formatCount(f.inclusionDelay.p95)}` },
     { label: 'Keeper transactions dropped unapplied', value: formatCount(f.droppedTransactions) },
+    { label: 'Keeper fee bumps taken', value: formatCount(f.feeBumps) },
   ]
   if (f.winsByStrategy.length > 0) out.push({ label: 'Wins by fee strategy', value: f.winsByStrategy.map((w) => `${w.strategy}: ${w.wins}`).join(', ') })
   if (f.background !== null)

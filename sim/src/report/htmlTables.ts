@@ -163,6 +163,7 @@ export function keepersTable(report: Report): string {
       { head: 'Fees per win (XLM)', cell: (k) => formatXlm(k.feesPerWin), num: true },
       { head: 'Inclusion delay p50 / p95 (ledgers)', cell: (k) => `${formatCount(k.inclusionDelay.p50)} / ${formatCount(k.inclusionDelay.p95)}`, num: true },
       { head: 'Dropped txs', cell: (k) => formatCount(k.droppedTransactions), num: true },
+      { head: 'Fee bumps', cell: (k) => formatCount(k.feeBumps), num: true },
       { head: 'Profit (USDC)', cell: (k) => formatAmount(k.profit), num: true },
       { head: 'To vault (USDC)', cell: (k) => formatAmount(k.vaultProfit), num: true },
       { head: 'Slashed', cell: (k) => formatCount(k.slashed), num: true },

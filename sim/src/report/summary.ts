@@ -38,7 +38,7 @@ export function summaryTable(report: Report): string {
   if (report.keepers.length > 0)
     parts.push(
       textTable(
-        ['Keeper', 'Path', 'Min profit', 'Fee strategy', 'Wins', 'Fills', 'Losses', 'Missed', 'Unprofitable', 'Abandoned', 'Failed txs', 'Lost races', 'Win rate', 'Fees (XLM)', 'Fees/win', 'Delay p50/p95', 'Dropped', 'Profit (USDC)', 'To vault (USDC)', 'Slashed', 'Crashed'],
+        ['Keeper', 'Path', 'Min profit', 'Fee strategy', 'Wins', 'Fills', 'Losses', 'Missed', 'Unprofitable', 'Abandoned', 'Failed txs', 'Lost races', 'Win rate', 'Fees (XLM)', 'Fees/win', 'Delay p50/p95', 'Dropped', 'Bumps', 'Profit (USDC)', 'To vault (USDC)', 'Slashed', 'Crashed'],
         report.keepers.map((k) => [
           k.name,
           k.path,
@@ -57,12 +57,13 @@ export function summaryTable(report: Report): string {
           formatXlm(k.feesPerWin),
           `${formatCount(k.inclusionDelay.p50)}/${formatCount(k.inclusionDelay.p95)}`,
           formatCount(k.droppedTransactions),
+          formatCount(k.feeBumps),
           formatAmount(k.profit),
           formatAmount(k.vaultProfit),
           formatCount(k.slashed),
           k.crashed ? 'yes' : 'no',
         ]),
-        ['left', 'left', 'right', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+        ['left', 'left', 'right', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
       ),
     )
 

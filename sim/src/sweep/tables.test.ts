@@ -90,6 +90,7 @@ const DOCUMENTED: Record<TableName, [string, string, boolean][]> = {
     ['fees.inclusionDelay.p50', 'DOUBLE', true],
     ['fees.inclusionDelay.p95', 'DOUBLE', true],
     ['fees.droppedTransactions', 'INTEGER', true],
+    ['fees.feeBumps', 'INTEGER', true],
     ['fees.xlmPriceUsd', 'DOUBLE', true],
     ['fees.winsByStrategy', 'VARCHAR', true],
     ['fees.background.sent', 'INTEGER', true],
@@ -144,6 +145,7 @@ const DOCUMENTED: Record<TableName, [string, string, boolean][]> = {
     ['feesPerWin', 'DOUBLE', true],
     ['inclusionDelayP50', 'DOUBLE', true],
     ['droppedTransactions', 'INTEGER', true],
+    ['feeBumps', 'INTEGER', true],
     ['inclusionDelayP95', 'DOUBLE', true],
   ],
 }

@@ -37,14 +37,14 @@ export interface KeeperExtras {
 }
 
 /** KeeperResult's fee figures, read as optional: reports written before them lack them. */
-type KeeperFeeExtras = { feeStrategy?: string; feesPerWin?: number | null; inclusionDelay?: { p50: number | null; p95: number | null }; droppedTransactions?: number }
+type KeeperFeeExtras = { feeStrategy?: string; feesPerWin?: number | null; inclusionDelay?: { p50: number | null; p95: number | null }; droppedTransactions?: number; feeBumps?: number }
 
 export interface AuctionRowSource extends JobRow {
   auction: AuctionResult & AuctionExtras
 }
 
 export interface KeeperRowSource extends JobRow {
-  keeper: Omit<KeeperResult, 'feeStrategy' | 'feesPerWin' | 'inclusionDelay' | 'droppedTransactions'> & KeeperExtras & KeeperFeeExtras
+  keeper: Omit<KeeperResult, 'feeStrategy' | 'feesPerWin' | 'inclusionDelay' | 'droppedTransactions' | 'feeBumps'> & KeeperExtras & KeeperFeeExtras
 }
 
 /** A Summary figure: its column name (the field's path), type, unit, meaning and reader. */
@@ -94,6 +94,7 @@ export const SUMMARY_FIGURES: readonly Figure[] = [
   fig('fees.inclusionDelay.p50', 'DOUBLE', 'ledgers', "median ledgers from send to apply of the keepers' applied transactions; null in older reports", (s) => optionalNumber(s.fees?.inclusionDelay.p50)),
   fig('fees.inclusionDelay.p95', 'DOUBLE', 'ledgers', '95th percentile (nearest rank) of the inclusion delay; null in older reports', (s) => optionalNumber(s.fees?.inclusionDelay.p95)),
   fig('fees.droppedTransactions', 'INT32', 'count', "keeper transactions the node's queue dropped without applying them; null in older reports", (s) => optionalNumber(s.fees?.droppedTransactions)),
+  fig('fees.feeBumps', 'INT32', 'count', 'fee bumps the node took in place of a keeper transaction it had left queued; null in older reports', (s) => optionalNumber(s.fees?.feeBumps)),
   fig('fees.xlmPriceUsd', 'DOUBLE', 'USD', 'the XLM price fees are valued at (scenario chain.xlmPrice); null in older reports', (s) => optionalNumber(s.fees?.xlmPriceUsd)),
   fig('fees.winsByStrategy', 'STRING', 'JSON', 'wins and fees per fee strategy: [{strategy, keepers, wins, feesXlm}]; null in older reports', (s) => (s.fees === undefined ? null : JSON.stringify(s.fees.winsByStrategy))),
   fig('fees.background.sent', 'INT32', 'count', "other users' transactions sent (chain.background); null without background load", (s) => optionalNumber(s.fees?.background?.sent)),
@@ -185,6 +186,7 @@ const KEEPER_COLUMNS: Column<KeeperRowSource>[] = [
   col('feesPerWin', 'DOUBLE', true, 'XLM', 'its fees / its wins; null without wins or in older reports', (r) => optionalNumber(r.keeper.feesPerWin)),
   col('inclusionDelayP50', 'DOUBLE', true, 'ledgers', 'median ledgers from send to apply of its applied transactions; null in older reports', (r) => optionalNumber(r.keeper.inclusionDelay?.p50)),
   col('droppedTransactions', 'INT32', true, 'count', "its transactions the node's queue dropped without applying them; null in older reports", (r) => optionalNumber(r.keeper.droppedTransactions)),
+  col('feeBumps', 'INT32', true, 'count', 'its fee bumps the node took in place of a queued transaction; null in older reports', (r) => optionalNumber(r.keeper.feeBumps)),
   col('inclusionDelayP95', 'DOUBLE', true, 'ledgers', '95th percentile (nearest rank) of its inclusion delay; null in older reports', (r) => optionalNumber(r.keeper.inclusionDelay?.p95)),
 ]
 
