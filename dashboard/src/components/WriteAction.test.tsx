@@ -41,7 +41,7 @@ describe('WriteAction', () => {
   })
 
   it('simulates, shows fee and effect, sends only after Confirm, reports the ledger', async () => {
-    const send = vi.fn(async () => ({ hash: 'ff', ledger: 321, returnValue: undefined, fee: 1n, resourceFee: 0n, attempts: 1, inclusionFee: 100, feeCharged: 1n, sentLedger: undefined, bumped: false, feeBump: undefined }))
+    const send = vi.fn(async () => ({ hash: 'ff', ledger: 321, returnValue: undefined, fee: 1n, resourceFee: 0n, attempts: 1 }))
     const before = writes()
     const onDone = setup({ source: 'G', prepare: async () => prepared(i128(999_999_000n)), send })
     click(screen.getByTestId('deposit-submit'))

@@ -12,7 +12,7 @@ const op = {} as xdr.Operation
 const deps = (over: Partial<WriteDeps> = {}): WriteDeps => ({
   source: 'GABC',
   prepare: async () => prepared(i128(999_999_000n)),
-  send: async () => ({ hash: 'ab', ledger: 42, returnValue: undefined, fee: 1n, resourceFee: 0n, attempts: 1, inclusionFee: 100, feeCharged: 1n, sentLedger: undefined, bumped: false, feeBump: undefined }),
+  send: async () => ({ hash: 'ab', ledger: 42, returnValue: undefined, fee: 1n, resourceFee: 0n, attempts: 1 }),
   ...over,
 })
 
