@@ -15,6 +15,7 @@ mod fees;
 mod feestats;
 mod fork;
 mod fork_start;
+mod friendbot;
 mod history;
 mod limits;
 mod modules;
