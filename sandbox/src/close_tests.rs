@@ -388,8 +388,8 @@ fn replace_by_fee_compares_inclusion_fees() {
     assert_eq!(old.inclusion_fee(), 300);
     let bump = |fee| tx::parse(&fee_bump(nid, &inner, &payer, fee), &nid).unwrap();
     // (F - 5000) · 1 ≥ 10 · 300 · 2 ⇔ F ≥ 11 000.
-    assert_eq!(crate::queue::can_replace_by_fee(&bump(10_999), &old), Err(11_000));
-    assert_eq!(crate::queue::can_replace_by_fee(&bump(11_000), &old), Ok(()));
+    assert_eq!(crate::replace_by_fee::can_replace_by_fee(&bump(10_999), &old), Err(11_000));
+    assert_eq!(crate::replace_by_fee::can_replace_by_fee(&bump(11_000), &old), Ok(()));
     // A fee bump replacing a fee bump: 6000 over two operations → 60 000 per two.
-    assert_eq!(crate::queue::can_replace_by_fee(&bump(64_999), &bump(11_000)), Err(65_000));
+    assert_eq!(crate::replace_by_fee::can_replace_by_fee(&bump(64_999), &bump(11_000)), Err(65_000));
 }

@@ -25,6 +25,7 @@ mod overlay;
 mod params;
 mod queue;
 mod records;
+mod replace_by_fee;
 mod rpc;
 mod simulate;
 mod snapshot;

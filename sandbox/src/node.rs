@@ -290,7 +290,7 @@ impl Node {
     /// Accepts a transaction into the queue (stellar-core's checkValid), or returns the
     /// result code it was rejected with. A fee bump of a pending transaction (same source
     /// account and sequence number) replaces it when it bids ten times its inclusion fee per
-    /// operation (queue.rs, `can_replace_by_fee`), taking its place in the queue; the account's
+    /// operation (replace_by_fee.rs), taking its place in the queue; the account's
     /// queue age is kept, as stellar-core keeps it.
     pub fn submit(&mut self, ptx: ParsedTx) -> Result<(), TransactionResult> {
         let now = self.chain.clock.now(self.latest().close_time);
@@ -299,7 +299,7 @@ impl Node {
         let replaces = self.replaced_by(&ptx);
         let offset = match replaces {
             Some(i) => {
-                if let Err(min_fee) = crate::queue::can_replace_by_fee(&ptx, &self.pending[i]) {
+                if let Err(min_fee) = crate::replace_by_fee::can_replace_by_fee(&ptx, &self.pending[i]) {
                     return Err(TransactionResult { fee_charged: min_fee, result: TransactionResultResult::TxInsufficientFee, ext: TransactionResultExt::V0 });
                 }
                 self.pending[..i].iter().filter(|p| p.source() == source).count() as i64

@@ -20,6 +20,7 @@ use soroban_env_host::xdr::{
     ParallelTxsComponent, TransactionEnvelope, TransactionPhase, TransactionSetV1, TxSetComponent,
     TxSetComponentTxsMaybeDiscountedFee, VecM, WriteXdr,
 };
+use sha2::Digest;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 
@@ -233,7 +234,7 @@ pub fn phases(txs: &[(&[u8; 32], &TransactionEnvelope, usize)], base_fee: [i64; 
 /// `scp_value.tx_set_hash` holds and the apply order is drawn from.
 pub fn tx_set(previous_ledger_hash: [u8; 32], phases: VecM<TransactionPhase>) -> (GeneralizedTransactionSet, [u8; 32]) {
     let set = GeneralizedTransactionSet::V1(TransactionSetV1 { previous_ledger_hash: Hash(previous_ledger_hash), phases });
-    let hash = crate::node::sha256(&set.to_xdr(Limits::none()).expect("tx set encodes"));
+    let hash: [u8; 32] = sha2::Sha256::digest(set.to_xdr(Limits::none()).expect("tx set encodes")).into();
     (set, hash)
 }
 
