@@ -131,18 +131,21 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
     const mempool = new Mempool(s.chain.ordering)
     mempool.bypass = true
     const scheduler = new Scheduler(p.seed, s.run.ledgerSeconds * 1000)
-    const envRpc = new SimRpc({
-      server: sandbox.server,
-      agent: 'environment',
-      klass: 0,
-      mempool,
-      scheduler,
-      seed: p.seed,
-      ledger: p.building,
-      latencyMs: () => 0,
-      faultRate: 0,
-      ...(p.hooks.onRequest === undefined ? {} : { onRequest: (method: string, key: string) => p.hooks.onRequest!('environment', method, key) }),
-    })
+    // The environment's and other users' clients: class 0, no latency, no faults.
+    const agentRpc = (agent: string) =>
+      new SimRpc({
+        server: sandbox.server,
+        agent,
+        klass: 0,
+        mempool,
+        scheduler,
+        seed: p.seed,
+        ledger: p.building,
+        latencyMs: () => 0,
+        faultRate: 0,
+        ...(p.hooks.onRequest === undefined ? {} : { onRequest: (method: string, key: string) => p.hooks.onRequest!(agent, method, key) }),
+      })
+    const envRpc = agentRpc('environment')
     const envChain = createChain({
       rpcUrl: sandbox.rpcUrl,
       networkPassphrase: sandbox.networkPassphrase,
@@ -154,19 +157,7 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
     let background: BackgroundLoad | undefined
     if (s.chain.background !== undefined) {
       p.log('background load')
-      const rpc = new SimRpc({
-        server: sandbox.server,
-        agent: 'background',
-        klass: 0,
-        mempool,
-        scheduler,
-        seed: p.seed,
-        ledger: p.building,
-        latencyMs: () => 0,
-        faultRate: 0,
-        ...(p.hooks.onRequest === undefined ? {} : { onRequest: (method: string, key: string) => p.hooks.onRequest!('background', method, key) }),
-      })
-      background = await BackgroundLoad.create({ spec: s.chain.background, seed: p.seed, chain: world.chain, usdc: world.usdc.contract, rpc, mempool })
+      background = await BackgroundLoad.create({ spec: s.chain.background, seed: p.seed, chain: world.chain, usdc: world.usdc.contract, rpc: agentRpc('background'), mempool })
     }
 
     p.log('keepers')

@@ -14,18 +14,7 @@ import { VaultContract } from '../clients/vault.js'
 import { parseConfig } from '../config/index.js'
 import { startDaemon, type Daemon } from '../daemon.js'
 import { worldKeeperEnv } from '../testing/worldKeeperEnv.js'
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-async function until<T>(what: string, f: () => Promise<T | undefined> | T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await f()
-    if (v !== undefined) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(250)
-  }
-}
+import { until } from '../../../test/until.js'
 
 describe('execution engine end to end (atomic path, several auctions at once)', () => {
   let sandbox: Sandbox

@@ -17,19 +17,9 @@ import { parseConfig } from '../config/index.js'
 import { startDaemon, type Daemon } from '../daemon.js'
 import type { ExecutionView } from '../engine/index.js'
 import { worldKeeperEnv } from '../testing/worldKeeperEnv.js'
+import { until } from '../../../test/until.js'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const UNIT = 10_000_000n
-
-async function until<T>(what: string, f: () => Promise<T | undefined> | T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await f()
-    if (v !== undefined) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(250)
-  }
-}
 
 describe('fills bid by the fee strategy (sandbox, real Blend v2)', () => {
   let sandbox: Sandbox
