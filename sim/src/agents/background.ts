@@ -12,15 +12,13 @@
  */
 import { Account, Contract, Keypair, TransactionBuilder, rpc, xdr, type Transaction } from '@stellar/stellar-sdk'
 import type { Chain } from '../../../src/chain/index.js'
+import { MIN_INCLUSION_FEE } from '../../../src/core/index.js'
 import { fundAccounts } from '../../../src/world/assets.js'
 import { keypairFor } from '../../../src/world/index.js'
 import { keyedNormal, keyedUniform } from '../lockstep/keyed.js'
 import type { Mempool } from '../lockstep/mempool.js'
 import type { SimRpc } from '../lockstep/simRpc.js'
 import type { BackgroundSpec, FeeModel } from '../scenario/chainSchema.js'
-
-/** The network's minimum inclusion fee (stroops per operation). */
-const MIN_FEE = 100
 
 /** One inclusion-fee draw (stroops) from `model`, keyed by the ledger and the transaction's index. */
 export function drawFee(model: FeeModel, seed: number, ledger: number, i: number): number {
@@ -36,7 +34,7 @@ export function drawFee(model: FeeModel, seed: number, ledger: number, i: number
       fee = model.medianStroops * Math.exp(model.sigma * keyedNormal(seed, 'background-fee', ledger, i))
       break
   }
-  return Math.max(MIN_FEE, Math.round(fee))
+  return Math.max(MIN_INCLUSION_FEE, Math.round(fee))
 }
 
 /** A Poisson draw with mean `mean` (inverse transform of one keyed uniform). */
@@ -90,7 +88,7 @@ export class BackgroundLoad {
     await fundAccounts(p.chain, accounts, true)
     const call = new Contract(p.usdc).call('decimals')
     const first = await p.chain.server.getAccount(accounts[0]!.publicKey())
-    const probe = new TransactionBuilder(first, { fee: String(MIN_FEE), networkPassphrase: p.chain.networkPassphrase }).addOperation(call).setTimeout(0).build()
+    const probe = new TransactionBuilder(first, { fee: String(MIN_INCLUSION_FEE), networkPassphrase: p.chain.networkPassphrase }).addOperation(call).setTimeout(0).build()
     const sim = await p.chain.server.simulateTransaction(probe)
     if (!rpc.Api.isSimulationSuccess(sim)) throw new Error(`background load: cannot simulate USDC decimals(): ${'error' in sim ? sim.error : 'restore needed'}`)
     const data = sim.transactionData.build()

@@ -3,9 +3,7 @@
  * keepers' fee settings (`keepers.fee`). Documented in sim/README.md.
  */
 import { z } from 'zod'
-
-/** The network's minimum inclusion fee (stroops per operation). */
-export const MIN_INCLUSION_FEE = 100
+import { MIN_INCLUSION_FEE } from '../../../src/core/index.js'
 
 const stroops = z.number().int().min(MIN_INCLUSION_FEE, `at least ${MIN_INCLUSION_FEE} stroops (the network's minimum inclusion fee)`)
 
