@@ -3,8 +3,8 @@ import { Address, xdr, type rpc } from '@stellar/stellar-sdk'
 
 export type EventsReader = Pick<rpc.Server, 'getEvents' | 'getHealth'>
 
-/** Event names whose third topic is a user that now holds liabilities. */
-export const BORROWER_EVENTS = ['borrow', 'flash_borrow'] as const
+/** Event names whose third topic is a user that now holds liabilities (Blend v2 pool/src/events.rs). */
+export const BORROWER_EVENTS = ['borrow', 'flash_loan'] as const
 
 function topicFilter(name: string): string[] {
   return [xdr.ScVal.scvSymbol(name).toXdr('base64'), '*', '*']

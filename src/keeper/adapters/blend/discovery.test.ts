@@ -24,7 +24,7 @@ describe('borrower discovery', () => {
 
     const late = randomAccount()
     node.latest = 600
-    node.events.push(borrowEvent(550, 0, 'flash_borrow', late))
+    node.events.push(borrowEvent(550, 0, 'flash_loan', late))
     const second = await d.poll(node)
     expect(second.coldStart).toBe(false)
     expect(second.added).toEqual([late])

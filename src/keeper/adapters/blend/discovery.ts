@@ -1,6 +1,9 @@
 /**
  * Borrower discovery from pool events. Blend keeps no on-chain list of users, so the keeper
- * learns them from `borrow` / `flash_borrow` events (topics: name, asset, user).
+ * learns them from `borrow` / `flash_loan` events (topics: name, asset, user, ...). Each poll
+ * reads every event of the pool, so it also reports every address the events name (`changed`:
+ * the users whose positions the incremental pool state re-reads) and whether the events it read
+ * follow the last poll's without a gap.
  *
  * Cold start pages through the whole RPC retention window (startLedger = oldestLedger, then the
  * cursor); later cycles continue from the saved cursor and read only new events. A cursor that
@@ -11,8 +14,9 @@
  * was away on a later one. A backfill that failed is retried on the next poll.
  */
 import type { rpc } from '@stellar/stellar-sdk'
-import { borrowerEventFilters, borrowerOf, type EventsReader } from './borrowerEvents.js'
+import { borrowerOf, type EventsReader } from './borrowerEvents.js'
 import type { HistoryBackfill } from './historyBackfill.js'
+import { addressesOf, poolEventFilters } from './poolEvents.js'
 import type { RpcStats } from './rpcStats.js'
 
 export { BORROWER_EVENTS, borrowerEventFilters, borrowerOf, type EventsReader } from './borrowerEvents.js'
@@ -29,6 +33,15 @@ export interface PollResult {
   added: string[]
   /** Every borrower the events read by this poll named (main RPC and history node), each once. */
   named: string[]
+  /** Every address the events read by this poll name (users whose positions may have changed). */
+  changed: Set<string>
+  /** The latest ledger the events read by this poll cover. */
+  coveredThrough: number
+  /**
+   * The events read do not continue the last poll's: a cold start (the first poll, or a saved
+   * position the node no longer serves) or a node whose window starts after the last poll.
+   */
+  gap: boolean
   /** Close time (unix seconds) of the latest ledger the node reported, when it said. */
   latestLedgerCloseTime: bigint | undefined
   pages: number
@@ -84,7 +97,7 @@ export class BorrowerDiscovery {
   }
 
   private async scan(server: EventsReader, cold: boolean, stats?: RpcStats): Promise<PollResult> {
-    const filters = borrowerEventFilters(this.pool)
+    const filters = poolEventFilters(this.pool)
     let request: rpc.Api.GetEventsRequest
     if (cold) {
       const health = await server.getHealth()
@@ -104,6 +117,8 @@ export class BorrowerDiscovery {
     }
     const added: string[] = []
     const named = new Set<string>()
+    const changed = new Set<string>()
+    let gap = cold
     let pages = 0
     let closeTime: bigint | undefined
     for (;;) {
@@ -117,8 +132,10 @@ export class BorrowerDiscovery {
       // ledgers between the last poll and its window: the history node is asked for those.
       if (!cold && pages === 1 && this.coveredThrough !== undefined && res.oldestLedger > this.coveredThrough + 1) {
         this.history?.request(res.oldestLedger, this.coveredThrough)
+        gap = true
       }
       for (const ev of res.events) {
+        addressesOf(ev, changed)
         const user = borrowerOf(ev)
         if (user === undefined || user === this.pool) continue
         named.add(user)
@@ -141,6 +158,7 @@ export class BorrowerDiscovery {
       if (res.events.length < this.pageLimit || cursor === undefined) break
       request = { filters, cursor, limit: this.pageLimit }
     }
-    return { added, named: [...named], pages, coldStart: cold, latestLedgerCloseTime: closeTime }
+    changed.delete(this.pool)
+    return { added, named: [...named], changed, coveredThrough: this.coveredThrough ?? 0, gap, pages, coldStart: cold, latestLedgerCloseTime: closeTime }
   }
 }

@@ -30,7 +30,7 @@ function chain(nOld = 5) {
   const history = new FakeEvents()
   history.oldest = 100
   history.latest = 500
-  old.forEach((u, i) => history.events.push(borrowEvent(150 + i * 10, 0, i % 2 === 0 ? 'borrow' : 'flash_borrow', u)))
+  old.forEach((u, i) => history.events.push(borrowEvent(150 + i * 10, 0, i % 2 === 0 ? 'borrow' : 'flash_loan', u)))
   history.events.push(borrowEvent(450, 0, 'borrow', recent))
   const main = new FakeEvents()
   main.oldest = 400

@@ -1,6 +1,6 @@
 /**
  * Borrower backfill from a Stellar RPC with a longer event history (HISTORY_API_URL, e.g. an
- * archive node with a long retention window): the pool's `borrow` / `flash_borrow` events in the
+ * archive node with a long retention window): the pool's `borrow` / `flash_loan` events in the
  * ledgers the main RPC no longer serves.
  *
  * The discovery asks for a range `[from, until)`: on a cold start from the history node's oldest

@@ -9,6 +9,7 @@
  */
 import type { rpc, xdr } from '@stellar/stellar-sdk'
 import { ErrMissingEntry } from './errors.js'
+import type { ReadPositions } from './poolState.js'
 import { newRpcStats, type RpcStats } from './rpcStats.js'
 import {
   auctionKey,
@@ -59,6 +60,8 @@ export interface PoolSnapshot {
   positions: Map<string, Positions>
   /** Requested users the pool holds no positions entry for (never had one, or it is archived). */
   withoutPositions: Set<string>
+  /** The positions entries of the requested users as read (with the ledger that wrote each). */
+  read: Map<string, ReadPositions>
   /** Existing user-liquidation auctions among the requested users. */
   auctions: Map<string, AuctionData>
   /** Existing bad-debt (1) and interest (2) auctions of `backstop`, when asked for. */
@@ -84,7 +87,7 @@ export async function getEntriesBatched(
   server: LedgerEntriesReader,
   keys: readonly xdr.LedgerKey[],
   stats: RpcStats,
-): Promise<{ entries: Map<string, xdr.LedgerEntryData>; latestLedger: number }> {
+): Promise<{ entries: Map<string, xdr.LedgerEntryData>; modified: Map<string, number>; latestLedger: number }> {
   const unique = new Map<string, xdr.LedgerKey>()
   for (const k of keys) unique.set(keyId(k), k)
   const all = [...unique.values()]
@@ -94,12 +97,49 @@ export async function getEntriesBatched(
   stats.getLedgerEntries += chunks.length
   const answers = await Promise.all(chunks.map((c) => server.getLedgerEntries(...c)))
   const entries = new Map<string, xdr.LedgerEntryData>()
+  const modified = new Map<string, number>()
   let latestLedger = 0
   for (const a of answers) {
     latestLedger = Math.max(latestLedger, a.latestLedger)
-    for (const e of a.entries) entries.set(keyId(e.key), e.val)
+    for (const e of a.entries) {
+      const id = keyId(e.key)
+      entries.set(id, e.val)
+      modified.set(id, e.lastModifiedLedgerSeq ?? 0)
+    }
   }
-  return { entries, latestLedger }
+  return { entries, modified, latestLedger }
+}
+
+/** Positions entries of `users` as read (an absent entry reads as empty positions). */
+function positionsOf(pool: string, users: readonly string[], got: { entries: Map<string, xdr.LedgerEntryData>; modified: Map<string, number> }): Map<string, ReadPositions> {
+  const out = new Map<string, ReadPositions>()
+  for (const u of users) {
+    const id = keyId(positionsKey(pool, u))
+    const e = got.entries.get(id)
+    out.set(u, e === undefined ? { positions: emptyPositions(), present: false, lastModified: 0 } : { positions: decodePositions(entryValue(e)), present: true, lastModified: got.modified.get(id) ?? 0 })
+  }
+  return out
+}
+
+/**
+ * Read the positions entries of `users` and their user-liquidation auctions (one wave of
+ * ceil(2 × users / 200) requests).
+ */
+export async function readPositions(
+  server: LedgerEntriesReader,
+  pool: string,
+  users: readonly string[],
+  stats: RpcStats,
+): Promise<{ read: Map<string, ReadPositions>; auctions: Map<string, AuctionData | undefined> }> {
+  if (users.length === 0) return { read: new Map(), auctions: new Map() }
+  const keys = users.flatMap((u) => [positionsKey(pool, u), auctionKey(pool, AuctionType.UserLiquidation, u)])
+  const got = await getEntriesBatched(server, keys, stats)
+  const auctions = new Map<string, AuctionData | undefined>()
+  for (const u of users) {
+    const e = got.entries.get(keyId(auctionKey(pool, AuctionType.UserLiquidation, u)))
+    auctions.set(u, e === undefined ? undefined : decodeAuctionData(entryValue(e)))
+  }
+  return { read: positionsOf(pool, users, got), auctions }
 }
 
 function reserveKeys(pool: string, assets: readonly string[]): xdr.LedgerKey[] {
@@ -163,12 +203,12 @@ export async function loadPool(
     reserves.set(asset, { asset, config: decodeReserveConfig(entryValue(c)), data: decodeReserveData(entryValue(d)) })
   }
 
+  const read = positionsOf(pool, users, got)
   const positions = new Map<string, Positions>()
   const withoutPositions = new Set<string>()
-  for (const u of users) {
-    const e = entries.get(keyId(positionsKey(pool, u)))
-    if (e === undefined) withoutPositions.add(u)
-    positions.set(u, e === undefined ? emptyPositions() : decodePositions(entryValue(e)))
+  for (const [u, r] of read) {
+    if (!r.present) withoutPositions.add(u)
+    positions.set(u, r.positions)
   }
   const auctions = new Map<string, AuctionData>()
   for (const u of auctionUsers) {
@@ -182,7 +222,7 @@ export async function loadPool(
       if (e !== undefined) backstopAuctions.push({ type, auction: decodeAuctionData(entryValue(e)) })
     }
   }
-  return { pool, config, backstop, reserveList, reserves, positions, withoutPositions, auctions, backstopAuctions, latestLedger, stats }
+  return { pool, config, backstop, reserveList, reserves, positions, withoutPositions, read, auctions, backstopAuctions, latestLedger, stats }
 }
 
 /** Read one auction (any type) directly from storage; undefined when none exists. */

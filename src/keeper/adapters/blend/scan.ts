@@ -13,7 +13,8 @@ import { accrueReserve } from '../../../core/index.js'
 import { BorrowerDiscovery } from './discovery.js'
 import type { HistoryBackfill } from './historyBackfill.js'
 import { loadOraclePrices, type OraclePrices } from './oracle.js'
-import { getEntriesBatched, loadPool, type PoolSnapshot, type Reserve } from './loadPool.js'
+import { getEntriesBatched, loadPool, readPositions, type PoolSnapshot, type Reserve } from './loadPool.js'
+import { PoolState, type FullReadReport, type ReadPositions } from './poolState.js'
 import { healthFactorOf, isLiquidatable, positionData, type PoolValuation, type PositionData } from './positionData.js'
 import { addStats, newRpcStats, type RpcStats } from './rpcStats.js'
 import {
@@ -62,6 +63,10 @@ export interface ScanResult {
    * hints file. A user without any positions entry is not among them.
    */
   repaid: string[]
+  /** Borrowers' positions entries this scan read (the rest came from the cache). */
+  positionsRead: number
+  /** The full read this scan made, if any (first scan, gap in the events, audit). */
+  fullRead: FullReadReport | undefined
   stats: RpcStats
   durationMs: number
 }
@@ -91,12 +96,23 @@ function maxBig(a: bigint, b: bigint): bigint {
  */
 export const AUCTION_WATCH_HF = 1.25
 
+export interface PoolScannerOptions {
+  eventsPageLimit?: number
+  now?: () => number
+  history?: HistoryBackfill | undefined
+  /** Interval of the cache audit, a full read of every borrower (ms; 0: every scan). */
+  fullReadEveryMs?: number
+  /** Called after each full read (cold, gap, audit) with what it found. */
+  onFullRead?: (report: FullReadReport) => void
+}
+
 export class PoolScanner {
   readonly pool: string
   readonly discovery: BorrowerDiscovery
+  /** Borrowers' positions kept between scans (poolState.ts). */
+  readonly state: PoolState
   private reserveList: string[] | undefined
   private oracle: string | undefined
-  private known: string[] = []
   private backstop: string | undefined
   /**
    * Users liquidatable, under AUCTION_WATCH_HF or with an auction at the last scan: their auction
@@ -105,10 +121,13 @@ export class PoolScanner {
   private watch: string[] = []
 
   private readonly now: () => number
+  private readonly onFullRead: ((report: FullReadReport) => void) | undefined
 
-  constructor(pool: string, opts: { eventsPageLimit?: number; now?: () => number; history?: HistoryBackfill | undefined } = {}) {
+  constructor(pool: string, opts: PoolScannerOptions = {}) {
     this.pool = pool
     this.now = opts.now ?? Date.now
+    this.onFullRead = opts.onFullRead
+    this.state = new PoolState(opts.fullReadEveryMs === undefined ? {} : { fullReadEveryMs: opts.fullReadEveryMs })
     this.discovery = new BorrowerDiscovery(pool, {
       ...(opts.eventsPageLimit === undefined ? {} : { pageLimit: opts.eventsPageLimit }),
       history: opts.history,
@@ -120,21 +139,26 @@ export class PoolScanner {
    * are loaded from the next scan on, like borrowers found in events.
    */
   addBorrowers(users: readonly string[]): void {
-    const known = new Set(this.known)
-    for (const u of users) {
-      this.discovery.state.borrowers.add(u)
-      if (!known.has(u)) this.known.push(u)
-    }
+    for (const u of users) this.discovery.state.borrowers.add(u)
+    this.state.add(users)
   }
 
+  /**
+   * One scan. Wave 1: the pool's events since the last scan ‖ pool config, reserves, the
+   * backstop's positions and the watched auctions (and every borrower's positions when a full
+   * read is due) ‖ oracle prices. Wave 2, only when there is something to read: the positions of
+   * the users the events name and of borrowers never read (or of everyone after a gap).
+   */
   async scan(reader: PoolReader, chain: Chain): Promise<ScanResult> {
     const started = performance.now()
     const stats = newRpcStats()
-    const known = this.backstop === undefined ? this.known : [...this.known, this.backstop]
+    const nowMs = this.now()
+    const due = this.state.fullReadDue(nowMs)
+    const firstUsers = due === undefined ? [] : this.state.known()
     const waveStats = [newRpcStats(), newRpcStats(), newRpcStats()]
     const [poll, snapshot, earlyPrices] = await Promise.all([
       this.discovery.poll(reader, waveStats[0]),
-      loadPool(reader, this.pool, known, {
+      loadPool(reader, this.pool, this.backstop === undefined ? firstUsers : [...firstUsers, this.backstop], {
         ...(this.reserveList ? { reserveList: this.reserveList } : {}),
         ...(this.backstop ? { backstop: this.backstop } : {}),
         auctionUsers: this.watch,
@@ -147,17 +171,35 @@ export class PoolScanner {
     // Parallel requests share one wave: count the longest of the three.
     for (const s of waveStats) addStats(stats, { ...s, waves: 0 })
     stats.waves += Math.max(...waveStats.map((s) => s.waves))
-
-    // Borrowers first seen this cycle: one more read of their positions.
-    const fresh = poll.added.filter((u) => !snapshot.positions.has(u))
-    if (fresh.length > 0) {
-      const more = await loadPool(reader, this.pool, fresh, { reserveList: snapshot.reserveList, stats })
-      for (const [u, p] of more.positions) snapshot.positions.set(u, p)
-      for (const u of more.withoutPositions) snapshot.withoutPositions.add(u)
-    }
+    this.state.add(poll.added)
     let backstopPositions = snapshot.positions.get(snapshot.backstop)
-    snapshot.positions.delete(snapshot.backstop)
-    this.known = [...snapshot.positions.keys()]
+    snapshot.read.delete(snapshot.backstop)
+
+    const readNow = new Map<string, ReadPositions>()
+    /** Auctions read beside positions in wave 2 (of the users read there). */
+    const auctionsRead = new Map<string, AuctionData | undefined>()
+    let fullRead: FullReadReport | undefined
+    let changed: Iterable<string> = poll.changed
+    if (due !== undefined) {
+      for (const [u, r] of snapshot.read) readNow.set(u, r)
+      fullRead = this.state.replaceAll(due, snapshot.read, nowMs, poll)
+      // Read in parallel with the events: a change after the read's ledger is read again.
+      if (snapshot.latestLedger >= poll.coveredThrough) changed = []
+    } else if (poll.gap) {
+      const all = await readPositions(reader, this.pool, this.state.known(), stats)
+      for (const [u, r] of all.read) readNow.set(u, r)
+      for (const [u, a] of all.auctions) auctionsRead.set(u, a)
+      fullRead = this.state.replaceAll('gap', all.read, nowMs, poll)
+      changed = []
+    }
+    const rest = this.state.toRead(changed)
+    if (rest.length > 0) {
+      const more = await readPositions(reader, this.pool, rest, stats)
+      for (const [u, r] of more.read) readNow.set(u, r)
+      for (const [u, a] of more.auctions) auctionsRead.set(u, a)
+      this.state.update(more.read)
+    }
+    if (fullRead !== undefined) this.onFullRead?.(fullRead)
 
     const listChanged = this.reserveList === undefined || this.reserveList.join() !== snapshot.reserveList.join()
     const prices =
@@ -171,27 +213,33 @@ export class PoolScanner {
       reserveList: snapshot.reserveList,
       // The pool accrues to the ledger's time: use the node's latest close time when it is ahead
       // of the local clock (a network that travelled in time), else the local clock.
-      reserves: valuationReserves(snapshot.reserves, snapshot.config.bstop_rate, maxBig(BigInt(Math.floor(this.now() / 1000)), poll.latestLedgerCloseTime ?? 0n)),
+      reserves: valuationReserves(snapshot.reserves, snapshot.config.bstop_rate, maxBig(BigInt(Math.floor(nowMs / 1000)), poll.latestLedgerCloseTime ?? 0n)),
       prices: prices.prices,
       oracleDecimals: prices.decimals,
     }
     const borrowers: BorrowerView[] = []
     const repaid: string[] = []
-    for (const [user, positions] of snapshot.positions) {
-      if (positions.liabilities.size === 0) {
-        if (!snapshot.withoutPositions.has(user)) repaid.push(user)
+    snapshot.positions.clear()
+    for (const [user, r] of this.state.entries()) {
+      snapshot.positions.set(user, r.positions)
+      if (!r.present) snapshot.withoutPositions.add(user)
+      if (r.positions.liabilities.size === 0) {
+        if (r.present && readNow.has(user)) repaid.push(user)
         continue
       }
-      const data = positionData(valuation, positions)
-      borrowers.push({ user, positions, data, healthFactor: healthFactorOf(data), liquidatable: isLiquidatable(data), auction: undefined })
+      const data = positionData(valuation, r.positions)
+      borrowers.push({ user, positions: r.positions, data, healthFactor: healthFactorOf(data), liquidatable: isLiquidatable(data), auction: undefined })
     }
 
     // Auctions of liquidatable users (and the backstop's) not read in the first wave.
     const liquidatable = borrowers.filter((b) => b.liquidatable)
     const watched = new Set(this.watch)
-    for (const b of borrowers) if (watched.has(b.user)) b.auction = snapshot.auctions.get(b.user)
+    for (const b of borrowers) {
+      if (watched.has(b.user)) b.auction = snapshot.auctions.get(b.user)
+      else if (auctionsRead.has(b.user)) b.auction = auctionsRead.get(b.user)
+    }
     // Users a part-fill may have lifted over HF 1 can still have an auction open: read theirs too.
-    const unread = borrowers.filter((b) => (b.liquidatable || b.healthFactor < AUCTION_WATCH_HF) && !watched.has(b.user))
+    const unread = borrowers.filter((b) => (b.liquidatable || b.healthFactor < AUCTION_WATCH_HF) && !watched.has(b.user) && !auctionsRead.has(b.user))
     let backstopAuctions = snapshot.backstopAuctions
     const needBackstop = this.backstop !== snapshot.backstop
     if (unread.length > 0 || needBackstop) {
@@ -231,6 +279,8 @@ export class PoolScanner {
       backstopPositions: backstopPositions ?? emptyPositions(),
       discovered: poll.named,
       repaid,
+      positionsRead: readNow.size,
+      fullRead,
       stats,
       durationMs: performance.now() - started,
     }
