@@ -49,6 +49,9 @@ pub struct Config {
     pub passphrase_given: bool,
     /// Apply order of ordinary closes (friendbot's close and `order` closes keep theirs).
     pub apply_order: ApplyOrder,
+    /// Answer an identical simulateTransaction against an unchanged state from the simulation
+    /// memo (sim_memo.rs); off with --no-simulation-memo.
+    pub simulation_memo: bool,
 }
 
 impl Default for Config {
@@ -72,6 +75,7 @@ impl Default for Config {
             fork_headers: vec![],
             passphrase_given: false,
             apply_order: ApplyOrder::Core,
+            simulation_memo: true,
         }
     }
 }
@@ -118,6 +122,7 @@ impl Config {
                 "--quiet" => c.quiet = true,
                 "--exit-on-stdin-close" => c.exit_on_stdin_close = true,
                 "--instant" => c.instant = true,
+                "--no-simulation-memo" => c.simulation_memo = false,
                 "--apply-order" => {
                     c.apply_order = match value(&mut i, a)?.as_str() {
                         "core" => ApplyOrder::Core,
@@ -146,7 +151,8 @@ fn parse_num<T: std::str::FromStr>(s: &str, name: &str) -> Result<T, String> {
 
 pub const USAGE: &str = "usage: sandbox [--port N] [--host H] [--ledger-interval SECONDS] [--manual] \
 [--seed S] [--state FILE] [--network-passphrase P] [--start-time UNIX] [--retention-window N] \
-[--min-persistent-ttl N] [--quiet] [--exit-on-stdin-close] [--instant] [--apply-order core|arrival] [--snapshot FILE] \
+[--min-persistent-ttl N] [--quiet] [--exit-on-stdin-close] [--instant] [--apply-order core|arrival] [--no-simulation-memo] \
+[--snapshot FILE] \
 [--fork-url URL [--fork-header 'Name: value' ...]]";
 
 #[cfg(test)]
@@ -167,6 +173,8 @@ mod tests {
         assert_eq!(c.state_file.unwrap().to_str(), Some("s.json"));
         assert_eq!(c.passphrase, DEFAULT_PASSPHRASE);
         assert_eq!(c.apply_order, ApplyOrder::Core);
+        assert!(c.simulation_memo);
+        assert!(!Config::parse(&args("--no-simulation-memo")).unwrap().simulation_memo);
         assert_eq!(Config::parse(&args("--apply-order arrival")).unwrap().apply_order, ApplyOrder::Arrival);
         assert_eq!(Config::parse(&args("--apply-order core")).unwrap().apply_order, ApplyOrder::Core);
     }

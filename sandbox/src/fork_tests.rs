@@ -20,7 +20,7 @@ fn upstream_world() -> Node {
     sac_world(3)
 }
 
-fn fork_of(port: u16) -> Node {
+pub(crate) fn fork_of(port: u16) -> Node {
     let mut cfg = Config { fork_url: Some(format!("http://127.0.0.1:{port}/rpc")), ..Config::test() };
     let up = crate::fork_start::connect(&mut cfg).unwrap().unwrap();
     let mut n = Node::new(cfg).unwrap();

@@ -27,6 +27,7 @@ mod queue;
 mod records;
 mod replace_by_fee;
 mod rpc;
+mod sim_memo;
 mod simulate;
 mod snapshot;
 mod soroban;
@@ -45,6 +46,8 @@ mod classic_events_tests;
 mod close_tests;
 #[cfg(test)]
 mod fork_tests;
+#[cfg(test)]
+mod sim_memo_tests;
 #[cfg(test)]
 mod snapshot_tests;
 

@@ -103,6 +103,8 @@ pub struct Node {
     pub modules: soroban_env_host::ModuleCache,
     /// Contract code written in the ledger being closed, cached once it closes.
     pub new_code: Vec<Vec<u8>>,
+    /// Answers of the simulations run against the current state (sim_memo.rs).
+    pub sim_memo: crate::sim_memo::SimMemo,
 }
 
 pub fn sha256(b: &[u8]) -> [u8; 32] {
@@ -164,6 +166,7 @@ impl Node {
             base_seed,
             modules: crate::modules::new_cache(),
             new_code: vec![],
+            sim_memo: Default::default(),
         };
         let header = node.make_header(1, genesis_time, [0; 32], [0; 32], [0; 32]);
         let (tx_set, _) = txset::tx_set([0; 32], txset::phases(&[], [BASE_FEE as i64; 2]));

@@ -4,7 +4,7 @@ use crate::errors::{invalid, verbatim, RpcError, INVALID_PARAMS};
 use crate::node::{b64, Node, TxRecord};
 use crate::params::parse;
 pub use crate::params::{EventsReq, HashReq, KeysReq, RangeReq, SimulateReq, TxReq};
-use crate::simulate::{simulate_as, SimulateParams};
+use crate::simulate::SimulateParams;
 use crate::tx;
 use crate::xdrjson::XdrFormat;
 use serde_json::{json, Value};
@@ -120,15 +120,15 @@ pub fn dispatch(ctx: &Ctx, r: Request) -> Result<Value, RpcError> {
         Request::GetFeeStats => Ok(crate::feestats::get_fee_stats(&node)),
         Request::GetLedgerEntries(r) => ledger_entries(&node, r),
         Request::GetLedgers(r) => crate::history::get_ledgers(&node, r),
-        Request::SimulateTransaction(s) => simulate_as(
-            &node,
+        Request::SimulateTransaction(s) => crate::sim_memo::simulate(
+            &mut node,
             SimulateParams {
                 transaction: s.transaction,
                 auth_mode: s.auth_mode,
                 instruction_leeway: s.resource_config.and_then(|c| c.instruction_leeway),
                 use_upgraded_auth: s.use_upgraded_auth,
             },
-            s.xdr_format.as_deref(),
+            s.xdr_format,
         )
         .map_err(invalid),
         Request::SendTransaction(r) => send(&mut node, r),

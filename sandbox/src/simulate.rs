@@ -12,6 +12,7 @@ use soroban_simulation::simulation::{
     SimulationAdjustmentFactor,
 };
 use soroban_env_host::storage::SnapshotSource;
+use soroban_env_host::LedgerInfo;
 use soroban_simulation::AutoRestoringSnapshotSource;
 use std::rc::Rc;
 
@@ -89,7 +90,11 @@ fn adjustments(leeway: Option<u64>) -> SimulationAdjustmentConfig {
 /// An envelope that does not decode is an invalid-params error; a transaction that decodes but
 /// cannot be simulated answers `{error, latestLedger}`, as stellar-rpc does. So does an unknown
 /// `xdrFormat` (with stellar-rpc's message), checked first, as stellar-rpc does.
-pub fn simulate_as(node: &Node, p: SimulateParams, xdr_format: Option<&str>) -> Result<Value, String> {
+///
+/// `li` is the ledger info the simulation runs with, the node's `next_ledger_info()` read once by
+/// the caller (the simulation memo keys on it; on a wall clock a second read may be a second
+/// later).
+pub fn simulate_as(node: &Node, li: &LedgerInfo, p: SimulateParams, xdr_format: Option<&str>) -> Result<Value, String> {
     let latest = node.latest().seq;
     let fmt = match XdrFormat::parse(xdr_format) {
         Ok(f) => f,
@@ -100,7 +105,7 @@ pub fn simulate_as(node: &Node, p: SimulateParams, xdr_format: Option<&str>) -> 
     // simulation's error (it names the key and the upstream).
     let upstream = node.chain.store.upstream();
     upstream.map(|f| f.take_error());
-    let result = simulate_parsed(node, ptx, p, fmt);
+    let result = simulate_parsed(node, li, ptx, p, fmt);
     let result = match upstream.and_then(|f| f.take_error()) {
         Some(e) => Err(e),
         None => result,
@@ -115,17 +120,16 @@ pub fn simulate_as(node: &Node, p: SimulateParams, xdr_format: Option<&str>) -> 
 /// simulate_as with base64 XDR.
 #[cfg(test)]
 pub fn simulate(node: &Node, p: SimulateParams) -> Result<Value, String> {
-    simulate_as(node, p, None)
+    simulate_as(node, &node.next_ledger_info(), p, None)
 }
 
-fn simulate_parsed(node: &Node, ptx: tx::ParsedTx, p: SimulateParams, fmt: XdrFormat) -> Result<Value, String> {
+fn simulate_parsed(node: &Node, li: &LedgerInfo, ptx: tx::ParsedTx, p: SimulateParams, fmt: XdrFormat) -> Result<Value, String> {
     let latest = node.latest().seq;
     if ptx.tx.operations.len() != 1 {
         return Err("simulateTransaction needs a transaction with exactly one operation".into());
     }
     let op = &ptx.tx.operations[0];
     let source = op.source_account.as_ref().map(tx::muxed_to_account).unwrap_or_else(|| ptx.source());
-    let li = node.next_ledger_info();
     let store = node.chain.store.clone();
     let adj = adjustments(p.instruction_leeway);
     let cfg = &node.settings.config;
@@ -143,7 +147,7 @@ fn simulate_parsed(node: &Node, ptx: tx::ParsedTx, p: SimulateParams, fmt: XdrFo
             // same signer never get the same nonce.
             let seed = node.simulation_seed(li.sequence_number, &ptx.inner_hash);
             let run = |snapshot: Rc<dyn SnapshotSource>, auth_mode| {
-                simulate_invoke_host_function_op(snapshot, cfg, &adj, &li, inv.host_function.clone(), auth_mode, &source, seed, true)
+                simulate_invoke_host_function_op(snapshot, cfg, &adj, li, inv.host_function.clone(), auth_mode, &source, seed, true)
                     .map_err(|e| format!("simulation failed: {e}"))
             };
             let mut r = run(Rc::new(StoreSnapshot(store.clone())), clone_mode(&auth_mode))?;
@@ -152,9 +156,9 @@ fn simulate_parsed(node: &Node, ptx: tx::ParsedTx, p: SimulateParams, fmt: XdrFo
             // into a restorePreamble, as stellar-rpc does.
             let mut preamble = None;
             if r.transaction_data.as_ref().is_some_and(|d| restores_entries(d) && exceeds_limits(d, &node.settings)) {
-                let auto = Rc::new(AutoRestoringSnapshotSource::new(Rc::new(StoreSnapshot(store)), &li).map_err(|e| e.to_string())?);
+                let auto = Rc::new(AutoRestoringSnapshotSource::new(Rc::new(StoreSnapshot(store)), li).map_err(|e| e.to_string())?);
                 r = run(auto.clone(), auth_mode)?;
-                preamble = auto.simulate_restore_keys_op(cfg, &adj, &li).map_err(|e| format!("restore simulation failed: {e}"))?;
+                preamble = auto.simulate_restore_keys_op(cfg, &adj, li).map_err(|e| format!("restore simulation failed: {e}"))?;
             }
             let (Ok(ret), Some(data)) = (&r.invoke_result, &r.transaction_data) else {
                 let msg = match &r.invoke_result {
@@ -190,7 +194,7 @@ fn simulate_parsed(node: &Node, ptx: tx::ParsedTx, p: SimulateParams, fmt: XdrFo
         }
         OperationBody::ExtendFootprintTtl(ext) => {
             let keys = ptx.soroban_data().map(|d| d.resources.footprint.read_only.to_vec()).unwrap_or_default();
-            let r = simulate_extend_ttl_op(&StoreSnapshot(store), cfg, &adj, &li, &keys, ext.extend_to)
+            let r = simulate_extend_ttl_op(&StoreSnapshot(store), cfg, &adj, li, &keys, ext.extend_to)
                 .map_err(|e| format!("simulation failed: {e}"))?;
             let mut out = resources(fmt, &r.transaction_data);
             out["latestLedger"] = json!(latest);
@@ -199,7 +203,7 @@ fn simulate_parsed(node: &Node, ptx: tx::ParsedTx, p: SimulateParams, fmt: XdrFo
         }
         OperationBody::RestoreFootprint(_) => {
             let keys = ptx.soroban_data().map(|d| d.resources.footprint.read_write.to_vec()).unwrap_or_default();
-            let r = simulate_restore_op(&StoreSnapshot(store), cfg, &adj, &li, &keys).map_err(|e| format!("simulation failed: {e}"))?;
+            let r = simulate_restore_op(&StoreSnapshot(store), cfg, &adj, li, &keys).map_err(|e| format!("simulation failed: {e}"))?;
             let mut out = resources(fmt, &r.transaction_data);
             out["latestLedger"] = json!(latest);
             put_events(&mut out, fmt, &[]);

@@ -10,7 +10,16 @@ use soroban_env_host::HostError;
 use crate::fork::Fork;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+
+/// Source of store generations, shared by every store in the process: no two versions of any
+/// store ever get the same number.
+static GENERATIONS: AtomicU64 = AtomicU64::new(1);
+
+fn next_generation() -> u64 {
+    GENERATIONS.fetch_add(1, Ordering::Relaxed)
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stored {
@@ -19,7 +28,7 @@ pub struct Stored {
     pub live_until: Option<u32>,
 }
 
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Store {
     entries: BTreeMap<LedgerKey, Stored>,
     /// TTL key hash -> entry key, so TTL keys can be read like other keys.
@@ -28,6 +37,17 @@ pub struct Store {
     upstream: Option<Arc<Fork>>,
     /// Fork mode: keys deleted on this node that the upstream may still hold.
     deleted: BTreeSet<LedgerKey>,
+    /// Names this version of the entries: a new store and every `put` / `remove` take a number
+    /// never used before (by any store), and a clone keeps its original's, as it holds the same
+    /// entries. So two stores with one generation hold the same entries (the simulation memo
+    /// relies on it). Not so in fork mode, where reads fill the upstream's cache.
+    generation: u64,
+}
+
+impl Default for Store {
+    fn default() -> Self {
+        Store { entries: BTreeMap::new(), ttl_index: HashMap::new(), upstream: None, deleted: BTreeSet::new(), generation: next_generation() }
+    }
 }
 
 pub fn key_hash(key: &LedgerKey) -> [u8; 32] {
@@ -85,6 +105,11 @@ impl Store {
 
     pub fn upstream(&self) -> Option<&Arc<Fork>> {
         self.upstream.as_ref()
+    }
+
+    /// This version of the entries (see `generation`).
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// This node's own entry (in fork mode, not the upstream's: see `lookup`).
@@ -152,6 +177,7 @@ impl Store {
     }
 
     pub fn put(&mut self, key: LedgerKey, stored: Stored) {
+        self.generation = next_generation();
         if has_ttl(&key) && !self.entries.contains_key(&key) {
             self.ttl_index.insert(key_hash(&key), key.clone());
         }
@@ -162,6 +188,7 @@ impl Store {
     }
 
     pub fn remove(&mut self, key: &LedgerKey) {
+        self.generation = next_generation();
         if self.entries.remove(key).is_some() && has_ttl(key) {
             self.ttl_index.remove(&key_hash(key));
         }

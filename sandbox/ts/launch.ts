@@ -38,6 +38,11 @@ export interface StartSandboxOptions {
    * set's hash) or 'arrival' (the order they were sent in).
    */
   applyOrder?: 'core' | 'arrival'
+  /**
+   * Answer an identical simulateTransaction against an unchanged state from the node's
+   * simulation memo (default true); false passes --no-simulation-memo (A/B measurement).
+   */
+  simulationMemo?: boolean
   /** Extra command-line flags for the node. */
   extraArgs?: string[]
 }
@@ -115,6 +120,7 @@ function argsFor(opts: StartSandboxOptions): string[] {
   if (opts.manual) args.push('--manual')
   if (opts.instant) args.push('--instant')
   if (opts.applyOrder !== undefined) args.push('--apply-order', opts.applyOrder)
+  if (opts.simulationMemo === false) args.push('--no-simulation-memo')
   if (opts.ledgerIntervalSeconds !== undefined) args.push('--ledger-interval', String(opts.ledgerIntervalSeconds))
   if (opts.seed !== undefined) args.push('--seed', String(opts.seed))
   if (opts.state !== undefined) args.push('--state', opts.state)
