@@ -24,6 +24,7 @@ import { auditWorld } from './audit.js'
 import type { TraceRecorder } from './determinism/recorder.js'
 import { TRACE_FILE } from './determinism/traceFile.js'
 import { SimulatedFault } from './lockstep/simRpc.js'
+import { sharedServer } from './lockstep/sharedReads.js'
 
 export interface RunOptions {
   loaded: LoadedScenario
@@ -98,7 +99,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       k.observe(latest)
       k.crashFromMs = latest.closeTimeMs + (k.spec.crash?.after ?? 0) * 1000
     }
-    const observer = new Observer(sandbox.server, world, setup.startLedger + 1, () => latest.closeTimeMs)
+    const observer = new Observer(sharedServer(sandbox.server, (key, request) => setup.scheduler.shared(key, request)), world, setup.startLedger + 1, () => latest.closeTimeMs)
     const replay = new CoreReplay(keepers.length > 0 ? Math.min(...keepers.map((k) => k.spec.minProfit)) : undefined)
     for (const k of keepers) k.startBalance = await holdings(world, observer, k)
     await observer.rescan()
@@ -164,12 +165,12 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       onClose: async (info, done, skipped) => {
         const step = info.sequence - setup.startLedger
         await opts.trace?.closed(info.sequence)
+        // Both read the ledger just closed: one round trip.
+        const [ev] = await Promise.all([observer.events.poll(), skipped === 0 ? observer.rescan() : undefined])
         if (skipped === 0) {
-          await observer.rescan()
           lastScanStep = step
           scanDirty = true
         }
-        const ev = await observer.events.poll()
         for (; seenAuctions < ev.auctions.length; seenAuctions++) {
           const a = ev.auctions[seenAuctions]!
           replay.auctionCreated(a, a.ledger === info.sequence ? observer.scan : undefined)

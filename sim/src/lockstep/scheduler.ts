@@ -23,6 +23,7 @@
  */
 import type { ChainClock } from '../../../src/chain/index.js'
 import { keyedUniform } from './keyed.js'
+import { SharedReads } from './sharedReads.js'
 
 interface Held {
   ticket: number
@@ -50,6 +51,8 @@ export class Scheduler {
   private sends: Promise<unknown> = Promise.resolve()
   /** Simulated milliseconds since the current ledger opened. */
   private elapsed = 0
+  /** Identical reads of the ledger being built, made once (sharedReads.ts). */
+  readonly reads = new SharedReads()
 
   constructor(
     private readonly seed: number,
@@ -119,8 +122,18 @@ export class Scheduler {
     }
   }
 
+  /**
+   * A read whose answer only a close can change: in the lockstep, the same `key` asked again
+   * before the next close takes the first request's answer. Before and after the lockstep
+   * (ledgers close with every transaction) each request goes to the node.
+   */
+  shared<T>(key: string, request: () => Promise<T>): Promise<T> {
+    return this.direct ? request() : this.reads.read(key, request)
+  }
+
   /** `count` ledgers closed: simulated time moves on by their length. */
   closed(count = 1): void {
+    this.reads.clear()
     const passed = this.ledgerMs * count
     this.elapsed = 0
     for (const t of this.timers) t.due = Math.max(0, t.due - passed)

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto'
 import { xdr, type rpc, type Transaction, type FeeBumpTransaction } from '@stellar/stellar-sdk'
 import { keyedUniform, Occurrences } from './keyed.js'
 import type { Mempool } from './mempool.js'
+import { readKey } from './sharedReads.js'
 import type { Scheduler } from './scheduler.js'
 
 export interface SimRpcParameters {
@@ -70,11 +71,12 @@ export class SimRpc {
     return hit
   }
 
-  private async call<T>(method: string, key: string, f: () => Promise<T>): Promise<T> {
+  /** `shared`: the answer is a function of the request and the state (scheduler.read). */
+  private async call<T>(method: string, key: string, f: () => Promise<T>, shared?: string): Promise<T> {
     if (this.dead) throw new AgentDead(`${this.p.agent} is not running`)
     this.p.onRequest?.(method, key)
     if (this.fault(method, key)) return this.p.scheduler.call(() => Promise.reject(new SimulatedFault(`simulated RPC fault on ${method}`)))
-    return this.p.scheduler.call(f)
+    return shared === undefined ? this.p.scheduler.call(f) : this.p.scheduler.call(() => this.p.scheduler.shared(shared, f))
   }
 
   getAccount(address: string) {
@@ -93,18 +95,18 @@ export class SimRpc {
     return this.call('getLedgers', JSON.stringify(req), () => this.p.server.getLedgers(req))
   }
   getLedgerEntries(...keys: Parameters<rpc.Server['getLedgerEntries']>) {
-    return this.call('getLedgerEntries', sha(keys.map((k) => k.toXdr('base64')).join(',')), () => this.p.server.getLedgerEntries(...keys))
+    const shared = readKey.getLedgerEntries(keys)
+    return this.call('getLedgerEntries', sha(shared.slice('getLedgerEntries|'.length)), () => this.p.server.getLedgerEntries(...keys), shared)
   }
   getEvents(req: Parameters<rpc.Server['getEvents']>[0]) {
-    return this.call('getEvents', sha(JSON.stringify(req, (_k, v) => (typeof v === 'object' && v !== null && 'toXdr' in v ? String(v.toXdr('base64')) : v))), () =>
-      this.p.server.getEvents(req),
-    )
+    const shared = readKey.getEvents(req)
+    return this.call('getEvents', sha(shared.slice('getEvents|'.length)), () => this.p.server.getEvents(req), shared)
   }
   getFeeStats() {
     return this.call('getFeeStats', '', () => this.p.server.getFeeStats())
   }
   simulateTransaction(tx: Parameters<rpc.Server['simulateTransaction']>[0], addlResources?: Parameters<rpc.Server['simulateTransaction']>[1]) {
-    return this.call('simulateTransaction', opsKey(tx as Transaction), () => this.p.server.simulateTransaction(tx, addlResources))
+    return this.call('simulateTransaction', opsKey(tx as Transaction), () => this.p.server.simulateTransaction(tx, addlResources), readKey.simulateTransaction(tx, addlResources))
   }
 
   async sendTransaction(tx: Transaction | FeeBumpTransaction): Promise<rpc.Api.SendTransactionResponse> {

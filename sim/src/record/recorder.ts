@@ -42,8 +42,7 @@ export class Recorder {
     if (ledger === this.last && !final) return
     if (ledger === this.last) this.drop()
     this.last = ledger
-    const v = vault ?? (await o.vault())
-    const dex = await o.dexPrices()
+    const [v, dex] = await Promise.all([vault ?? o.vault(), o.dexPrices()])
     const s = this.s
     const i = Math.min(step, this.prices.posts.length - 1)
     s.ledger.push(ledger)
