@@ -13,6 +13,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { rpc } from '@stellar/stellar-sdk'
+import { sandboxHttpClient, type SandboxHttpClient } from './httpClient.js'
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const SANDBOX_BINARY = join(REPO_ROOT, 'target', 'sandbox', 'sandbox')
@@ -170,11 +171,15 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
     return body.result as T
   }
   const exited = new Promise<void>((r) => child.once('exit', () => r()))
+  const server = new rpc.Server(rpcUrl, { allowHttp: true })
+  const http = sandboxHttpClient()
+  // rpc.Server's documented client slot: kept-alive node:http instead of fetch (httpClient.ts).
+  ;(server as unknown as { httpClient: SandboxHttpClient }).httpClient = http
   return {
     rpcUrl,
     friendbotUrl: `${base}/friendbot`,
     networkPassphrase,
-    server: new rpc.Server(rpcUrl, { allowHttp: true }),
+    server,
     call,
     async closeLedgers(n = 1) {
       const r = await call<{ latestLedger: number }>('sandbox_closeLedgers', { count: n })
@@ -184,6 +189,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
       await call('sandbox_advanceTime', { seconds })
     },
     async stop() {
+      http.close()
       if (child.exitCode !== null) return
       child.kill('SIGTERM')
       await exited
