@@ -45,6 +45,12 @@ export interface KeeperMetrics {
   feeBid: Gauge
   /** Ledgers from sending an execution's fill transaction to its inclusion (1 = the next ledger). */
   inclusionDelay: Histogram
+  /** Full reads of every borrower's positions, by reason (cold, gap, audit, every-scan). */
+  poolFullReads: Counter<'reason'>
+  /** Cached positions an audit found different from the chain (each one logged, then replaced). */
+  poolCacheMismatches: Counter
+  /** Borrowers' positions entries read by the scans (full reads and changes). */
+  poolPositionsRead: Counter
 }
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): KeeperMetrics {
@@ -165,11 +171,28 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Keepe
       buckets: [1, 2, 3, 4, 5, 6, 8, 10],
       registers: r,
     }),
+    poolFullReads: new Counter({
+      name: 'service_pool_full_reads_total',
+      help: "Full reads of every borrower's positions by the lending-pool scan: reason cold (first scan), gap (events missed), audit (every FULL_SCAN_MINUTES) or every-scan (FULL_SCAN_MINUTES=0).",
+      labelNames: ['reason'],
+      registers: r,
+    }),
+    poolCacheMismatches: new Counter({
+      name: 'service_pool_cache_mismatches_total',
+      help: 'Cached borrower positions an audit found different from the chain, though no pool event named the borrower; each is logged and replaced. Should stay 0.',
+      registers: r,
+    }),
+    poolPositionsRead: new Counter({
+      name: 'service_pool_positions_read_total',
+      help: "Borrowers' positions entries the lending-pool scans read (full reads, and the borrowers the pool's events named).",
+      registers: r,
+    }),
   }
   // Unknown until the cycle has read them: NaN, so that no `== 0` or `< x` alert fires meanwhile.
   for (const g of [metrics.operatorXlmBalance, metrics.keeperRegistered, metrics.keeperSlashed, metrics.feeBid]) g.set(Number.NaN)
   // Both outcomes from the start, so that a rate over them exists before the first bump.
   for (const outcome of ['accepted', 'refused']) metrics.feeBumps.inc({ outcome }, 0)
+  for (const reason of ['cold', 'gap', 'audit', 'every-scan']) metrics.poolFullReads.inc({ reason }, 0)
   // The same metric objects, keeper's first: what registry.metrics() of both would render.
   return { ...metrics, registry: proc === undefined ? own : Registry.merge([own, proc]) }
 }

@@ -178,6 +178,12 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     historyApiUrl: config.historyApiUrl,
     watchAddresses: config.watchAddresses,
     borrowerHintsFile: config.borrowerHintsFile,
+    fullScanMinutes: config.fullScanMinutes,
+    metrics: {
+      poolFullRead: (reason) => metrics.poolFullReads.inc({ reason }),
+      poolCacheMismatches: (count) => metrics.poolCacheMismatches.inc(count),
+      poolPositionsRead: (count) => metrics.poolPositionsRead.inc(count),
+    },
     emit: (kind, message, data) => {
       events.push(kind, message, data)
     },

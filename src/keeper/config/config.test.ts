@@ -60,6 +60,14 @@ describe('parseConfig', () => {
     expect(problems({ ...base, REGISTRY_CONTRACT: '  ' })).toEqual(['missing required env: REGISTRY_CONTRACT'])
   })
 
+  it('reads FULL_SCAN_MINUTES: default 10, 0 (every cycle) to 1440', () => {
+    expect(parseConfig(base).fullScanMinutes).toBe(10)
+    expect(parseConfig({ ...base, FULL_SCAN_MINUTES: '0' }).fullScanMinutes).toBe(0)
+    expect(parseConfig({ ...base, FULL_SCAN_MINUTES: '2.5' }).fullScanMinutes).toBe(2.5)
+    expect(problems({ ...base, FULL_SCAN_MINUTES: '-1' })).toEqual(['FULL_SCAN_MINUTES must be a number in [0, 1440], got "-1"'])
+    expect(problems({ ...base, FULL_SCAN_MINUTES: 'often' })).toEqual(['FULL_SCAN_MINUTES must be a number in [0, 1440], got "often"'])
+  })
+
   it('bounds POLL_INTERVAL to [3, 300]', () => {
     expect(parseConfig({ ...base, POLL_INTERVAL: '3' }).pollIntervalSeconds).toBe(3)
     expect(parseConfig({ ...base, POLL_INTERVAL: '300' }).pollIntervalSeconds).toBe(300)

@@ -49,6 +49,11 @@ export interface KeeperConfig {
   borrowerHintsFile: string | undefined
   networkPassphrase: string
   pollIntervalSeconds: number
+  /**
+   * Minutes between full reads of every borrower's positions (FULL_SCAN_MINUTES): the audit of
+   * the pool state the scans keep between cycles. 0: every cycle reads every borrower.
+   */
+  fullScanMinutes: number
   minProfit: number
   apiPort: number
   /** Address the API binds to (API_HOST, default 0.0.0.0). */
@@ -182,6 +187,7 @@ const schema = z.object({
   BORROWER_HINTS_FILE: optional,
   NETWORK_PASSPHRASE: optional.transform((v) => v ?? TESTNET_DEFAULTS.NETWORK_PASSPHRASE),
   POLL_INTERVAL: numberIn('POLL_INTERVAL', 3, 300, 10, false),
+  FULL_SCAN_MINUTES: numberIn('FULL_SCAN_MINUTES', 0, 1440, 10, false),
   MIN_PROFIT: optional.transform((v, ctx) => {
     if (v === undefined) return 1.02
     const n = Number(v)
@@ -256,6 +262,7 @@ export function parseConfig(env: Record<string, string | undefined>): KeeperConf
     borrowerHintsFile: c.BORROWER_HINTS_FILE,
     networkPassphrase: c.NETWORK_PASSPHRASE,
     pollIntervalSeconds: c.POLL_INTERVAL,
+    fullScanMinutes: c.FULL_SCAN_MINUTES,
     minProfit: c.MIN_PROFIT,
     apiPort: c.API_PORT,
     apiHost: c.API_HOST,

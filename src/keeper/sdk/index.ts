@@ -6,6 +6,7 @@ export type {
   AdapterContext,
   AdapterFactory,
   AdapterLogger,
+  AdapterMetrics,
   ExecutionFee,
   FillFeeInput,
   FillSubmitOptions,

@@ -149,6 +149,16 @@ export interface AdapterLogger {
 }
 
 /** Everything a factory may need to build an adapter from the keeper's configuration. */
+/** What an adapter may count in the keeper's metrics. */
+export interface AdapterMetrics {
+  /** A full read of the pool's borrowers, and why (cold, gap, audit, every-scan). */
+  poolFullRead(reason: string): void
+  /** Cached positions a full read found different (each logged too). */
+  poolCacheMismatches(count: number): void
+  /** Positions entries a scan read (full or changes only). */
+  poolPositionsRead(count: number): void
+}
+
 export interface AdapterContext {
   chain: Chain
   keypair: Keypair
@@ -186,6 +196,13 @@ export interface AdapterContext {
   watchAddresses?: string[]
   /** File of known borrowers, one address per line, read at start and appended to (BORROWER_HINTS_FILE). */
   borrowerHintsFile?: string | undefined
+  /**
+   * Minutes between full reads of every borrower (FULL_SCAN_MINUTES, default 10): a lending-pool
+   * adapter that keeps positions between scans checks its cache then. 0: every scan reads all.
+   */
+  fullScanMinutes?: number
+  /** The keeper's counters for what adapters report (full reads of the pool, cache mismatches). */
+  metrics?: AdapterMetrics
   /** Tells the event stream about something worth showing (scans, fills...). */
   emit(kind: string, message: string, data?: Record<string, unknown>): void
   /**

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { ONE, world } from './fakePool.test-util.js'
 import { contractEntry, encodePositions, randomAccount } from './fakeLedger.test-util.js'
 import { PoolState, samePositions, type FullReadReport, type ReadPositions } from './poolState.js'
+import { lendingPoolAdapter } from './adapter.js'
 import { PoolScanner } from './scan.js'
 import { emptyPositions, positionsKey } from './storage.js'
 
@@ -112,6 +113,45 @@ describe('incremental pool state: scans', () => {
     scanner.addBorrowers([late])
     const r = await scanner.scan(w.reader, w.chain)
     expect(debtOf(r, late)).toBe(10n * ONE)
+  })
+})
+
+describe('incremental pool state: the adapter', () => {
+  it('counts full reads, positions read and mismatches, and logs each mismatch', async () => {
+    const w = world()
+    let now = 0
+    const counted: string[] = []
+    const warned: { obj: Record<string, unknown>; msg: string }[] = []
+    const a = lendingPoolAdapter({
+      pool: w.pool,
+      usdc: w.usdc,
+      minProfit: 1.02,
+      slippageBps: 100,
+      reader: w.reader,
+      now: () => now,
+      fullScanMinutes: 5,
+      metrics: {
+        poolFullRead: (reason) => counted.push(`full:${reason}`),
+        poolCacheMismatches: (n) => counted.push(`mismatches:${n}`),
+        poolPositionsRead: (n) => counted.push(`read:${n}`),
+      },
+      logger: { warn: (obj: Record<string, unknown>, msg: string) => warned.push({ obj, msg }) } as never,
+    })
+    await a.getTasks(w.chain)
+    w.ledger.set(
+      positionsKey(w.pool, w.healthy),
+      contractEntry(positionsKey(w.pool, w.healthy), encodePositions({ collateral: new Map([[1, 1000n * ONE]]), liabilities: new Map([[0, 60n * ONE]]), supply: new Map() })),
+    )
+    await a.getTasks(w.chain)
+    now = 5 * MINUTE
+    await a.getTasks(w.chain)
+    expect(counted).toEqual(['full:cold', 'read:2', 'read:0', 'full:audit', 'mismatches:1', 'read:2'])
+    expect(warned).toEqual([
+      {
+        obj: { user: w.healthy, cached: `liabilities {0: ${50n * ONE}}, collateral {1: ${1000n * ONE}}, supply {}`, read: `liabilities {0: ${60n * ONE}}, collateral {1: ${1000n * ONE}}, supply {}` },
+        msg: 'pool state: cached positions differed from the chain; replaced',
+      },
+    ])
   })
 })
 

@@ -58,6 +58,12 @@ export function samePositions(a: Positions, b: Positions): boolean {
   return sameMap(a.liabilities, b.liabilities) && sameMap(a.collateral, b.collateral) && sameMap(a.supply, b.supply)
 }
 
+/** Positions as text for a log line: `liabilities {0: 12}, collateral {1: 5}, supply {}`. */
+export function positionsText(p: Positions): string {
+  const m = (x: ReadonlyMap<number, bigint>) => `{${[...x].map(([k, v]) => `${k}: ${v}`).join(', ')}}`
+  return `liabilities ${m(p.liabilities)}, collateral ${m(p.collateral)}, supply ${m(p.supply)}`
+}
+
 export class PoolState {
   /** Cached positions per borrower read at least once, in first-seen order. */
   private readonly cache = new Map<string, ReadPositions>()

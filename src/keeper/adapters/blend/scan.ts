@@ -2,10 +2,14 @@
  * One read-only scan of a Blend v2 pool: discover borrowers, load the pool, positions and prices
  * with batched reads, value every borrower and list the liquidatable ones.
  *
- * Waves on a warm cycle (reserve list, oracle and backstop known from the previous scan): events ‖
- * pool, positions and the auction entries of users liquidatable last cycle ‖ prices, all in ONE
- * wave. Borrowers first seen this cycle, and users newly liquidatable, cost one more wave each,
- * only when there are any.
+ * Positions are kept between scans (poolState.ts): a warm scan reads the pool's events since the
+ * last one ‖ the pool's config, reserves, the backstop's positions and the auction entries of
+ * users liquidatable last scan ‖ prices, all in ONE wave; a second wave reads the positions (and
+ * auctions) of the users those events name and of borrowers never read, only when there are
+ * any; users newly liquidatable by a price move cost one more wave for their auction entries.
+ * Health factors are recomputed from the cached positions every scan, in src/core. A full read
+ * of every borrower is the first scan, the one after a gap in the events, and the audit every
+ * `fullReadEveryMs`.
  */
 import type { rpc } from '@stellar/stellar-sdk'
 import type { Chain } from '../../../chain/index.js'
