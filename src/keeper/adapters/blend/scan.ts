@@ -158,7 +158,9 @@ export class PoolScanner {
     const stats = newRpcStats()
     const nowMs = this.now()
     const due = this.state.fullReadDue(nowMs)
-    const firstUsers = due === undefined ? [] : this.state.known()
+    // Besides a full read, the first wave reads the watched users' positions (those a fill, an
+    // auction or a liquidation is about): the events that name them then need no second wave.
+    const firstUsers = due === undefined ? this.watch : this.state.known()
     const waveStats = [newRpcStats(), newRpcStats(), newRpcStats()]
     const [poll, snapshot, earlyPrices] = await Promise.all([
       this.discovery.poll(reader, waveStats[0]),
@@ -184,12 +186,17 @@ export class PoolScanner {
     const auctionsRead = new Map<string, AuctionData | undefined>()
     let fullRead: FullReadReport | undefined
     let changed: Iterable<string> = poll.changed
+    for (const [u, r] of snapshot.read) readNow.set(u, r)
+    // Read in parallel with the events: what the events name is read again, unless the first
+    // wave's read is at least as recent as the events and holds it.
+    const firstIsRecent = snapshot.latestLedger >= poll.coveredThrough
     if (due !== undefined) {
-      for (const [u, r] of snapshot.read) readNow.set(u, r)
       fullRead = this.state.replaceAll(due, snapshot.read, nowMs, poll)
-      // Read in parallel with the events: a change after the read's ledger is read again.
-      if (snapshot.latestLedger >= poll.coveredThrough) changed = []
-    } else if (poll.gap) {
+      if (firstIsRecent) changed = []
+    } else if (!poll.gap) {
+      this.state.update(snapshot.read)
+      if (firstIsRecent) changed = [...poll.changed].filter((u) => !snapshot.read.has(u))
+    } else {
       const all = await readPositions(reader, this.pool, this.state.known(), stats)
       for (const [u, r] of all.read) readNow.set(u, r)
       for (const [u, a] of all.auctions) auctionsRead.set(u, a)
