@@ -63,6 +63,11 @@ export type HealthFactorReturnType = {
  *   accrual: { timestamp: 0n, bstopRate: 2_000_000 },
  * }).healthFactor // 8_035_714n: 75 USD of collateral against 93.33 USD of liabilities
  */
+/** Amounts by reserve index: a Map as given (the keeper's decoded positions), else built once. */
+function asIndexMap(amounts: Positions['collateral']): ReadonlyMap<number, bigint> {
+  return amounts instanceof Map ? amounts : new Map(indexedEntries(amounts))
+}
+
 export function healthFactor(parameters: HealthFactorParameters): HealthFactorReturnType {
   const { reserves, positions, oracleDecimals, accrual } = parameters
   if (!Number.isInteger(oracleDecimals) || oracleDecimals < 0 || oracleDecimals > 38)
@@ -73,8 +78,8 @@ export function healthFactor(parameters: HealthFactorParameters): HealthFactorRe
   const byIndex = new Map<number, Reserve>()
   for (const reserve of reserves) byIndex.set(reserve.config.index, reserve)
 
-  const collateral = new Map(indexedEntries(positions.collateral))
-  const liabilities = new Map(indexedEntries(positions.liabilities))
+  const collateral = asIndexMap(positions.collateral)
+  const liabilities = asIndexMap(positions.liabilities)
   const indices = [...new Set([...collateral.keys(), ...liabilities.keys()])].sort((a, b) => a - b)
 
   let collateralBase = 0n

@@ -27,11 +27,24 @@ export interface PoolValuation {
   oracleDecimals: number
 }
 
+/** A valuation's reserves and prices in the shape healthFactor takes, built once per valuation. */
+const inputs = new WeakMap<PoolValuation, { reserves: Reserve[]; prices: Map<string, bigint> }>()
+
+function inputsOf(v: PoolValuation): { reserves: Reserve[]; prices: Map<string, bigint> } {
+  let got = inputs.get(v)
+  if (got === undefined) {
+    const prices = new Map<string, bigint>()
+    for (const [asset, p] of v.prices) prices.set(asset, p.price)
+    got = { reserves: [...v.reserves.values()], prices }
+    inputs.set(v, got)
+  }
+  return got
+}
+
 export function positionData(v: PoolValuation, positions: Positions): PositionData {
-  const prices = new Map<string, bigint>()
-  for (const [asset, p] of v.prices) prices.set(asset, p.price)
+  const { reserves, prices } = inputsOf(v)
   const hf = healthFactor({
-    reserves: [...v.reserves.values()],
+    reserves,
     positions: { collateral: positions.collateral, liabilities: positions.liabilities },
     prices,
     oracleDecimals: v.oracleDecimals,

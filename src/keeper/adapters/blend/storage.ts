@@ -53,9 +53,10 @@ export type AuctionType = (typeof AuctionType)[keyof typeof AuctionType]
  * Ledger keys are built once per (kind, pool, argument) and their base64 ids once per key object:
  * a scan asks for the same keys every cycle, and checking an address's strkey checksum costs more
  * than the whole key lookup. Callers treat keys as immutable. The cache is emptied when it grows
- * past MAX_CACHED_KEYS (a pool with more borrowers than that still works, with rebuilds).
+ * past MAX_CACHED_KEYS: two keys per borrower (positions, auction), so pools of up to 100,000
+ * borrowers keep theirs (a larger pool still works, with rebuilds).
  */
-const MAX_CACHED_KEYS = 50_000
+const MAX_CACHED_KEYS = 250_000
 const cachedKeys = new Map<string, xdr.LedgerKey>()
 const keyIds = new WeakMap<xdr.LedgerKey, string>()
 
