@@ -2,7 +2,7 @@
  * The HTTP client the sandbox's rpc.Server posts with: node:http over kept-alive connections.
  *
  * The SDK's default client (feaxios over fetch) costs about 0.45 ms of CPU per request on the
- * 2-core build machine, this one about 0.2 ms (sandbox/README.md, "Client"). Against a local
+ * 2-core build machine, this one about 0.2 ms (sandbox/README.md, Transport, "Client"). Against a local
  * node that answers in well under a millisecond, that difference is most of a request: the
  * simulator's keepers make dozens per ledger. It implements what rpc.Server uses of its
  * `httpClient` (`post(url, body?)` answering `{ data, status, statusText, headers }`) and, like

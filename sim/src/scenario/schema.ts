@@ -237,7 +237,7 @@ export const scenarioSchema = z
         ]),
         borrowers: z
           .object({
-            count: z.number().int().min(1).max(500).default(8),
+            count: z.number().int().min(1).max(1000).default(8),
             /** Opening health factors, drawn uniformly from [min, max]. */
             healthFactor: z
               .object({ min: z.number().gt(1), max: z.number().gt(1) })
