@@ -120,7 +120,7 @@ pub fn dispatch(ctx: &Ctx, r: Request) -> Result<Value, RpcError> {
         Request::GetFeeStats => Ok(crate::feestats::get_fee_stats(&node)),
         Request::GetLedgerEntries(r) => ledger_entries(&node, r),
         Request::GetLedgers(r) => crate::history::get_ledgers(&node, r),
-        Request::SimulateTransaction(s) => crate::sim_memo::simulate(
+        Request::SimulateTransaction(s) => crate::simulate::simulate_memoized(
             &mut node,
             SimulateParams {
                 transaction: s.transaction,

@@ -19,8 +19,6 @@
 //! upstream failure is transient.
 
 use crate::network::Settings;
-use crate::node::Node;
-use crate::simulate::{simulate_as, SimulateParams};
 use serde_json::Value;
 use soroban_env_host::LedgerInfo;
 use std::collections::HashMap;
@@ -31,87 +29,63 @@ pub const MAX_ENTRIES: usize = 4096;
 
 /// A simulateTransaction request's parameters, as the answer depends on them.
 #[derive(Clone, PartialEq, Eq, Hash)]
-struct Request {
-    transaction: String,
-    auth_mode: Option<String>,
-    instruction_leeway: Option<u64>,
-    use_upgraded_auth: bool,
-    xdr_format: Option<String>,
+pub struct MemoRequest {
+    pub transaction: String,
+    pub auth_mode: Option<String>,
+    pub instruction_leeway: Option<u64>,
+    pub use_upgraded_auth: bool,
+    pub xdr_format: Option<String>,
 }
 
 /// What a simulation reads of the node besides the request.
-struct State {
-    generation: u64,
-    ledger: LedgerInfo,
-    settings: Arc<Settings>,
+pub struct MemoState {
+    /// The store's generation (`Store::generation`).
+    pub generation: u64,
+    /// The ledger info the simulation runs with (`Node::next_ledger_info`).
+    pub ledger: LedgerInfo,
+    /// The network settings in force.
+    pub settings: Arc<Settings>,
 }
 
-impl State {
-    fn of(node: &Node, ledger: LedgerInfo) -> State {
-        State { generation: node.chain.store.generation(), ledger, settings: node.settings.clone() }
-    }
-
-    fn same(&self, other: &State) -> bool {
+impl MemoState {
+    fn same(&self, other: &MemoState) -> bool {
         self.generation == other.generation && self.ledger == other.ledger && Arc::ptr_eq(&self.settings, &other.settings)
     }
 }
 
 #[derive(Default)]
 pub struct SimMemo {
-    state: Option<State>,
-    answers: HashMap<Request, Value>,
+    state: Option<MemoState>,
+    answers: HashMap<MemoRequest, Value>,
     /// Requests answered from the memo.
     pub hits: u64,
 }
 
-#[cfg(test)]
 impl SimMemo {
+    /// The kept answer to `req` against `state`. A state other than the one the answers were
+    /// kept against drops them all first.
+    pub fn answer(&mut self, state: MemoState, req: &MemoRequest) -> Option<Value> {
+        if !self.state.as_ref().is_some_and(|s| s.same(&state)) {
+            self.answers.clear();
+            self.state = Some(state);
+        }
+        let v = self.answers.get(req).cloned();
+        if v.is_some() {
+            self.hits += 1;
+        }
+        v
+    }
+
+    /// Keeps `v` as the answer to `req` against the state of the last `answer` (up to MAX_ENTRIES).
+    pub fn keep(&mut self, req: MemoRequest, v: &Value) {
+        if self.answers.len() < MAX_ENTRIES {
+            self.answers.insert(req, v.clone());
+        }
+    }
+
     /// Answers kept now.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.answers.len()
     }
-}
-
-impl Node {
-    /// simulateTransaction requests answered from the simulation memo.
-    #[allow(dead_code)]
-    pub fn simulation_memo_hits(&self) -> u64 {
-        self.sim_memo.hits
-    }
-}
-
-/// simulateTransaction through the memo (unless `--no-simulation-memo` or fork mode): the
-/// stored answer of an identical request against the same state, else a simulation.
-pub fn simulate(node: &mut Node, p: SimulateParams, xdr_format: Option<String>) -> Result<Value, String> {
-    let li = node.next_ledger_info();
-    if !node.cfg.simulation_memo || node.chain.store.upstream().is_some() {
-        return simulate_as(node, &li, p, xdr_format.as_deref());
-    }
-    let state = State::of(node, li.clone());
-    let memo = &mut node.sim_memo;
-    if !memo.state.as_ref().is_some_and(|s| s.same(&state)) {
-        memo.answers.clear();
-        memo.state = Some(state);
-    }
-    let req = Request {
-        transaction: p.transaction.clone(),
-        auth_mode: p.auth_mode.clone(),
-        instruction_leeway: p.instruction_leeway,
-        use_upgraded_auth: p.use_upgraded_auth,
-        xdr_format,
-    };
-    if let Some(v) = memo.answers.get(&req) {
-        memo.hits += 1;
-        return Ok(v.clone());
-    }
-    // An Err (an envelope that does not decode) is not kept: it is cheap to find again. An
-    // answer with an `error` field is kept: outside fork mode nothing transient goes into it
-    // (no network read), so a trap, an auth failure or a budget overrun is the same for the
-    // same request against the same state, as every other answer is.
-    let v = simulate_as(node, &li, p, req.xdr_format.as_deref())?;
-    let memo = &mut node.sim_memo;
-    if memo.answers.len() < MAX_ENTRIES {
-        memo.answers.insert(req, v.clone());
-    }
-    Ok(v)
 }

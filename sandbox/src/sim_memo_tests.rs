@@ -42,7 +42,7 @@ fn sim(c: &Ctx, tx: &str) -> String {
 }
 
 fn hits(c: &Ctx) -> u64 {
-    c.lock().simulation_memo_hits()
+    c.lock().sim_memo.hits
 }
 
 /// The return value of a simulation answer (base64 ScVal).

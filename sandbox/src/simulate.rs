@@ -212,3 +212,31 @@ fn simulate_parsed(node: &Node, li: &LedgerInfo, ptx: tx::ParsedTx, p: SimulateP
         _ => Err("simulateTransaction needs an InvokeHostFunction, ExtendFootprintTtl or RestoreFootprint operation".into()),
     }
 }
+
+/// simulateTransaction through the node's memo (sim_memo.rs) unless `--no-simulation-memo` or
+/// fork mode: the kept answer of an identical request against the same state, else a simulation.
+pub fn simulate_memoized(node: &mut Node, p: SimulateParams, xdr_format: Option<String>) -> Result<Value, String> {
+    use crate::sim_memo::{MemoRequest, MemoState};
+    let li = node.next_ledger_info();
+    if !node.cfg.simulation_memo || node.chain.store.upstream().is_some() {
+        return simulate_as(node, &li, p, xdr_format.as_deref());
+    }
+    let state = MemoState { generation: node.chain.store.generation(), ledger: li.clone(), settings: node.settings.clone() };
+    let req = MemoRequest {
+        transaction: p.transaction.clone(),
+        auth_mode: p.auth_mode.clone(),
+        instruction_leeway: p.instruction_leeway,
+        use_upgraded_auth: p.use_upgraded_auth,
+        xdr_format,
+    };
+    if let Some(v) = node.sim_memo.answer(state, &req) {
+        return Ok(v);
+    }
+    // An Err (an envelope that does not decode) is not kept: it is cheap to find again. An
+    // answer with an `error` field is kept: outside fork mode nothing transient goes into it
+    // (no network read), so a trap, an auth failure or a budget overrun is the same for the
+    // same request against the same state, as every other answer is.
+    let v = simulate_as(node, &li, p, req.xdr_format.as_deref())?;
+    node.sim_memo.keep(req, &v);
+    Ok(v)
+}
