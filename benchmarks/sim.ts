@@ -102,6 +102,8 @@ async function main(): Promise<void> {
       { path: 'world.borrowers.count', value: borrowers },
       { path: 'keepers.count', value: 3 },
       { path: 'run.fastForward', value: false },
+      // The lender's USDC scaled with the borrowers (2,000,000 for 100), or the pool's utilisation cap refuses their borrows.
+      ...(borrowers > 100 ? [{ path: 'world.lenderSupply', value: 20_000 * borrowers }] : []),
     ], join(OUT, part))
     const simMinutes = (t.steps * t.ledgerSeconds) / 60
     const rate = simMinutes / (t.loopMs / 60_000)
