@@ -9,6 +9,21 @@ import { Address, StrKey, hash, xdr, type rpc } from '@stellar/stellar-sdk'
 /** The node call these reads need (an `rpc.Server` is one). */
 export type LedgerReader = Pick<rpc.Server, 'getLedgerEntries'>
 
+const keyIds = new WeakMap<xdr.LedgerKey, string>()
+
+/**
+ * A stable string id for a ledger key: its base64 XDR, computed once per key object (callers that
+ * build each key once and reuse it, as the Blend adapter does, pay for the encoding once).
+ */
+export function ledgerKeyId(key: xdr.LedgerKey): string {
+  let id = keyIds.get(key)
+  if (id === undefined) {
+    id = key.toXDR('base64')
+    keyIds.set(key, id)
+  }
+  return id
+}
+
 /**
  * The contract id `createCustomContract` from `deployer` with `salt` gets on the network of
  * `networkPassphrase`: sha256 of the contract-id preimage, as the host derives it. The same

@@ -10,6 +10,7 @@
  * not kept: whoever asks next asks the node again.
  */
 import type { FeeBumpTransaction, rpc, Transaction, xdr } from '@stellar/stellar-sdk'
+import { ledgerKeyId } from '../../../src/chain/ledgerEntries.js'
 
 export class SharedReads {
   private readonly answers = new Map<string, Promise<unknown>>()
@@ -36,20 +37,9 @@ export class SharedReads {
   }
 }
 
-/** Base64 XDR of a ledger key, once per key object (the keeper builds each key once and reuses it). */
-const keyTexts = new WeakMap<xdr.LedgerKey, string>()
-export function keyText(key: xdr.LedgerKey): string {
-  let text = keyTexts.get(key)
-  if (text === undefined) {
-    text = key.toXdr('base64')
-    keyTexts.set(key, text)
-  }
-  return text
-}
-
 /** What identifies a read: the method and everything its answer depends on besides the state. */
 export const readKey = {
-  getLedgerEntries: (keys: readonly xdr.LedgerKey[]) => `getLedgerEntries|${keys.map(keyText).join(',')}`,
+  getLedgerEntries: (keys: readonly xdr.LedgerKey[]) => `getLedgerEntries|${keys.map(ledgerKeyId).join(',')}`,
   getEvents: (req: rpc.Api.GetEventsRequest) =>
     `getEvents|${JSON.stringify(req, (_k, v: unknown) => (typeof v === 'object' && v !== null && 'toXdr' in v ? String((v as { toXdr(f: string): string }).toXdr('base64')) : v))}`,
   simulateTransaction: (tx: Transaction | FeeBumpTransaction, addlResources?: unknown) => `simulateTransaction|${tx.toXDR()}|${JSON.stringify(addlResources ?? null)}`,

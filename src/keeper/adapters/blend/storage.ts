@@ -15,6 +15,7 @@
  */
 import { Address, xdr } from '@stellar/stellar-sdk'
 import type { ReserveConfig as CoreReserveConfig, ReserveData as CoreReserveData } from '../../../core/index.js'
+import { ledgerKeyId } from '../../../chain/ledgerEntries.js'
 import { ErrDecode } from './errors.js'
 
 export interface PoolConfig {
@@ -58,7 +59,6 @@ export type AuctionType = (typeof AuctionType)[keyof typeof AuctionType]
  */
 const MAX_CACHED_KEYS = 250_000
 const cachedKeys = new Map<string, xdr.LedgerKey>()
-const keyIds = new WeakMap<xdr.LedgerKey, string>()
 
 function cached(id: string, make: () => xdr.LedgerKey): xdr.LedgerKey {
   let key = cachedKeys.get(id)
@@ -120,14 +120,7 @@ export function auctionKey(pool: string, auctionType: AuctionType, user: string)
 }
 
 /** A stable string id for a ledger key (its base64 XDR), computed once per key object. */
-export function keyId(key: xdr.LedgerKey): string {
-  let id = keyIds.get(key)
-  if (id === undefined) {
-    id = key.toXdr('base64')
-    keyIds.set(key, id)
-  }
-  return id
-}
+export const keyId = ledgerKeyId
 
 // ---------------------------------------------------------------------------------------------
 // ScVal decoding (strict: a missing or mistyped field is an ErrDecode naming it)
