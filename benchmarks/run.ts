@@ -1,7 +1,8 @@
 /**
  * `npm run bench [name ...]`: runs the benchmarks one after another (default: all), each in its
  * own process so one's sandbox and timers cannot disturb the next. Names: sandbox,
- * sandbox-keepalive, sandbox-fork, keeper-api, metrics-scrape, keeper-cycle, mass-liquidation, sim, sweep-scale, audit, dashboardBundle,
+ * sandbox-keepalive, sandbox-fork, keeper-api, metrics-scrape, keeper-cycle, mass-liquidation,  sim, sweep-scale, audit, dashboardBundle,
+ * lighthouse,
  * and, only when named (it takes hours at its defaults), determinism. Every
  * benchmark prints its own table; benchmarks/README.md says what each measures.
  */
@@ -10,7 +11,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const all = ['sandbox', 'sandbox-keepalive', 'sandbox-fork', 'keeper-api', 'metrics-scrape', 'keeper-cycle', 'mass-liquidation', 'sim', 'sweep-scale', 'audit', 'dashboardBundle'] as const
+const all = ['sandbox', 'sandbox-keepalive', 'sandbox-fork', 'keeper-api', 'metrics-scrape', 'keeper-cycle', 'mass-liquidation', 'sim', 'sweep-scale', 'audit', 'dashboardBundle', 'lighthouse'] as const
 /** Run only when named. */
 const onDemand = ['determinism'] as const
 const known: readonly string[] = [...all, ...onDemand]

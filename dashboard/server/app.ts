@@ -2,11 +2,13 @@
  * The dashboard's HTTP server: the built app (target/dashboard) as static files, GET /config.json
  * derived from the addresses file, and on the sandbox POST /sandbox/faucet.
  */
+import fastifyCompress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import { existsSync } from 'node:fs'
 import { STATUS_CODES } from 'node:http'
 import { extname, join } from 'node:path'
+import { constants } from 'node:zlib'
 import { dashboardConfig, type DashboardAddresses } from './config.js'
 import { FaucetError, type Faucet } from './faucet.js'
 
@@ -37,9 +39,18 @@ export async function buildDashboardApp(opts: DashboardAppOptions): Promise<Fast
     return sendError(reply, status, status >= 500 ? 'internal error' : (err.message ?? 'bad request'))
   })
 
+  // Replies built per request (config.json, JSON routes) are compressed on the fly, at a brotli
+  // quality that costs little time; the built files are sent as their .br / .gz copies made at
+  // build time (server/precompress.ts). Registered before the static plugin, as it must be.
+  await app.register(fastifyCompress, {
+    global: true,
+    threshold: 1024,
+    brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } },
+  })
   await app.register(fastifyStatic, {
     root: opts.root,
     index: 'index.html',
+    preCompressed: true,
     // index.html and config.json change with every build / world; hashed assets never do.
     setHeaders: (reply, path) => {
       reply.header('cache-control', path.includes(join('assets', '')) ? 'public, max-age=31536000, immutable' : 'no-cache')
@@ -72,6 +83,9 @@ export async function buildDashboardApp(opts: DashboardAppOptions): Promise<Fast
       }
     })
   }
+
+  // Browsers and tools that ask for /favicon.ico without reading the page get the page's icon.
+  app.get('/favicon.ico', (_req, reply) => reply.header('cache-control', 'public, max-age=86400').type('image/svg+xml').sendFile('favicon.svg'))
 
   // Client-side routes (no file extension) get the app; missing files stay 404.
   app.setNotFoundHandler((req, reply) => {

@@ -10,8 +10,8 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', 
 export const DASHBOARD_OUT = join(REPO_ROOT, 'target', 'dashboard')
 export const VITE_CONFIG = join(REPO_ROOT, 'dashboard', 'vite.config.ts')
 
-/** What the app is built from: its sources, its Vite config, the shared src/chain, the packages. */
-const INPUTS = ['dashboard/src', 'dashboard/index.html', 'dashboard/vite.config.ts', 'src/chain', 'package.json', 'package-lock.json']
+/** What the app is built from: its sources and static files, its Vite config and plugin, the shared src/chain, the packages. */
+const INPUTS = ['dashboard/src', 'dashboard/public', 'dashboard/index.html', 'dashboard/vite.config.ts', 'dashboard/server/precompress.ts', 'src/chain', 'package.json', 'package-lock.json']
 
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0

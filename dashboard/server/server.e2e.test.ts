@@ -1,5 +1,6 @@
 /**
- * The dashboard server against a real sandbox world: / serves the built app, /config.json the
+ * The dashboard server against a real sandbox world: / serves the built app (its files as the
+ * brotli or gzip copies made at build time), /config.json the
  * config derived from the world's addresses file, and POST /sandbox/faucet pays 10,000 USDC from
  * the world's issuer to a funded account with a USDC trustline and refuses, in words, an account
  * without one, an account that does not exist and a string that is not an account.
@@ -53,6 +54,26 @@ describe('dashboard server on a sandbox world', () => {
       keeperApis: ['http://127.0.0.1:8080'],
       faucetUrl: `${server.url}sandbox/faucet`,
     })
+  })
+
+  it('sends the built files as their brotli or gzip copies, as the browser accepts, and an icon', async () => {
+    const html = await (await fetch(server.url)).text()
+    const entry = /<script type="module" crossorigin src="\.\/(assets\/[^"]+\.js)"/.exec(html)?.[1]
+    expect(entry).toBeDefined()
+    const plain = await fetch(`${server.url}${entry}`, { headers: { 'accept-encoding': 'identity' } })
+    const body = await plain.text()
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    for (const encoding of ['br', 'gzip']) {
+      const res = await fetch(`${server.url}${entry}`, { headers: { 'accept-encoding': encoding } })
+      expect(res.headers.get('content-encoding')).toBe(encoding)
+      expect(res.headers.get('vary')).toMatch(/accept-encoding/i)
+      expect(res.headers.get('cache-control')).toMatch(/immutable/)
+      expect(await res.text()).toBe(body)
+    }
+    const icon = await fetch(`${server.url}favicon.ico`)
+    expect(icon.status).toBe(200)
+    expect(icon.headers.get('content-type')).toMatch(/image\/svg\+xml/)
+    expect(html).toMatch(/<link rel="icon" type="image\/svg\+xml" href="\.\/favicon\.svg"/)
   })
 
   it('pays 10,000 USDC to a funded account with a USDC trustline', async () => {

@@ -1,14 +1,19 @@
-/** The shell: navigation between the views, the configuration and the wallet for all of them. */
-import { For, Match, Show, Switch, createSignal, onCleanup, type JSX } from 'solid-js'
+/**
+ * The shell: navigation between the views, the configuration and the wallet for all of them.
+ * Each view is its own chunk, fetched when its route is first opened, so the first load carries
+ * only the shell and the view it shows.
+ */
+import { For, Match, Show, Suspense, Switch, createSignal, lazy, onCleanup, type JSX } from 'solid-js'
 import { ConfigContext, createConfigStore } from './stores/config.js'
 import { WalletBar } from './views/WalletBar.js'
-import { VaultView } from './views/VaultView.js'
-import { PositionView } from './views/PositionView.js'
-import { KeepersView } from './views/KeepersView.js'
-import { AuctionsView } from './views/AuctionsView.js'
-import { LogView } from './views/LogView.js'
-import { ResearchView } from './views/ResearchView.js'
-import { SettingsView } from './views/SettingsView.js'
+
+const VaultView = lazy(() => import('./views/VaultView.js').then((m) => ({ default: m.VaultView })))
+const PositionView = lazy(() => import('./views/PositionView.js').then((m) => ({ default: m.PositionView })))
+const KeepersView = lazy(() => import('./views/KeepersView.js').then((m) => ({ default: m.KeepersView })))
+const AuctionsView = lazy(() => import('./views/AuctionsView.js').then((m) => ({ default: m.AuctionsView })))
+const LogView = lazy(() => import('./views/LogView.js').then((m) => ({ default: m.LogView })))
+const ResearchView = lazy(() => import('./views/ResearchView.js').then((m) => ({ default: m.ResearchView })))
+const SettingsView = lazy(() => import('./views/SettingsView.js').then((m) => ({ default: m.SettingsView })))
 
 const VIEWS: { id: string; title: string; view: () => JSX.Element }[] = [
   { id: 'vault', title: 'Vault', view: VaultView },
@@ -50,9 +55,11 @@ export function App() {
             The dashboard is not configured yet: <a href="#/settings">open Settings</a> ({store.loaded()?.problems[0]}).
           </p>
         </Show>
-        <Switch fallback={<p>Unknown view “{route()}”.</p>}>
-          <For each={VIEWS}>{(v) => <Match when={route() === v.id}>{v.view()}</Match>}</For>
-        </Switch>
+        <Suspense fallback={<p class="loading">Loading…</p>}>
+          <Switch fallback={<p>Unknown view “{route()}”.</p>}>
+            <For each={VIEWS}>{(v) => <Match when={route() === v.id}>{v.view()}</Match>}</For>
+          </Switch>
+        </Suspense>
       </main>
     </ConfigContext.Provider>
   )

@@ -1,38 +1,15 @@
 /**
  * The one chart component: chart.js created on mount, updated in place when its data changes,
  * destroyed on cleanup. Every chart of the dashboard (share price, auction curve, research
- * report) is this component with a different configuration.
+ * report) is this component with a different configuration. The canvas keeps its height while
+ * chart.js loads, so nothing moves when the chart appears.
  */
-import {
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart as ChartJs,
-  Filler,
-  Legend,
-  LineController,
-  LineElement,
-  LinearScale,
-  PointElement,
-  ScatterController,
-  Tooltip,
-  type ChartConfiguration,
-} from 'chart.js'
-import { createEffect, onCleanup, onMount } from 'solid-js'
+import type { Chart as ChartJs, ChartConfiguration } from 'chart.js'
+import { createEffect, createSignal, onCleanup, onMount } from 'solid-js'
 
-ChartJs.register(
-  LineController,
-  LineElement,
-  PointElement,
-  BarController,
-  BarElement,
-  ScatterController,
-  LinearScale,
-  CategoryScale,
-  Filler,
-  Legend,
-  Tooltip,
-)
+/** chart.js, fetched once on the first chart's mount. */
+let chartJs: Promise<typeof import('./chartJs.js')> | undefined
+const loadChartJs = () => (chartJs ??= import('./chartJs.js'))
 
 export interface ChartProps {
   /** The chart.js configuration; read inside an effect, so a signal-backed accessor re-renders. */
@@ -47,22 +24,32 @@ export function Chart(props: ChartProps) {
   let canvas!: HTMLCanvasElement
   let chart: ChartJs | undefined
 
+  let disposed = false
+  const [loaded, setLoaded] = createSignal(false)
+
   onMount(() => {
-    const created = new ChartJs(canvas, { ...props.config(), options: { animation: false, maintainAspectRatio: false, ...props.config().options } })
-    // Without a 2D context (a test DOM, a browser refusing canvas) chart.js only logs; updating
-    // such a chart would throw, so keep none and leave the labelled canvas as it is.
-    chart = created.ctx ? created : undefined
+    void loadChartJs().then(({ Chart: ChartJs }) => {
+      if (disposed) return
+      const created = new ChartJs(canvas, { ...props.config(), options: { animation: false, maintainAspectRatio: false, ...props.config().options } })
+      // Without a 2D context (a test DOM, a browser refusing canvas) chart.js only logs; updating
+      // such a chart would throw, so keep none and leave the labelled canvas as it is.
+      chart = created.ctx ? created : undefined
+      setLoaded(true)
+    })
   })
 
   createEffect(() => {
     const next = props.config()
-    if (!chart) return
+    if (!loaded() || !chart) return
     chart.data = next.data
     if (next.options) chart.options = { animation: false, maintainAspectRatio: false, ...next.options }
     chart.update('none')
   })
 
-  onCleanup(() => chart?.destroy())
+  onCleanup(() => {
+    disposed = true
+    chart?.destroy()
+  })
 
   return (
     <div class="chart" style={{ height: `${props.height ?? 260}px` }}>

@@ -1,7 +1,11 @@
-/** The configuration store: loaded once at start, replaced when Settings saves. */
+/**
+ * The configuration store: loaded once at start, replaced when Settings saves. The config parser
+ * (zod) and the chain client (@stellar/stellar-sdk) are fetched by `import()`, so the shell and
+ * the first view paint before either has arrived.
+ */
 import { createContext, createResource, useContext, type Resource } from 'solid-js'
-import { Reads, chainFor } from '../clients/chain.js'
-import { loadConfig, type LoadedConfig } from '../config/load.js'
+import type { Reads } from '../clients/chain.js'
+import type { LoadedConfig } from '../config/load.js'
 import type { DashboardConfig } from '../config/schema.js'
 
 export interface ConfigStore {
@@ -14,13 +18,15 @@ export interface ConfigStore {
 }
 
 export function createConfigStore(): ConfigStore {
-  const [loaded, { refetch }] = createResource(loadConfig)
+  const [loaded, { refetch }] = createResource(async () => (await import('../config/load.js')).loadConfig())
+  const [chainClient] = createResource(() => import('../clients/chain.js'))
   let cached: { config: DashboardConfig; reads: Reads } | undefined
   const config = () => loaded()?.config
   const reads = () => {
     const c = config()
-    if (c === undefined) return undefined
-    if (cached?.config !== c) cached = { config: c, reads: new Reads(chainFor(c), c.contracts) }
+    const client = chainClient()
+    if (c === undefined || client === undefined) return undefined
+    if (cached?.config !== c) cached = { config: c, reads: new client.Reads(client.chainFor(c), c.contracts) }
     return cached.reads
   }
   return { loaded, reload: () => void refetch(), config, reads }

@@ -20,7 +20,7 @@ import { MISSING, apyDisplay, sharePrice, type ApyDisplayReturnType, type ShareP
 import { replayBackward } from '../../../src/audit/invariants/replay.js'
 import { formatAmount } from '../logic/amounts.js'
 import type { Reads } from '../clients/chain.js'
-import { vaultEventsReader, type VaultBooks, type VaultEventsReader, type VaultRead } from '../clients/vaultEvents.js'
+import type { VaultBooks, VaultEventsReader, VaultRead } from '../clients/vaultEvents.js'
 
 /** One point of the share-price history. */
 export interface PricePoint extends SharePricePoint {
@@ -153,7 +153,7 @@ export function createVaultStore(reads: () => Reads | undefined, refreshMs = 400
     let entry = readers.get(r)
     try {
       if (entry === undefined) {
-        entry = { reader: vaultEventsReader(r.chain.server, r.chain.networkPassphrase, r.contracts.vault), last: undefined }
+        entry = { reader: (await import('../clients/vaultEvents.js')).vaultEventsReader(r.chain.server, r.chain.networkPassphrase, r.contracts.vault), last: undefined }
         readers.set(r, entry)
       }
       entry.last = await entry.reader.read()
