@@ -5,7 +5,7 @@ import { accountHistory, historyIsWhole, holdingStart, netDeposits } from './acc
 
 const U = 10_000_000n
 const ME = 'GME'
-const at = (ledger: number, event: Omit<VaultEvent, 'id' | 'ledger'>): TimedVaultEvent => ({
+const at = (ledger: number, event: { kind: VaultEvent['kind'] } & Record<string, unknown>): TimedVaultEvent => ({
   event: { ...event, id: String(ledger).padStart(4, '0'), ledger } as VaultEvent,
   closeTime: 1_000 + ledger,
   txHash: `hash${ledger}`,
