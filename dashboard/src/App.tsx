@@ -9,6 +9,7 @@ import { AuctionsView } from './views/AuctionsView.js'
 import { LogView } from './views/LogView.js'
 import { ResearchView } from './views/ResearchView.js'
 import { SettingsView } from './views/SettingsView.js'
+import { TxView } from './views/TxView.js'
 
 const VIEWS: { id: string; title: string; view: () => JSX.Element }[] = [
   { id: 'vault', title: 'Vault', view: VaultView },
@@ -52,6 +53,9 @@ export function App() {
         </Show>
         <Switch fallback={<p>Unknown view “{route()}”.</p>}>
           <For each={VIEWS}>{(v) => <Match when={route() === v.id}>{v.view()}</Match>}</For>
+          <Match when={route().startsWith('tx/')}>
+            <TxView hash={route().slice(3)} />
+          </Match>
         </Switch>
       </main>
     </ConfigContext.Provider>
