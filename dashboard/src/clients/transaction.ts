@@ -37,6 +37,8 @@ export type TxSummary =
       events: TxEvent[]
     }
 
+const hex = (bytes: ArrayLike<number>): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+
 /** A decoded ScVal as short text: bigints as integers, bytes as hex, maps and lists as JSON. */
 export function valueText(v: xdr.ScVal): string {
   const native: unknown = scValToNative(v)
@@ -44,8 +46,8 @@ export function valueText(v: xdr.ScVal): string {
   if (typeof native === 'bigint') return native.toString()
   return JSON.stringify(native, (_k, x: unknown) => {
     if (typeof x === 'bigint') return x.toString()
-    if (x instanceof Uint8Array) return Buffer.from(x).toString('hex')
-    if (typeof x === 'object' && x !== null && (x as { type?: unknown }).type === 'Buffer') return Buffer.from((x as { data: number[] }).data).toString('hex')
+    if (x instanceof Uint8Array) return hex(x)
+    if (typeof x === 'object' && x !== null && (x as { type?: unknown }).type === 'Buffer') return hex((x as { data: number[] }).data)
     return x
   })
 }
@@ -65,7 +67,7 @@ function eventOf(ev: xdr.ContractEvent): TxEvent {
   const id = ev.contractId
   const body = ev.body.v0
   return {
-    contract: id === null ? '—' : StrKey.encodeContract(Buffer.from(id.toBytes())),
+    contract: id === null ? '—' : StrKey.encodeContract(id.toBytes()),
     topics: body.topics.map(valueText),
     data: valueText(body.data),
   }
