@@ -14,6 +14,7 @@ const AuctionsView = lazy(() => import('./views/AuctionsView.js').then((m) => ({
 const LogView = lazy(() => import('./views/LogView.js').then((m) => ({ default: m.LogView })))
 const ResearchView = lazy(() => import('./views/ResearchView.js').then((m) => ({ default: m.ResearchView })))
 const SettingsView = lazy(() => import('./views/SettingsView.js').then((m) => ({ default: m.SettingsView })))
+const TxView = lazy(() => import('./views/TxView.js').then((m) => ({ default: m.TxView })))
 
 const VIEWS: { id: string; title: string; view: () => JSX.Element }[] = [
   { id: 'vault', title: 'Vault', view: VaultView },
@@ -58,6 +59,9 @@ export function App() {
         <Suspense fallback={<p class="loading">Loading…</p>}>
           <Switch fallback={<p>Unknown view “{route()}”.</p>}>
             <For each={VIEWS}>{(v) => <Match when={route() === v.id}>{v.view()}</Match>}</For>
+            <Match when={route().startsWith('tx/')}>
+              <TxView hash={route().slice(3)} />
+            </Match>
           </Switch>
         </Suspense>
       </main>

@@ -20,7 +20,8 @@ export class ChainError extends Error {
 
 /**
  * A contract returned `Error(Contract, #code)`, in simulation or on chain. `code` is the numeric
- * `#[contracterror]` value (vault 100-199, registry 200-299, Blend pool 1200+).
+ * `#[contracterror]` value (the Stellar Asset Contract 1-15, vault 100-199, registry 200-299,
+ * Blend pool 1200+).
  */
 export class ContractError extends ChainError {
   override name = 'ContractError'

@@ -34,7 +34,7 @@ function node(events: RawEvent[]) {
     async getEvents(req: { cursor?: string; startLedger?: number; endLedger?: number; limit?: number }) {
       requests.push(req)
       const start = req.cursor === undefined ? events.findIndex((e) => e.ledger >= req.startLedger!) : events.findIndex((e) => e.id > req.cursor!)
-      const page = (start < 0 ? [] : events.slice(start, start + (req.limit ?? 100))).map((e) => ({ ...e, inSuccessfulContractCall: true }))
+      const page = (start < 0 ? [] : events.slice(start, start + (req.limit ?? 100))).map((e) => ({ ...e, inSuccessfulContractCall: true, txHash: `tx${e.id}` }))
       return { events: page, cursor: page.at(-1)?.id ?? req.cursor ?? 'end', latestLedger: ledger, oldestLedger: 1 }
     },
   }
@@ -68,6 +68,7 @@ describe('VaultEventsReader', () => {
     expect(first.books.totalUsdc).toBe(100n * U)
     expect(first.events.map((e) => e.event.kind)).toEqual(['registry', 'deposit'])
     expect(first.events[1]!.closeTime).toBe(1_005)
+    expect(first.events[1]!.txHash).toBe('tx0005')
     expect(first.complete).toBe(true)
     expect(first.fromLedger).toBe(1)
     expect(first.closeTime).toBe(1_010)

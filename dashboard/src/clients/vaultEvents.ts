@@ -2,7 +2,8 @@
  * The vault's books and event history for the dashboard, through the RPC node's getEvents and
  * one simulated `get_state`. The decoding of the events (src/audit/events.ts) and the read of the
  * books (src/audit/reads.ts) are the auditor's, imported as they are (both browser-safe); what
- * this adds is each event's ledger close time (for the share-price history) and incremental
+ * this adds is each event's ledger close time (for the share-price history) and transaction hash
+ * (for a depositor's own history), and incremental
  * reading: a reader remembers the ledger it has read through, so a refresh asks only for the
  * ledgers since.
  */
@@ -21,6 +22,8 @@ export interface TimedVaultEvent {
   event: VaultEvent
   /** Unix seconds (the event's `ledgerClosedAt`). */
   closeTime: number
+  /** The hash of the transaction that emitted it ('' when the node did not say). */
+  txHash: string
 }
 
 export interface VaultRead {
@@ -113,7 +116,7 @@ export async function readEvents(server: Pick<rpc.Server, 'getEvents'>, vault: s
       }
       if (!raw.inSuccessfulContractCall) continue
       const event = decodeVaultEvent(raw)
-      if (event !== undefined) out.push({ event, closeTime: Math.floor(Date.parse(raw.ledgerClosedAt) / 1000) })
+      if (event !== undefined) out.push({ event, closeTime: Math.floor(Date.parse(raw.ledgerClosedAt) / 1000), txHash: raw.txHash ?? '' })
     }
     // An empty page is the end (a short one may be the node's scan window, not the end).
     if (past || page.events.length === 0) break

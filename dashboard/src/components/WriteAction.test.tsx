@@ -41,7 +41,8 @@ describe('WriteAction', () => {
   })
 
   it('simulates, shows fee and effect, sends only after Confirm, reports the ledger', async () => {
-    const send = vi.fn(async () => ({ hash: 'ff', ledger: 321, returnValue: undefined, fee: 1n, resourceFee: 0n, attempts: 1 }))
+    const hash = 'ab'.repeat(32)
+    const send = vi.fn(async () => ({ hash, ledger: 321, returnValue: undefined, fee: 1n, resourceFee: 0n, attempts: 1 }))
     const before = writes()
     const onDone = setup({ source: 'G', prepare: async () => prepared(i128(999_999_000n)), send })
     click(screen.getByTestId('deposit-submit'))
@@ -50,7 +51,12 @@ describe('WriteAction', () => {
     expect(screen.getByTestId('write-effect').textContent).toBe('mints 99.9999000 shares')
     expect(send).not.toHaveBeenCalled()
     click(confirm)
-    await waitFor(() => expect(screen.getByTestId('write-status').textContent).toBe('Included in ledger 321'))
+    await waitFor(() => expect(screen.getByTestId('write-status').textContent).toBe(`Included in ledger 321 · transaction ${hash.slice(0, 6)}…${hash.slice(-6)}`))
+    const link = screen.getByTestId('write-hash')
+    // No configuration here: the dashboard's own transaction page.
+    expect(link.getAttribute('href')).toBe(`#/tx/${hash}`)
+    expect(link.getAttribute('title')).toBe(hash)
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('write-status')))
     expect(send).toHaveBeenCalledTimes(1)
     expect(onDone).toHaveBeenCalledTimes(1)
     expect(writes()).toBe(before + 1)
@@ -65,5 +71,21 @@ describe('WriteAction', () => {
     click(screen.getByTestId('deposit-submit'))
     click(await screen.findByTestId('write-confirm'))
     expect((await screen.findByRole('alert')).textContent).toMatch(/\(CooldownActive, #108\)$/)
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('write-error')))
+  })
+
+  it('starts nothing while disabled (a refused preview)', async () => {
+    const prepare = vi.fn(async () => prepared(i128(1n)))
+    render(() => (
+      <WriteAction name="deposit" label="Deposit" submitTestId="deposit-submit" build={op} effect={() => ''} disabled deps={{ source: 'G', prepare, send: vi.fn() }}>
+        <input data-testid="deposit-amount" />
+      </WriteAction>
+    ))
+    const button = screen.getByTestId('deposit-submit') as HTMLButtonElement
+    expect(button.disabled).toBe(true)
+    fireEvent.submit(button.form!)
+    await Promise.resolve()
+    expect(prepare).not.toHaveBeenCalled()
+    expect(screen.queryByTestId('write-status')).toBeNull()
   })
 })

@@ -1,14 +1,17 @@
 /**
  * The one write flow of the dashboard, as a form: its fields (children) and a submit button;
  * submitting simulates the write and shows the fee and the expected effect; Confirm has the
- * wallet sign and sends it; the status says in which ledger it was included. Errors are shown in
- * words in an alert. The steps themselves are logic/writeFlow.ts.
+ * wallet sign and sends it; the status says in which ledger it was included and links the
+ * transaction (the network's explorer, or the dashboard's own page). Errors are shown in words in
+ * an alert. While the write is sent and after it ends, focus rests on the status or the error (the
+ * buttons it was on are gone). The steps themselves are logic/writeFlow.ts.
  */
 import { Show, createEffect, createSignal, on, useContext, type JSX } from 'solid-js'
 import type { xdr } from '@stellar/stellar-sdk'
 import { ConfigContext } from '../stores/config.js'
 import { activeWrite, notifyWrite, startWrite, wallet } from '../stores/wallet.js'
 import { confirmStep, prepareStep, statusText, walletWriteDeps, type SubmitResult, type WriteDeps, type WritePhase } from '../logic/writeFlow.js'
+import { TxHashLink } from './TxHashLink.js'
 
 export interface WriteActionProps {
   /**
@@ -44,6 +47,9 @@ export function WriteAction(props: WriteActionProps) {
   const busy = () => phase().kind === 'preparing' || phase().kind === 'sending'
   const active = () => activeWrite() === props.name
   let confirmButton: HTMLButtonElement | undefined
+  let statusLine: HTMLParagraphElement | undefined
+  let errorLine: HTMLParagraphElement | undefined
+  const focusSoon = (el: () => HTMLElement | undefined) => queueMicrotask(() => el()?.focus())
   // Bumped by every edit of the fields and every submit: a simulation of older field values, or
   // one a newer submit overtook, is dropped.
   let edits = 0
@@ -59,7 +65,7 @@ export function WriteAction(props: WriteActionProps) {
   const submit = async (e: SubmitEvent) => {
     e.preventDefault()
     const d = deps()
-    if (d === undefined || busy()) return
+    if (d === undefined || busy() || props.disabled === true) return
     startWrite(props.name)
     setPhase({ kind: 'preparing' })
     const at = edits
@@ -67,7 +73,8 @@ export function WriteAction(props: WriteActionProps) {
     const next = await prepareStep(d, () => props.build(), (ret) => props.effect(ret))
     if (run !== runs) return
     setPhase(at === edits ? next : { kind: 'idle' })
-    if (at === edits && next.kind === 'ready') queueMicrotask(() => confirmButton?.focus())
+    if (at === edits && next.kind === 'ready') focusSoon(() => confirmButton)
+    if (at === edits && next.kind === 'error') focusSoon(() => errorLine)
   }
 
   const confirm = async () => {
@@ -75,8 +82,10 @@ export function WriteAction(props: WriteActionProps) {
     const d = deps()
     if (p.kind !== 'ready' || d === undefined) return
     setPhase({ kind: 'sending', fee: p.fee, effect: p.effect })
+    focusSoon(() => statusLine)
     const { phase: next, result } = await confirmStep(d, p.prepared)
     setPhase(next)
+    focusSoon(() => (next.kind === 'error' ? errorLine : statusLine))
     if (result !== undefined) {
       notifyWrite()
       props.onDone?.(result)
@@ -94,6 +103,10 @@ export function WriteAction(props: WriteActionProps) {
     return active() && (p.kind === 'ready' || p.kind === 'sending') ? p : undefined
   }
   const status = () => (active() ? statusText(phase()) : '')
+  const doneHash = () => {
+    const p = phase()
+    return active() && p.kind === 'done' && p.hash !== '' ? p.hash : undefined
+  }
   const error = () => {
     const p = phase()
     return active() && p.kind === 'error' ? p.message : undefined
@@ -128,12 +141,26 @@ export function WriteAction(props: WriteActionProps) {
           </button>
         </div>
       </Show>
-      <div aria-live="polite">
-        <Show when={status()}>{(text) => <p data-testid="write-status">{text()}</p>}</Show>
+      <div role="status">
+        <Show when={status()}>
+          {(text) => (
+            <p data-testid="write-status" tabindex="-1" ref={statusLine}>
+              {text()}
+              <Show when={doneHash()}>
+                {(hash) => (
+                  <>
+                    {' · transaction '}
+                    <TxHashLink hash={hash()} networkPassphrase={store?.config()?.network.networkPassphrase} testId="write-hash" />
+                  </>
+                )}
+              </Show>
+            </p>
+          )}
+        </Show>
       </div>
       <Show when={error()}>
         {(message) => (
-          <p role="alert" class="error" data-testid="write-error">
+          <p role="alert" class="error" data-testid="write-error" tabindex="-1" ref={errorLine}>
             {message()}
           </p>
         )}

@@ -20,6 +20,20 @@ describe('depositPreview', () => {
     expect(depositPreview('0.0000001', state(0n, 0n))).toEqual({ ok: false, text: 'This deposit is too small to mint a single share.' })
     expect(depositPreview('1', state(0n, 10n)).text).toMatch(/holds no assets/)
   })
+
+  it('refuses a deposit above the wallet’s USDC or the cap left before any share math', () => {
+    const s = state(1100n * U, 1000n * U)
+    expect(depositPreview('5000', s, { walletUsdc: 1000n * U, capLeft: 10_000n * U })).toEqual({
+      ok: false,
+      refused: true,
+      text: 'You hold 1,000.00 USDC; this deposit needs 5,000.00.',
+    })
+    expect(depositPreview('13', s, { walletUsdc: 1000n * U, capLeft: 125_000_000n }).text).toBe(
+      'This deposit would take the vault over its deposit cap: it can take 12.50 USDC more.',
+    )
+    expect(depositPreview('100', s, { walletUsdc: 100n * U, capLeft: 100n * U }).text).toBe('You receive 90.9090909 shares')
+    expect(depositPreview('100', s, { walletUsdc: undefined, capLeft: undefined }).ok).toBe(true)
+  })
 })
 
 describe('withdrawPreview', () => {
@@ -28,8 +42,8 @@ describe('withdrawPreview', () => {
     expect(withdrawPreview('10', s, 100n * U)).toEqual({ ok: true, value: usdcForShares({ shares: 10n * U, ...s }), text: 'You receive 11.0000000 USDC' })
   })
 
-  it('refuses more shares than held, in the vault’s words', () => {
-    expect(withdrawPreview('10', state(1n, 1n), 5n)).toEqual({ ok: false, text: 'You hold fewer shares than this withdrawal asks for.' })
+  it('refuses more shares than held, in words with both figures', () => {
+    expect(withdrawPreview('10', state(1n, 1n), 5n)).toEqual({ ok: false, refused: true, text: 'You hold 0.0000005 shares; this withdrawal needs 10.00.' })
     expect(withdrawPreview('abc', state(1n, 1n), 5n).ok).toBe(false)
   })
 })

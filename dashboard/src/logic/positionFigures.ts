@@ -7,9 +7,19 @@ import { BaseError, sharesForDeposit, usdcForShares } from '../../../src/core/in
 import { VAULT_ERRORS, type VaultConfig, type VaultState } from '../../../src/chain/records/index.js'
 import { formatAmount, parseAmount } from './amounts.js'
 import { formatDuration } from './time.js'
+import { depositRefusal, withdrawRefusal } from './previewRefusals.js'
 
-/** A preview: the exact value and its sentence, or why there is none in words. */
-export type Preview = { ok: true; value: bigint; text: string } | { ok: false; text: string }
+/**
+ * A preview: the exact value and its sentence, or why there is none in words; `refused` when the
+ * amount is a number the wallet, the cap or the shares held cannot cover (the write is not offered).
+ */
+export type Preview = { ok: true; value: bigint; text: string } | { ok: false; text: string; refused?: true }
+
+/** What a deposit preview checks besides the share math; undefined figures are not checked. */
+export interface DepositLimits {
+  walletUsdc: bigint | undefined
+  capLeft: bigint | undefined
+}
 
 /** A core share-math error in the vault's words (the codes are shared with the contract). */
 export function coreErrorInWords(e: unknown): string {
@@ -21,15 +31,18 @@ export function coreErrorInWords(e: unknown): string {
 }
 
 /**
- * Shares a deposit of `amountText` USDC would mint now: "You receive N shares".
+ * Shares a deposit of `amountText` USDC would mint now: "You receive N shares"; with `limits`, an
+ * amount above the wallet's USDC or the cap left is refused in words instead.
  *
  * @example
  * depositPreview('1000', { totalUsdc: 0n, totalShares: 0n, totalProfit: 0n, activeLiq: 0n })
  * // { ok: true, value: 9_999_999_000n, text: 'You receive 999.9999000 shares' }
  */
-export function depositPreview(amountText: string, state: VaultState | undefined): Preview {
+export function depositPreview(amountText: string, state: VaultState | undefined, limits?: DepositLimits): Preview {
   const amount = parseAmount(amountText)
   if (!amount.ok) return { ok: false, text: amount.error }
+  const refused = limits === undefined ? undefined : depositRefusal(amount.value, limits.walletUsdc, limits.capLeft)
+  if (refused !== undefined) return { ok: false, text: refused, refused: true }
   if (state === undefined) return { ok: false, text: 'Reading the vault…' }
   try {
     const { shares } = sharesForDeposit({ amount: amount.value, totalUsdc: state.totalUsdc, totalShares: state.totalShares })
@@ -39,12 +52,13 @@ export function depositPreview(amountText: string, state: VaultState | undefined
   }
 }
 
-/** USDC a withdrawal of `sharesText` shares would pay now: "You receive N USDC". */
+/** USDC a withdrawal of `sharesText` shares would pay now: "You receive N USDC"; more than `held` is refused. */
 export function withdrawPreview(sharesText: string, state: VaultState | undefined, held: bigint | undefined): Preview {
   const shares = parseAmount(sharesText)
   if (!shares.ok) return { ok: false, text: shares.error }
   if (state === undefined) return { ok: false, text: 'Reading the vault…' }
-  if (held !== undefined && shares.value > held) return { ok: false, text: VAULT_ERRORS[109]!.message }
+  const refused = withdrawRefusal(shares.value, held)
+  if (refused !== undefined) return { ok: false, text: refused, refused: true }
   try {
     const usdc = usdcForShares({ shares: shares.value, totalUsdc: state.totalUsdc, totalShares: state.totalShares })
     return { ok: true, value: usdc, text: `You receive ${formatAmount(usdc)} USDC` }

@@ -6,7 +6,7 @@ const U = 10_000_000n
 const A = 'GDEPOSITOR'
 const K = 'CKEEPER'
 
-const at = (closeTime: number, event: VaultEvent): TimedVaultEvent => ({ event, closeTime })
+const at = (closeTime: number, event: VaultEvent): TimedVaultEvent => ({ event, closeTime, txHash: '' })
 
 /**
  * deposit 1000 (first: 1000 dead shares) → draw 500 → return 550 (profit 50) → withdraw 100 shares

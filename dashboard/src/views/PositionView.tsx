@@ -1,10 +1,15 @@
 /**
- * My position: the connected account's shares, their USDC value, cost basis and wallet USDC;
- * deposit and withdraw through the one write flow, with previews from the core's share math,
- * the deposit cap left and the withdraw cooldown on the ledger clock.
+ * My position: the connected account's earnings and return first, then its shares, their USDC
+ * value, cost basis and wallet USDC; deposit and withdraw through the one write flow, with
+ * previews from the core's share math that refuse what the wallet, the deposit cap or the shares
+ * held cannot cover, and the withdraw cooldown on the ledger clock; the account's own history of
+ * deposits and withdrawals with their transactions.
  */
 import { Show, createSignal } from 'solid-js'
 import { WriteAction } from '../components/WriteAction.js'
+import { PositionEarnings } from '../components/PositionEarnings.js'
+import { PositionHistory } from '../components/PositionHistory.js'
+import { createAccountFigures } from '../stores/accountFigures.js'
 import { vaultDeposit, vaultWithdraw } from '../clients/writes.js'
 import { useConfig } from '../stores/config.js'
 import { createLedgerClock } from '../stores/ledgerClock.js'
@@ -23,10 +28,18 @@ export function PositionView() {
   const ledger = createLedgerClock(reads)
   const vault = position.vault
   const mine = () => (account() === undefined ? undefined : position.mine())
+  const figures = createAccountFigures(reads, account, position)
 
   const [depositText, setDepositText] = createSignal('')
   const [withdrawText, setWithdrawText] = createSignal('')
-  const depositQuote = () => depositPreview(depositText(), vault()?.state)
+  const depositQuote = () => {
+    const v = vault()
+    return depositPreview(depositText(), v?.state, {
+      walletUsdc: mine()?.walletUsdc,
+      capLeft: v === undefined ? undefined : depositCapLeft(v.config, v.state),
+    })
+  }
+  const refused = (q: ReturnType<typeof depositQuote>) => !q.ok && q.refused === true
   const withdrawQuote = () => withdrawPreview(withdrawText(), vault()?.state, mine()?.depositor.shares)
 
   const amount = (v: bigint | undefined) => (v === undefined ? MISSING : formatAmount(v))
@@ -59,6 +72,7 @@ export function PositionView() {
         <Show when={account() === undefined}>
           <p class="notice">Connect a wallet to see your position and to deposit or withdraw.</p>
         </Show>
+        <PositionEarnings earnings={figures.earnings()} ret={figures.ret()} connected={account() !== undefined} />
         <Show when={position.error()}>
           {(e) => (
             <p role="alert" class="error">
@@ -114,6 +128,8 @@ export function PositionView() {
           submitTestId="deposit-submit"
           build={() => vaultDeposit(contracts().vault, me(), parseAmountOrThrow(depositText()))}
           effect={(ret) => `mints ${formatAmount(returnedI128(ret))} shares`}
+          disabled={refused(depositQuote())}
+          onDone={() => setDepositText('')}
         >
           <label>
             Deposit amount (USDC)
@@ -128,7 +144,11 @@ export function PositionView() {
             />
           </label>
           <p id="deposit-preview" data-testid="deposit-preview" aria-live="polite" classList={{ error: !depositQuote().ok && depositText() !== '' }}>
-            {depositText() === '' ? 'Enter an amount to see the shares it mints.' : depositQuote().text}
+            <Show when={depositText() !== ''} fallback="Enter an amount to see the shares it mints.">
+              <Show when={refused(depositQuote())} fallback={depositQuote().text}>
+                <span data-testid="deposit-refused">{depositQuote().text}</span>
+              </Show>
+            </Show>
           </p>
         </WriteAction>
       </section>
@@ -141,6 +161,8 @@ export function PositionView() {
           submitTestId="withdraw-submit"
           build={() => vaultWithdraw(contracts().vault, me(), parseAmountOrThrow(withdrawText()))}
           effect={(ret) => `pays out ${formatAmount(returnedI128(ret))} USDC`}
+          disabled={refused(withdrawQuote())}
+          onDone={() => setWithdrawText('')}
         >
           <label>
             Withdraw shares
@@ -166,9 +188,20 @@ export function PositionView() {
             </button>
           </Show>
           <p id="withdraw-preview" data-testid="withdraw-preview" aria-live="polite" classList={{ error: !withdrawQuote().ok && withdrawText() !== '' }}>
-            {withdrawText() === '' ? 'Enter a number of shares to see the USDC they pay.' : withdrawQuote().text}
+            <Show when={withdrawText() !== ''} fallback="Enter a number of shares to see the USDC they pay.">
+              <Show when={refused(withdrawQuote())} fallback={withdrawQuote().text}>
+                <span data-testid="withdraw-refused">{withdrawQuote().text}</span>
+              </Show>
+            </Show>
           </p>
         </WriteAction>
+      </section>
+
+      <section aria-labelledby="history-title">
+        <h2 id="history-title">My deposits and withdrawals</h2>
+        <Show when={account() !== undefined} fallback={<p class="notice">Connect a wallet to see your deposits and withdrawals.</p>}>
+          <PositionHistory rows={figures.history()} networkPassphrase={config()?.network.networkPassphrase} error={figures.error()} />
+        </Show>
       </section>
     </>
   )

@@ -1,7 +1,15 @@
 /**
- * The vault's (100-199) and the registry's (200-299) contract error codes in words, for people:
- * the dashboard shows them after a refused write, logs can quote them. The numbers are the
- * contracts' public interface (contracts/vault/src/errors.rs, contracts/registry/src/errors.rs).
+ * Contract error codes in words, for people: the dashboard shows them after a refused write, logs
+ * can quote them. The numbers are the contracts' public interface: the vault's 100-199
+ * (contracts/vault/src/errors.rs), the registry's 200-299 (contracts/registry/src/errors.rs) and
+ * the Stellar Asset Contract's 1-15 (soroban-env-host, builtin_contracts/contract_error.rs), which
+ * is what USDC is on every network this project runs on.
+ *
+ * A refusal carries only its number (`Error(Contract, #n)`), not which contract raised it. The
+ * ranges do not overlap, so the number alone says whose it is: below 100 is read as the token's
+ * (the only other contract a vault or registry call reaches with codes that low), 100-199 as the
+ * vault's, 200-299 as the registry's. A contract added later with codes below 300 would break
+ * this; give it its own range (Blend's pool uses 1200 and up).
  */
 
 export const VAULT_ERRORS: Readonly<Record<number, { name: string; message: string }>> = {
@@ -42,9 +50,40 @@ export const REGISTRY_ERRORS: Readonly<Record<number, { name: string; message: s
   212: { name: 'InvalidName', message: 'The keeper name must be 1 to 64 bytes.' },
 }
 
-/** The contract error `code` in words, e.g. 107 → "This deposit would take the vault over its deposit cap. (DepositCapExceeded, #107)". */
+/**
+ * The Stellar Asset Contract's errors (a classic asset such as USDC as a Soroban token). 1 is
+ * reserved (formerly InternalError).
+ */
+export const SAC_ERRORS: Readonly<Record<number, { name: string; message: string }>> = {
+  2: { name: 'OperationNotSupportedError', message: 'The token does not support this operation.' },
+  3: { name: 'AlreadyInitializedError', message: 'The token contract is already initialized.' },
+  4: { name: 'UnauthorizedError', message: 'The token refused: this account is not authorized for this operation.' },
+  5: { name: 'AuthenticationError', message: 'The token could not authenticate the account.' },
+  6: { name: 'AccountMissingError', message: 'The account does not exist on this network yet (fund it with XLM first).' },
+  7: { name: 'AccountIsNotClassic', message: 'The token operation needs a classic Stellar account (G…).' },
+  8: { name: 'NegativeAmountError', message: 'The token amount must not be negative.' },
+  9: { name: 'AllowanceError', message: 'The token allowance is too small for this.' },
+  10: { name: 'BalanceError', message: 'Your USDC balance is too small for this.' },
+  11: { name: 'BalanceDeauthorizedError', message: 'The USDC issuer has not authorized (or has frozen) this account’s trustline.' },
+  12: { name: 'OverflowError', message: 'The token amount is too large (the balance would overflow).' },
+  13: { name: 'TrustlineMissingError', message: 'This account has no USDC trustline yet; add one in your wallet first.' },
+  14: { name: 'InsufficientAccountReserve', message: 'The account lacks the XLM reserve this needs (a new trustline or balance entry).' },
+  15: { name: 'TooManyAccountSubentries', message: 'The account has too many trustlines, offers or signers to add another.' },
+}
+
+/** Whose error table a code belongs to, by its range (see the file comment). */
+function knownError(code: number): { name: string; message: string } | undefined {
+  if (code < 100) return SAC_ERRORS[code]
+  return VAULT_ERRORS[code] ?? REGISTRY_ERRORS[code]
+}
+
+/**
+ * The contract error `code` in words, e.g. 107 → "This deposit would take the vault over its
+ * deposit cap. (DepositCapExceeded, #107)", 10 → "Your USDC balance is too small for this.
+ * (BalanceError, #10)".
+ */
 export function contractErrorMessage(code: number): string {
-  const known = VAULT_ERRORS[code] ?? REGISTRY_ERRORS[code]
+  const known = knownError(code)
   if (known === undefined) return `The contract refused the call (error #${code}).`
   return `${known.message} (${known.name}, #${code})`
 }
