@@ -1,13 +1,13 @@
 /**
  * The shell: navigation between the views, the configuration and the wallet for all of them.
- * Each view is its own chunk, fetched when its route is first opened, so the first load carries
- * only the shell and the view it shows.
+ * The Vault view, the first one, is part of the shell's chunk so it paints with it; every other
+ * view is its own chunk, fetched when its route is first opened.
  */
-import { For, Match, Show, Suspense, Switch, createSignal, lazy, onCleanup, type JSX } from 'solid-js'
+import { For, Match, Show, Switch, createSignal, lazy, onCleanup, type JSX } from 'solid-js'
 import { ConfigContext, createConfigStore } from './stores/config.js'
 import { WalletBar } from './views/WalletBar.js'
+import { VaultView } from './views/VaultView.js'
 
-const VaultView = lazy(() => import('./views/VaultView.js').then((m) => ({ default: m.VaultView })))
 const PositionView = lazy(() => import('./views/PositionView.js').then((m) => ({ default: m.PositionView })))
 const KeepersView = lazy(() => import('./views/KeepersView.js').then((m) => ({ default: m.KeepersView })))
 const AuctionsView = lazy(() => import('./views/AuctionsView.js').then((m) => ({ default: m.AuctionsView })))
@@ -56,14 +56,14 @@ export function App() {
             The dashboard is not configured yet: <a href="#/settings">open Settings</a> ({store.loaded()?.problems[0]}).
           </p>
         </Show>
-        <Suspense fallback={<p class="loading">Loading…</p>}>
-          <Switch fallback={<p>Unknown view “{route()}”.</p>}>
-            <For each={VIEWS}>{(v) => <Match when={route() === v.id}>{v.view()}</Match>}</For>
-            <Match when={route().startsWith('tx/')}>
-              <TxView hash={route().slice(3)} />
-            </Match>
-          </Switch>
-        </Suspense>
+        {/* No <Suspense> here: it would also wait for every resource the views read (the chain's
+            figures) before showing anything; a lazy view appears as soon as its chunk is in. */}
+        <Switch fallback={<p>Unknown view “{route()}”.</p>}>
+          <For each={VIEWS}>{(v) => <Match when={route() === v.id}>{v.view()}</Match>}</For>
+          <Match when={route().startsWith('tx/')}>
+            <TxView hash={route().slice(3)} />
+          </Match>
+        </Switch>
       </main>
     </ConfigContext.Provider>
   )

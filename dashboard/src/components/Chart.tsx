@@ -28,7 +28,10 @@ export function Chart(props: ChartProps) {
   const [loaded, setLoaded] = createSignal(false)
 
   onMount(() => {
-    void loadChartJs().then(({ Chart: ChartJs }) => {
+    void loadChartJs().then(async ({ Chart: ChartJs }) => {
+      // Drawing waits for a task of its own: chart.js's start-up and the first draw in one task
+      // would hold the page unresponsive for longer than either does alone.
+      await new Promise((resolve) => setTimeout(resolve, 0))
       if (disposed) return
       const created = new ChartJs(canvas, { ...props.config(), options: { animation: false, maintainAspectRatio: false, ...props.config().options } })
       // Without a 2D context (a test DOM, a browser refusing canvas) chart.js only logs; updating

@@ -5,8 +5,7 @@
  */
 import { z } from 'zod'
 
-/** The sandbox's network passphrase: the sandbox wallet is offered only on this network. */
-export const SANDBOX_PASSPHRASE = 'Standalone Network ; February 2017'
+export { SANDBOX_PASSPHRASE, isSandbox } from './network.js'
 
 const contractId = z.string().regex(/^C[A-Z2-7]{55}$/, 'a contract address (C…, 56 characters)')
 const httpUrl = z.url({ protocol: /^https?$/ })
@@ -26,10 +25,6 @@ export const configSchema = z.object({
 
 export type DashboardConfig = z.infer<typeof configSchema>
 
-/** Whether `config` points at the local sandbox network (the sandbox wallet is offered there only). */
-export function isSandbox(config: DashboardConfig): boolean {
-  return config.network.networkPassphrase === SANDBOX_PASSPHRASE && config.network.friendbotUrl !== undefined
-}
 
 /** A partial configuration: the fields one source gives. */
 export interface ConfigPatch {

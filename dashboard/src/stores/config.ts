@@ -17,9 +17,22 @@ export interface ConfigStore {
   reads: () => Reads | undefined
 }
 
+/**
+ * Resolves once the browser has painted the shell: the parser and the chain client are evaluated
+ * after it, so their start-up work does not hold back the first paint.
+ */
+const firstPaint: Promise<void> =
+  typeof requestAnimationFrame === 'function' ? new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))) : Promise.resolve()
+
 export function createConfigStore(): ConfigStore {
-  const [loaded, { refetch }] = createResource(async () => (await import('../config/load.js')).loadConfig())
-  const [chainClient] = createResource(() => import('../clients/chain.js'))
+  const [loaded, { refetch }] = createResource(async () => {
+    await firstPaint
+    return (await import('../config/load.js')).loadConfig()
+  })
+  const [chainClient] = createResource(async () => {
+    await firstPaint
+    return import('../clients/chain.js')
+  })
   let cached: { config: DashboardConfig; reads: Reads } | undefined
   const config = () => loaded()?.config
   const reads = () => {

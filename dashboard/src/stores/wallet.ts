@@ -4,11 +4,15 @@
  * refetches after a write.
  */
 import { createSignal } from 'solid-js'
-import { isSandbox, type DashboardConfig } from '../config/schema.js'
+import { isSandbox } from '../config/network.js'
+import type { DashboardConfig } from '../config/schema.js'
 import type { ConnectedWallet } from '../clients/wallet/types.js'
-import { hasSandboxKey, openSandboxWallet } from '../clients/wallet/sandbox.js'
 import { connectKitWallet, disconnectKitWallet } from '../clients/wallet/kit.js'
-import { errorInWords } from '../logic/writeFlow.js'
+
+// The sandbox wallet and the error words need @stellar/stellar-sdk: fetched on first use, so the
+// header paints without it.
+const sandboxWallet = () => import('../clients/wallet/sandbox.js')
+const inWords = async (e: unknown) => (await import('../logic/writeFlow.js')).errorInWords(e)
 
 const REMEMBER_KEY = 'pooled-liquidations.wallet-kind'
 
@@ -46,7 +50,7 @@ async function connectWith(open: () => Promise<ConnectedWallet>, kind: Connected
     setWallet(await open())
     localStorage.setItem(REMEMBER_KEY, kind)
   } catch (e) {
-    setWalletError(errorInWords(e))
+    setWalletError(await inWords(e))
   } finally {
     setConnecting(undefined)
   }
@@ -58,7 +62,7 @@ export async function connectSandbox(config: DashboardConfig): Promise<void> {
     setWalletError('The sandbox wallet exists on the local sandbox network only.')
     return
   }
-  return connectWith(() => openSandboxWallet(config, (step) => setConnecting(step)), 'sandbox')
+  return connectWith(async () => (await sandboxWallet()).openSandboxWallet(config, (step) => setConnecting(step)), 'sandbox')
 }
 
 /** Opens the wallets kit's picker (Freighter, xBull, …). Off the sandbox only. */
@@ -67,9 +71,9 @@ export function connectExtension(config: DashboardConfig): Promise<void> {
 }
 
 /** Reconnects the sandbox wallet after a reload, when it was connected before and its key is kept. */
-export function resumeWallet(config: DashboardConfig): Promise<void> {
-  if (wallet() !== undefined || localStorage.getItem(REMEMBER_KEY) !== 'sandbox') return Promise.resolve()
-  if (!isSandbox(config) || !hasSandboxKey()) return Promise.resolve()
+export async function resumeWallet(config: DashboardConfig): Promise<void> {
+  if (wallet() !== undefined || localStorage.getItem(REMEMBER_KEY) !== 'sandbox') return
+  if (!isSandbox(config) || !(await sandboxWallet()).hasSandboxKey()) return
   return connectSandbox(config)
 }
 

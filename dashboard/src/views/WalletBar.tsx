@@ -3,7 +3,7 @@
  * wallet through the wallets kit elsewhere), then the account, its USDC balance and disconnect.
  */
 import { Show, createEffect, createResource, on } from 'solid-js'
-import { isSandbox } from '../config/schema.js'
+import { isSandbox } from '../config/network.js'
 import { useConfig } from '../stores/config.js'
 import { connectExtension, connectSandbox, connecting, disconnect, resumeWallet, wallet, walletError, writes } from '../stores/wallet.js'
 import { formatAmount } from '../logic/amounts.js'
