@@ -30,6 +30,7 @@ let env: DashboardWorld
 let browser: Browser
 let page: Page
 let account: string
+let depositHash = ''
 
 async function screenshot(name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
@@ -88,13 +89,40 @@ describe('dashboard in chromium', () => {
     await write('deposit-submit')
     expect((await vault.getDepositor(account)).shares).toBe(preview)
     await expect.poll(async () => digits((await page.getByTestId('position-shares').textContent()) ?? ''), { timeout: 30_000 }).toBe(digits(exact(preview)))
+    // the field is emptied and focus rests on the write's status, which names the transaction
+    expect(await page.getByTestId('deposit-amount').inputValue()).toBe('')
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('write-status')
+    depositHash = ((await page.getByTestId('write-hash').getAttribute('href')) ?? '').replace('#/tx/', '')
+    expect(depositHash).toMatch(/^[0-9a-f]{64}$/)
     await screenshot('position')
   })
 
-  it('shows a deposit over the cap refused in words', async () => {
+  it('lists the deposit in the account’s history with its transaction, whose page the dashboard shows', async () => {
+    const row = page.getByTestId('history-row').first()
+    await row.waitFor({ timeout: 30_000 })
+    expect(await row.getAttribute('data-kind')).toBe('deposit')
+    expect(await row.textContent()).toMatch(/100\.00/)
+    const link = row.getByTestId('history-hash')
+    expect(await link.getAttribute('href')).toBe(`#/tx/${depositHash}`)
+    expect(await page.getByTestId('position-earnings').textContent()).toMatch(/USDC/)
+    await link.click()
+    await expect.poll(async () => (await page.getByTestId('tx-status').textContent()) ?? '', { timeout: 30_000 }).toMatch(/Succeeded/)
+    expect(await page.getByTestId('tx-hash').textContent()).toContain(depositHash)
+    expect(await page.getByTestId('tx-operation').textContent()).toMatch(/deposit/)
+    await screenshot('transaction')
+  })
+
+  it('refuses, before any signature, a deposit over the wallet’s USDC and one over the cap, in words', async () => {
+    await view('position')
+    const held = BigInt(String(await read(env.world.chain, env.world.usdc.contract, 'balance', [addr(account)])))
+    await page.getByTestId('deposit-amount').fill(String(held / UNIT + 1n))
+    await expect.poll(async () => (await page.getByTestId('deposit-refused').textContent()) ?? '', { timeout: 30_000 }).toMatch(/You hold [\d,.]+ USDC; this deposit needs [\d,.]+\./)
+    expect(await page.getByTestId('deposit-submit').isDisabled()).toBe(true)
     await page.getByTestId('deposit-amount').fill(String((DEPOSIT_CAP / UNIT) + 1n))
-    await page.getByTestId('deposit-submit').click()
-    await expect.poll(async () => (await page.getByTestId('write-error').textContent()) ?? '', { timeout: 30_000 }).toMatch(/over its deposit cap.*DepositCapExceeded, #107/)
+    await expect.poll(async () => (await page.getByTestId('deposit-refused').textContent()) ?? '').toMatch(/over its deposit cap: it can take [\d,.]+ USDC more\./)
+    expect(await page.getByTestId('deposit-submit').isDisabled()).toBe(true)
+    expect(await page.getByTestId('write-confirm').count()).toBe(0)
+    await page.getByTestId('deposit-amount').fill('')
   })
 
   it('withdraws once the cooldown has passed (sandbox clock advanced)', async () => {
