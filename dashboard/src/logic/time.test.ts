@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { shortAddress } from './address.js'
-import { formatDuration, formatLedgerTime, keeperTimeOnLedgerClock, onLedgerClock, utcClockOf } from './time.js'
+import { formatDuration, formatLedgerTime, keeperTimeOnLedgerClock, keeperTimeText, onLedgerClock, utcClockOf } from './time.js'
 
 describe('formatDuration', () => {
   it('shows at most two units', () => {
@@ -18,7 +18,7 @@ describe('formatLedgerTime', () => {
 
   it('is the UTC clock time with the ledger beside it', () => {
     expect(formatLedgerTime(t, 555)).toBe('14:03:22 · ledger 555')
-    expect(formatLedgerTime(t + 0.9)).toBe('14:03:22')
+    expect(formatLedgerTime(t + 0.4)).toBe('14:03:22')
   })
 
   it('says what it knows when the time is unknown', () => {
@@ -48,6 +48,12 @@ describe('the ledger clock for keeper times', () => {
   it('falls back to the UTC clock an ISO time was written in, never the raw ISO text', () => {
     expect(utcClockOf('2025-01-01T11:59:50.000Z')).toBe('11:59:50')
     expect(utcClockOf('garbage')).toBe('—')
+  })
+
+  it('shows a keeper time on the ledger clock, or marks the keeper’s clock before the ledger clock is read', () => {
+    expect(keeperTimeText('2025-01-01T11:59:50.000Z', anchor, 553)).toBe('12:59:50 · ledger 553')
+    expect(keeperTimeText('2025-01-01T11:59:50.000Z', undefined)).toBe('11:59:50 keeper clock')
+    expect(keeperTimeText('2025-01-01T11:59:50.000Z', undefined, 553)).toBe('11:59:50 keeper clock · ledger 553')
   })
 })
 

@@ -20,7 +20,7 @@ export function formatDuration(seconds: number): string {
 const two = (n: number): string => String(n).padStart(2, '0')
 
 /**
- * A time in seconds since the epoch as "14:03:22 · ledger 555" (UTC), without the ledger part
+ * A time in seconds since the epoch (to the nearest second) as "14:03:22 · ledger 555" (UTC), without the ledger part
  * when the ledger is unknown, "—" when the time is.
  *
  * @example
@@ -28,7 +28,7 @@ const two = (n: number): string => String(n).padStart(2, '0')
  */
 export function formatLedgerTime(seconds: number | undefined, ledger?: number): string {
   if (seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) return ledger === undefined ? '—' : `ledger ${ledger}`
-  const d = new Date(Math.floor(seconds) * 1000)
+  const d = new Date(Math.round(seconds) * 1000)
   const clock = `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`
   return ledger === undefined ? clock : `${clock} · ledger ${ledger}`
 }
@@ -66,4 +66,15 @@ export function keeperTimeOnLedgerClock(iso: string | null | undefined, anchor: 
 export function utcClockOf(iso: string): string {
   const ms = Date.parse(iso)
   return Number.isFinite(ms) ? formatLedgerTime(ms / 1000) : '—'
+}
+
+/**
+ * A keeper's ISO time for people: on the ledger clock when it is known, otherwise the keeper's
+ * own UTC clock, marked "keeper clock". Never the raw ISO text.
+ */
+export function keeperTimeText(iso: string, anchor: ClockAnchor | undefined, ledger?: number): string {
+  const onLedger = keeperTimeOnLedgerClock(iso, anchor, ledger)
+  if (onLedger !== undefined) return onLedger
+  const clock = `${utcClockOf(iso)} keeper clock`
+  return ledger === undefined ? clock : `${clock} · ledger ${ledger}`
 }
