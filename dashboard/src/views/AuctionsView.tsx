@@ -112,7 +112,7 @@ export function AuctionsView() {
                       <td>
                         {a.adapter}: <AddressOrText text={a.label} label="Auction of" />
                       </td>
-                      <td title="Against the auction as the keeper first saw it: Blend keeps only what part fills leave">{a.left ?? '—'}</td>
+                      <td class="nowrap" title="Against the auction as the keeper first saw it: Blend keeps only what part fills leave">{a.left ?? '—'}</td>
                       <td>
                         <ul>
                           <For each={a.executions}>

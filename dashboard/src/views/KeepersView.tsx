@@ -205,8 +205,9 @@ function KeeperTableRow(props: { row: KeeperRow; registry: () => string }) {
       <td>{row().avgDelay}</td>
       <td>{row().draw === undefined ? '—' : formatAmount(row().draw!)}</td>
       <td>
-        {row().drawAge}
-        <Show when={row().drawSince}>{(since) => <> (since {since()})</>}</Show>
+        <Show when={row().drawSince} fallback={row().drawAge}>
+          {(since) => (row().drawAgeSeconds === undefined ? `since ${since()}` : `${row().drawAge} (since ${since()})`)}
+        </Show>
       </td>
       <td>{row().slashed ? 'yes' : 'no'}</td>
       <td>

@@ -44,9 +44,9 @@ export function LogView() {
       </Show>
       <p class="note" data-testid="log-clock">
         Times are the network's ledger close times (UTC), now{' '}
-        {ledger.latest === undefined ? '— (not read yet)' : formatLedgerTime(ledger.latest.closeTime, ledger.latest.sequence)}: each keeper's
-        own time of an event, moved onto the ledger clock when the line arrives (to within a few seconds), with the ledger when the event
-        names one. Before the ledger clock is read, a time is the keeper's own and says “keeper clock”.
+        {ledger.latest === undefined ? '— (not read yet)' : formatLedgerTime(ledger.latest.closeTime, ledger.latest.sequence)}. A keeper's
+        event time is moved onto that clock as the line arrives (to within a few seconds), with the ledger when the event names one;
+        “keeper clock” marks a time from before the ledger clock was read.
       </p>
       <p class="note">
         {log.lines().length} line(s), the last {LOG_CAP} kept.{' '}
@@ -54,7 +54,7 @@ export function LogView() {
           Clear
         </button>
       </p>
-      <div class="log" role="log" data-testid="live-log" aria-label="Keeper events, newest last" ref={box}>
+      <div class="log" role="log" tabindex="0" data-testid="live-log" aria-label="Keeper events, newest last" ref={box}>
         <ol style={{ 'list-style': 'none', margin: 0, padding: 0 }}>
           <For each={log.lines()}>
             {(line) => (
