@@ -28,6 +28,12 @@ const VIEWS: { id: string; title: string; view: () => JSX.Element }[] = [
 
 const current = () => location.hash.replace(/^#\/?/, '') || 'vault'
 
+/** The skip link moves focus to the main region without touching the hash (the hash is the route). */
+function skipToContent(e: MouseEvent): void {
+  e.preventDefault()
+  document.getElementById('content')?.focus()
+}
+
 export function App() {
   const store = createConfigStore()
   const [route, setRoute] = createSignal(current())
@@ -37,8 +43,12 @@ export function App() {
 
   return (
     <ConfigContext.Provider value={store}>
+      <a class="skip-link" href="#content" onClick={skipToContent}>
+        Skip to content
+      </a>
       <header class="top">
         <h1>Pooled liquidations</h1>
+        <WalletBar />
         <nav aria-label="Views">
           <For each={VIEWS}>
             {(v) => (
@@ -48,9 +58,8 @@ export function App() {
             )}
           </For>
         </nav>
-        <WalletBar />
       </header>
-      <main>
+      <main id="content" tabindex="-1">
         <Show when={store.loaded.state === 'ready' && store.config() === undefined && route() !== 'settings' && route() !== 'research'}>
           <p role="alert" class="notice">
             The dashboard is not configured yet: <a href="#/settings">open Settings</a> ({store.loaded()?.problems[0]}).

@@ -11,6 +11,7 @@ import {
   toDepositorInfo,
   toKeeperInfo,
   toRegistryConfig,
+  toStr,
   toVaultConfig,
   toVaultState,
   type DepositorInfo,
@@ -51,6 +52,8 @@ export class Reads {
   vaultBalance = (account: string): Promise<bigint> => read(this.chain, this.contracts.vault, 'balance', [addr(account)], (v) => toBigInt(v))
   keepers = (): Promise<KeeperInfo[]> =>
     read(this.chain, this.contracts.registry, 'get_keepers', [], (v) => (Array.isArray(v) ? v : []).map(toKeeperInfo))
+  /** An executor contract's `owner()`: the account that runs a keeper registered through it. */
+  executorOwner = (executor: string): Promise<string> => read(this.chain, executor, 'owner', [], toStr)
   registryConfig = (): Promise<RegistryConfig> => read(this.chain, this.contracts.registry, 'get_config', [], toRegistryConfig)
   /** The account's USDC balance (SEP-41 `balance`). */
   usdcBalance = (account: string): Promise<bigint> => read(this.chain, this.contracts.usdc, 'balance', [addr(account)], (v) => toBigInt(v))

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { KeeperInfo } from '../../../src/chain/records/index.js'
-import { keeperRow, keeperRows, ownKeeper } from './keeperRows.js'
+import { formatDelay, keeperRow, keeperRows, ownKeeper } from './keeperRows.js'
 
 const OP = 'GDFYZR' + 'A'.repeat(46) + '3WCX'
+const EXECUTOR = 'CBEXEC' + 'E'.repeat(46) + 'UTOR'
 
 const keeper = (over: Partial<KeeperInfo> = {}): KeeperInfo => ({
   operator: OP,
@@ -37,6 +38,7 @@ describe('keeperRow', () => {
     expect(young.drawAgeSeconds).toBe(3600)
     expect(young.drawAge).toBe('1 h 0 min')
     expect(young.draw).toBe(5_000_000n)
+    expect(young.drawSince).toBe('01:46:40')
     expect(young.slashable).toBe(false)
     expect(keeperRow(drawn(10_000 - 3601), ctx).slashable).toBe(true)
     expect(keeperRow(keeper({ hasActiveDraw: true, drawAmount: 1n, drawTimestamp: 1, slashed: true }), ctx).slashable).toBe(false)
@@ -48,6 +50,34 @@ describe('keeperRow', () => {
     expect(row.draw).toBeUndefined()
     expect(row.drawAge).toBe('—')
     expect(row.slashable).toBe(false)
+  })
+
+  it('a keeper registered with its own account: that account is the operator, no executor', () => {
+    const row = keeperRow(keeper(), ctx)
+    expect(row.registered).toBe(OP)
+    expect(row.operator).toBe(OP)
+    expect(row.executor).toBeUndefined()
+  })
+
+  it('a keeper registered through an executor contract: the contract is the executor, its owner the operator', () => {
+    const k = keeper({ operator: EXECUTOR })
+    const unknownOwner = keeperRow(k, ctx)
+    expect(unknownOwner.registered).toBe(EXECUTOR)
+    expect(unknownOwner.executor).toBe(EXECUTOR)
+    expect(unknownOwner.operator).toBeUndefined()
+    expect(unknownOwner.operatorShort).toBe('—')
+    const known = keeperRow(k, { ...ctx, owners: { [EXECUTOR]: OP } })
+    expect(known.operator).toBe(OP)
+    expect(known.operatorShort).toBe('GDFYZR…3WCX')
+    expect(known.executor).toBe(EXECUTOR)
+  })
+
+  it('the average fill delay: a dash before any execution, 0 as on time, then in ms, s or minutes', () => {
+    expect(keeperRow(keeper({ totalExecutions: 0, successfulFills: 0, avgResponseTimeMs: 0 }), ctx).avgDelay).toBe('—')
+    expect(keeperRow(keeper({ avgResponseTimeMs: 0 }), ctx).avgDelay).toBe('0 s (on time)')
+    expect(keeperRow(keeper(), ctx).avgDelay).toBe('120 ms')
+    expect(formatDelay(12_500)).toBe('12.5 s')
+    expect(formatDelay(125_000)).toBe('2 min 5 s')
   })
 
   it('marks and finds the connected wallet’s own record', () => {

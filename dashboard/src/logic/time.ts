@@ -1,4 +1,7 @@
-/** Ledger-clock durations for people: cooldowns and draw ages, in seconds of ledger close time. */
+/**
+ * Times for people, on one clock: the network's ledger close time (UTC), with the ledger beside
+ * it when known. Durations (cooldowns, draw ages) are in seconds of ledger close time too.
+ */
 
 /**
  * Whole seconds as "45 s", "2 min 5 s", "3 h 0 min", "2 d 4 h" (two units at most).
@@ -12,4 +15,66 @@ export function formatDuration(seconds: number): string {
   if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`
   if (s < 86_400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`
   return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`
+}
+
+const two = (n: number): string => String(n).padStart(2, '0')
+
+/**
+ * A time in seconds since the epoch (to the nearest second) as "14:03:22 · ledger 555" (UTC), without the ledger part
+ * when the ledger is unknown, "—" when the time is.
+ *
+ * @example
+ * formatLedgerTime(1_700_000_602, 555) // '22:23:22 · ledger 555'
+ */
+export function formatLedgerTime(seconds: number | undefined, ledger?: number): string {
+  if (seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) return ledger === undefined ? '—' : `ledger ${ledger}`
+  const d = new Date(Math.round(seconds) * 1000)
+  const clock = `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`
+  return ledger === undefined ? clock : `${clock} · ledger ${ledger}`
+}
+
+/** The ledger clock as last read: the latest ledger and the browser's time when it was read. */
+export interface ClockAnchor {
+  sequence: number
+  /** The ledger's close time (s since the epoch). */
+  closeTime: number
+  /** `Date.now()` when the read returned. */
+  seenAtMs: number
+}
+
+/**
+ * A wall-clock instant (ms since the epoch, e.g. a keeper's ISO time) moved onto the ledger clock
+ * (s): the ledger clock runs apart from wall time on the sandbox, whose clock can be advanced.
+ * An estimate, to within the read interval.
+ */
+export function onLedgerClock(wallMs: number, anchor: ClockAnchor): number {
+  return anchor.closeTime + (wallMs - anchor.seenAtMs) / 1000
+}
+
+/**
+ * A keeper's ISO time on the ledger clock, formatted like `formatLedgerTime`; undefined when
+ * the ledger clock is not known yet or the time does not parse.
+ */
+export function keeperTimeOnLedgerClock(iso: string | null | undefined, anchor: ClockAnchor | undefined, ledger?: number): string | undefined {
+  if (iso === null || iso === undefined || anchor === undefined || anchor.closeTime <= 0) return undefined
+  const ms = Date.parse(iso)
+  if (!Number.isFinite(ms)) return undefined
+  return formatLedgerTime(onLedgerClock(ms, anchor), ledger)
+}
+
+/** An ISO time as the UTC clock it was written in ("14:03:22"), for when no ledger clock is known. */
+export function utcClockOf(iso: string): string {
+  const ms = Date.parse(iso)
+  return Number.isFinite(ms) ? formatLedgerTime(ms / 1000) : '—'
+}
+
+/**
+ * A keeper's ISO time for people: on the ledger clock when it is known, otherwise the keeper's
+ * own UTC clock, marked "keeper clock". Never the raw ISO text.
+ */
+export function keeperTimeText(iso: string, anchor: ClockAnchor | undefined, ledger?: number): string {
+  const onLedger = keeperTimeOnLedgerClock(iso, anchor, ledger)
+  if (onLedger !== undefined) return onLedger
+  const clock = `${utcClockOf(iso)} keeper clock`
+  return ledger === undefined ? clock : `${clock} · ledger ${ledger}`
 }

@@ -1,20 +1,36 @@
 /**
  * The keepers store: the registry's keepers and its configuration (min_stake, slash_timeout),
- * keyed by the deployment's reads and the write counter.
+ * and the owner of each executor contract a keeper registered through, keyed by the
+ * deployment's reads and the write counter.
  */
 import { createResource } from 'solid-js'
 import type { KeeperInfo, Reads, RegistryConfig } from '../clients/chain.js'
+import { isContractAddress } from '../logic/keeperRows.js'
 import { settle } from './position.js'
 import { writes } from './wallet.js'
 
 export interface RegistrySnapshot {
   keepers: KeeperInfo[]
   config: RegistryConfig
+  /** Executor contract → owner, for those whose `owner()` answered. */
+  owners: Record<string, string>
+}
+
+/** Each executor's owner; an executor that does not answer is left out (its operator shows as unknown). */
+async function executorOwners(reads: Reads, keepers: readonly KeeperInfo[]): Promise<Record<string, string>> {
+  const executors = keepers.map((k) => k.operator).filter(isContractAddress)
+  const owners = await Promise.all(executors.map((c) => reads.executorOwner(c).catch(() => undefined)))
+  const out: Record<string, string> = {}
+  executors.forEach((c, i) => {
+    const owner = owners[i]
+    if (owner !== undefined && owner !== '') out[c] = owner
+  })
+  return out
 }
 
 async function loadRegistry(reads: Reads): Promise<RegistrySnapshot> {
   const [keepers, config] = await Promise.all([reads.keepers(), reads.registryConfig()])
-  return { keepers, config }
+  return { keepers, config, owners: await executorOwners(reads, keepers) }
 }
 
 export function createKeepersStore(reads: () => Reads | undefined) {

@@ -10,6 +10,8 @@ import { writes } from './wallet.js'
 export interface LedgerTime {
   sequence: number
   closeTime: number
+  /** The browser's `Date.now()` when the read returned: maps a keeper's wall-clock times onto this clock. */
+  seenAtMs: number
 }
 
 export function createLedgerClock(reads: () => Reads | undefined, everyMs = 5_000): Resource<LedgerTime | undefined> {
@@ -24,7 +26,7 @@ export function createLedgerClock(reads: () => Reads | undefined, everyMs = 5_00
   // A failed read keeps the last time: a missed tick says nothing about the ledger.
   const [ledger] = createResource(source, ({ reads }) =>
     reads.latestLedger().then(
-      (l) => (last = l),
+      (l) => (last = { ...l, seenAtMs: Date.now() }),
       () => last,
     ),
   )

@@ -21,6 +21,8 @@ describe('the log', () => {
       kind: 'fill',
       summary: 'blend: GA: filled',
     })
+    expect(toLogLine(0, 'k', { id: 8, ts: '2025-01-01T00:00:08Z', kind: 'progress', message: 'block 3', data: { ledger: 199 } }).ledger).toBe(199)
+    expect(toLogLine(0, 'k', { id: 9, ts: '2025-01-01T00:00:09Z', kind: 'plan', message: 'planned', data: { targetLedger: 286 } }).ledger).toBeUndefined()
     expect(keeperLabel('http://127.0.0.1:8080/')).toBe('127.0.0.1:8080')
     expect(keeperLabel('not a url')).toBe('not a url')
   })

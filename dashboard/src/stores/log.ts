@@ -18,6 +18,8 @@ export interface LogLine {
   keeper: string
   kind: string
   summary: string
+  /** The ledger the event names (`data.ledger`, e.g. a progress line), when it names one. */
+  ledger?: number
 }
 
 export interface StreamView {
@@ -44,7 +46,15 @@ export function appendLines(lines: readonly LogLine[], added: readonly LogLine[]
 }
 
 export function toLogLine(index: number, keeper: string, e: KeeperEvent): LogLine {
-  return { key: `${index}:${e.id}`, time: e.ts, keeper, kind: e.kind, summary: e.message }
+  const ledger = e.data?.ledger
+  return {
+    key: `${index}:${e.id}`,
+    time: e.ts,
+    keeper,
+    kind: e.kind,
+    summary: e.message,
+    ...(typeof ledger === 'number' && Number.isSafeInteger(ledger) ? { ledger } : {}),
+  }
 }
 
 /** The status in words: `connected`, `connecting…`, `retrying in 4 s (attempt 3)`, `closed`. */

@@ -1,6 +1,7 @@
-import { cleanup, render, screen } from '@solidjs/testing-library'
+import { cleanup, render, screen, waitFor, within } from '@solidjs/testing-library'
 import { createResource } from 'solid-js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Reads } from '../clients/chain.js'
 import type { DashboardConfig } from '../config/schema.js'
 import { ConfigContext, type ConfigStore } from '../stores/config.js'
 import { AuctionsView } from './AuctionsView.js'
@@ -69,5 +70,34 @@ describe('AuctionsView', () => {
     expect(screen.getByTestId('auction-row-0:GBORROWER').textContent).toContain('62.5 % of the lot left')
     expect(screen.getByTestId('auction-chart')).toBeTruthy()
     expect(screen.getByText(/first profitable block/).textContent).toContain('186')
+  })
+
+  it('shows addresses short with a copy button, tables in scroll regions and keeper times on the ledger clock', async () => {
+    const borrower = 'GDFYZR' + 'A'.repeat(46) + '3WCX'
+    const body = JSON.stringify(state).replaceAll('GBORROWER', borrower)
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json' } })))
+    // The ledger clock runs an hour ahead of the keeper's wall clock (an advanced sandbox clock).
+    const reads = { latestLedger: async () => ({ sequence: 555, closeTime: Date.now() / 1000 + 3600 }) } as unknown as Reads
+    render(() => {
+      const [loaded] = createResource(async () => ({ config, problems: [], patch: {} }))
+      const store: ConfigStore = { loaded, reload: () => undefined, config: () => config, reads: () => reads }
+      return (
+        <ConfigContext.Provider value={store}>
+          <AuctionsView />
+        </ConfigContext.Provider>
+      )
+    })
+    const row = await screen.findByTestId(`borrower-row-${borrower}`)
+    expect(within(row).getByText('GDFYZR…3WCX').getAttribute('title')).toBe(borrower)
+    expect(within(row).getByRole('button', { name: 'Copy address GDFYZR…3WCX' })).toBeTruthy()
+    const auction = screen.getByTestId(`auction-row-0:${borrower}`)
+    expect(auction.textContent).not.toContain(borrower)
+    expect(auction.textContent).toMatch(/\d+\.\d % of the lot left/)
+    expect(screen.getByRole('region', { name: 'Borrowers table' }).contains(row)).toBe(true)
+    expect(screen.getByRole('region', { name: 'Open auctions table' }).contains(auction)).toBe(true)
+    await waitFor(() => expect(screen.getByTestId('auctions-clock').textContent).toMatch(/now \d\d:\d\d:\d\d · ledger 555/))
+    // updatedAt 2025-01-01T00:00:00Z, an hour later on the ledger clock.
+    await waitFor(() => expect(screen.getByText(/demo-keeper-1 \(/).textContent).toContain('updated 01:00:00'))
+    expect(document.body.textContent).not.toMatch(/\d{4}-\d\d-\d\dT/)
   })
 })

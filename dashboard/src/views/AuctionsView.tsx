@@ -1,13 +1,23 @@
-/** Borrowers by urgency and the open auctions, as the configured keepers see them. */
+/**
+ * Borrowers by urgency and the open auctions, as the configured keepers see them. Times are on
+ * the ledger clock; addresses are short, with a copy button.
+ */
 import { For, Show, createMemo, createSignal } from 'solid-js'
+import { Address } from '../components/Address.js'
 import { Chart } from '../components/Chart.js'
+import { KeeperTime } from '../components/KeeperTime.js'
+import { TableRegion } from '../components/TableRegion.js'
+import { isStellarAddress, shortAddress } from '../logic/address.js'
+import { formatLedgerTime } from '../logic/time.js'
+import { createLedgerClock } from '../stores/ledgerClock.js'
 import { auctionChartConfig } from '../logic/auctionCurve.js'
 import { auctionChartFor, createAuctionsStore } from '../stores/auctions.js'
 import { useConfig } from '../stores/config.js'
 
 export function AuctionsView() {
-  const { config } = useConfig()
+  const { config, reads } = useConfig()
   const store = createAuctionsStore(() => config()?.keeperApis ?? [])
+  const ledger = createLedgerClock(reads)
   const [selected, setSelected] = createSignal<string | undefined>()
   const current = createMemo(() => {
     const rows = store.auctions()
@@ -19,12 +29,23 @@ export function AuctionsView() {
     <>
       <section aria-labelledby="keeper-sources">
         <h2 id="keeper-sources">Keepers read</h2>
+        <p class="note" data-testid="auctions-clock">
+          Times are the network's ledger close times (UTC); now{' '}
+          {ledger.latest === undefined ? '— (not read yet)' : formatLedgerTime(ledger.latest.closeTime, ledger.latest.sequence)}.
+        </p>
         <Show when={(config()?.keeperApis.length ?? 0) > 0} fallback={<p>No keeper API is configured (Settings → keeper API URLs).</p>}>
           <ul>
             <For each={store.results()}>
               {(r) => (
                 <li>
-                  {r.state?.keeperName ?? r.url} ({r.url}){r.state?.updatedAt ? `, updated ${r.state.updatedAt}` : ''}
+                  {r.state?.keeperName ?? r.url} ({r.url})
+                  <Show when={r.state?.updatedAt}>
+                    {(at) => (
+                      <>
+                        , updated <KeeperTime iso={at()} anchor={ledger.latest} />
+                      </>
+                    )}
+                  </Show>
                   <Show when={r.error}>{(e) => <span class="error"> — {e()}</span>}</Show>
                 </li>
               )}
@@ -36,80 +57,86 @@ export function AuctionsView() {
       <section aria-labelledby="borrowers-title">
         <h2 id="borrowers-title">Borrowers</h2>
         <Show when={store.borrowers().length > 0} fallback={<p>No borrower positions reported.</p>}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Borrower</th>
-                <th scope="col">Protocol</th>
-                <th scope="col">Health factor</th>
-                <th scope="col">Priority</th>
-                <th scope="col">Collateral (base)</th>
-                <th scope="col">Liabilities (base)</th>
-                <th scope="col">Seen by</th>
-              </tr>
-            </thead>
-            <tbody>
-              <For each={store.borrowers()}>
-                {(b) => (
-                  <tr data-testid={`borrower-row-${b.address}`}>
-                    <td><code>{b.address}</code></td>
-                    <td>{b.protocol}</td>
-                    <td>{b.healthFactorText}</td>
-                    <td>{b.priority}</td>
-                    <td>{b.collateral}</td>
-                    <td>{b.liabilities}</td>
-                    <td>{b.seenBy.join(', ')}</td>
-                  </tr>
-                )}
-              </For>
-            </tbody>
-          </table>
+          <TableRegion label="Borrowers table">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Borrower</th>
+                  <th scope="col">Protocol</th>
+                  <th scope="col">Health factor</th>
+                  <th scope="col">Priority</th>
+                  <th scope="col">Collateral (base)</th>
+                  <th scope="col">Liabilities (base)</th>
+                  <th scope="col">Seen by</th>
+                </tr>
+              </thead>
+              <tbody>
+                <For each={store.borrowers()}>
+                  {(b) => (
+                    <tr data-testid={`borrower-row-${b.address}`}>
+                      <td>
+                        <AddressOrText text={b.address} label="Borrower" />
+                      </td>
+                      <td>{b.protocol}</td>
+                      <td>{b.healthFactorText}</td>
+                      <td>{b.priority}</td>
+                      <td>{b.collateral}</td>
+                      <td>{b.liabilities}</td>
+                      <td>{b.seenBy.join(', ')}</td>
+                    </tr>
+                  )}
+                </For>
+              </tbody>
+            </table>
+          </TableRegion>
         </Show>
       </section>
 
       <section aria-labelledby="auctions-title">
         <h2 id="auctions-title">Open auctions</h2>
         <Show when={store.auctions().length > 0} fallback={<p>No open auction: no keeper has a planned or in-flight fill.</p>}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Auction</th>
-                <th scope="col">Left</th>
-                <th scope="col">Keeper executions (stage, target ledger, capital USDC, progress)</th>
-                <th scope="col">Chart</th>
-              </tr>
-            </thead>
-            <tbody>
-              <For each={store.auctions()}>
-                {(a) => (
-                  <tr data-testid={`auction-row-${a.key}`} aria-selected={current()?.key === a.key}>
-                    <td>
-                      {a.adapter}: <code>{a.label}</code>
-                    </td>
-                    <td title="Against the auction as the keeper first saw it: Blend keeps only what part fills leave">{a.left ?? '—'}</td>
-                    <td>
-                      <ul>
-                        <For each={a.executions}>
-                          {(e) => (
-                            <li>
-                              {e.keeper}: {e.stage} ({e.path}), ledger {e.targetLedger}, {e.capital}
-                              <Show when={e.progress}>{(p) => <>; {p()}</>}</Show>
-                            </li>
-                          )}
-                        </For>
-                      </ul>
-                    </td>
-                    <td>
-                      <button type="button" onClick={() => setSelected(a.key)} aria-pressed={current()?.key === a.key}>
-                        Show curve
-                      </button>
-                    </td>
-                  </tr>
-                )}
-              </For>
-            </tbody>
-          </table>
-          <h3>Dutch curve of {current()?.label}</h3>
+          <TableRegion label="Open auctions table">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Auction</th>
+                  <th scope="col">Left</th>
+                  <th scope="col">Keeper executions (stage, target ledger, capital USDC, progress)</th>
+                  <th scope="col">Chart</th>
+                </tr>
+              </thead>
+              <tbody>
+                <For each={store.auctions()}>
+                  {(a) => (
+                    <tr data-testid={`auction-row-${a.key}`} aria-selected={current()?.key === a.key}>
+                      <td>
+                        {a.adapter}: <AddressOrText text={a.label} label="Auction of" />
+                      </td>
+                      <td class="nowrap" title="Against the auction as the keeper first saw it: Blend keeps only what part fills leave">{a.left ?? '—'}</td>
+                      <td>
+                        <ul>
+                          <For each={a.executions}>
+                            {(e) => (
+                              <li>
+                                {e.keeper}: {e.stage} ({e.path}), ledger {e.targetLedger}, {e.capital}
+                                <Show when={e.progress}>{(p) => <>; {p()}</>}</Show>
+                              </li>
+                            )}
+                          </For>
+                        </ul>
+                      </td>
+                      <td>
+                        <button type="button" onClick={() => setSelected(a.key)} aria-pressed={current()?.key === a.key}>
+                          Show curve
+                        </button>
+                      </td>
+                    </tr>
+                  )}
+                </For>
+              </tbody>
+            </table>
+          </TableRegion>
+          <h3>Dutch curve of {labelText(current()?.label)}</h3>
           <Show
             when={chartData()}
             fallback={<p>The keepers' figures for this auction do not determine its curve yet (no progress reported, or past block 400).</p>}
@@ -123,8 +150,9 @@ export function AuctionsView() {
                   height={300}
                 />
                 <p class="note">
-                  Rebuilt from the keeper's capital and current lot/bid ratio on the core's curve; first profitable block{' '}
-                  {data().firstProfitable ?? 'none within 400 blocks'}.
+                  Rebuilt from the keeper's capital and current lot/bid ratio on the core's curve
+                  <Show when={current()?.latest?.progress}>{(p) => <> as of ledger {p().ledger}</>}</Show>; first profitable block{' '}
+                  {data().firstProfitable ?? 'none within 400 blocks'}. The axis counts blocks (ledgers) since the auction started.
                 </p>
               </>
             )}
@@ -134,3 +162,14 @@ export function AuctionsView() {
     </>
   )
 }
+
+/** An address as `Address` (short, copyable), any other label as code text. */
+function AddressOrText(props: { text: string; label: string }) {
+  return (
+    <Show when={isStellarAddress(props.text)} fallback={<code>{props.text}</code>}>
+      <Address address={props.text} label={props.label} />
+    </Show>
+  )
+}
+
+const labelText = (label: string | undefined): string => (label === undefined ? '' : isStellarAddress(label) ? shortAddress(label) : label)

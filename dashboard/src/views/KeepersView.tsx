@@ -1,9 +1,11 @@
 /**
- * Keepers: the registry's keepers with their counters and any outstanding draw, slashing a keeper
- * whose draw is older than the slash timeout (anyone may), and registering or deregistering the
- * connected wallet as a keeper.
+ * Keepers: the registry's keepers (operator and executor) with their counters and any outstanding
+ * draw, slashing a keeper whose draw is older than the slash timeout (anyone may), and registering
+ * or deregistering the connected wallet as a keeper.
  */
 import { For, Show, createMemo, createSignal } from 'solid-js'
+import { Address } from '../components/Address.js'
+import { TableRegion } from '../components/TableRegion.js'
 import { WriteAction } from '../components/WriteAction.js'
 import { registryDeregister, registryRegister, registrySlash } from '../clients/writes.js'
 import { useConfig } from '../stores/config.js'
@@ -13,7 +15,7 @@ import { activeWrite, wallet } from '../stores/wallet.js'
 import { formatAmount } from '../logic/amounts.js'
 import { keeperRows, ownKeeper, type KeeperRow } from '../logic/keeperRows.js'
 import type { KeeperInfo } from '../clients/chain.js'
-import { formatDuration } from '../logic/time.js'
+import { formatDuration, formatLedgerTime } from '../logic/time.js'
 import { returnedI128 } from '../logic/writeFlow.js'
 
 export function KeepersView() {
@@ -34,16 +36,16 @@ export function KeepersView() {
   const rows = () => {
     const r = store.registry()
     if (r === undefined) return []
-    return keeperRows(r.keepers, { slashTimeout: r.config.slashTimeout, closeTime: ledger.latest?.closeTime ?? 0, me: me() })
+    return keeperRows(r.keepers, { slashTimeout: r.config.slashTimeout, closeTime: ledger.latest?.closeTime ?? 0, me: me(), owners: r.owners })
   }
   const own = () => ownKeeper(store.registry()?.keepers ?? [], me())
   // The deregister form outlives the record it removed while it is the active write, so its
   // outcome ("included in ledger N") stays on the page.
   const deregistering = createMemo<KeeperInfo | undefined>((prev) => own() ?? (activeWrite() === 'deregister' ? prev : undefined))
   const [keeperName, setKeeperName] = createSignal('')
-  // Rows are keyed by operator, so a row (and a slash in progress in it) survives each refresh.
-  const operators = () => rows().map((r) => r.operator)
-  const rowOf = (op: string) => rows().find((r) => r.operator === op)
+  // Rows are keyed by the registered address, so a row (and a slash in progress in it) survives each refresh.
+  const keys = () => rows().map((r) => r.registered)
+  const rowOf = (key: string) => rows().find((r) => r.registered === key)
   const minStake = () => {
     const r = store.registry()
     return r === undefined ? '—' : formatAmount(r.config.minStake)
@@ -68,28 +70,48 @@ export function KeepersView() {
             </p>
           )}
         </Show>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Operator</th>
-              <th scope="col">Stake (USDC)</th>
-              <th scope="col">Executions</th>
-              <th scope="col">Fills</th>
-              <th scope="col">Win rate</th>
-              <th scope="col">Avg response</th>
-              <th scope="col">Active draw (USDC)</th>
-              <th scope="col">Draw age</th>
-              <th scope="col">Slashed</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            <For each={operators()} fallback={<EmptyRow loaded={store.registry() !== undefined} />}>
-              {(op) => <Show when={rowOf(op)}>{(row) => <KeeperTableRow row={row()} registry={registryId} />}</Show>}
-            </For>
-          </tbody>
-        </table>
+        <p class="note" data-testid="keepers-clock">
+          Ledger clock (UTC): {ledger.latest === undefined ? '—' : formatLedgerTime(ledger.latest.closeTime, ledger.latest.sequence)}. Draw ages count
+          on it.
+        </p>
+        <TableRegion label="Keepers table">
+          <table aria-describedby="keepers-columns">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Operator</th>
+                <th scope="col">Executor</th>
+                <th scope="col">Stake (USDC)</th>
+                <th scope="col">Executions</th>
+                <th scope="col">Fills</th>
+                <th scope="col">Win rate</th>
+                <th scope="col">
+                  Avg fill delay <span class="unit">after the planned ledger</span>
+                </th>
+                <th scope="col">Active draw (USDC)</th>
+                <th scope="col">Draw age</th>
+                <th scope="col">Slashed</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              <For each={keys()} fallback={<EmptyRow loaded={store.registry() !== undefined} />}>
+                {(key) => <Show when={rowOf(key)}>{(row) => <KeeperTableRow row={row()} registry={registryId} />}</Show>}
+              </For>
+            </tbody>
+          </table>
+        </TableRegion>
+        <ul class="note" id="keepers-columns" data-testid="keepers-columns">
+          <li>
+            Operator: the account that runs the keeper. Executor: the contract it registered through (a C… address); the registry
+            records the executor, and its owner is the operator. “none”: the operator registered its own account.
+          </li>
+          <li>
+            Avg fill delay: the registry's running mean of the delay each keeper reports with its returns, the ledger close time of
+            the fill's ledger minus that of the ledger it planned the fill for. “0 s (on time)”: every fill landed in its planned
+            ledger; “—”: no execution yet.
+          </li>
+        </ul>
       </section>
 
       <section aria-labelledby="my-keeper-title">
@@ -156,7 +178,7 @@ function RegisterFields(props: { minStake: string; name: string; setName: (name:
 function EmptyRow(props: { loaded: boolean }) {
   return (
     <tr>
-      <td colSpan={11}>{props.loaded ? 'No keeper is registered.' : 'Reading the registry…'}</td>
+      <td colSpan={12}>{props.loaded ? 'No keeper is registered.' : 'Reading the registry…'}</td>
     </tr>
   )
 }
@@ -164,27 +186,38 @@ function EmptyRow(props: { loaded: boolean }) {
 function KeeperTableRow(props: { row: KeeperRow; registry: () => string }) {
   const row = () => props.row
   return (
-    <tr data-testid={`keeper-row-${row().operator}`} classList={{ mine: row().mine }}>
+    <tr data-testid={`keeper-row-${row().registered}`} classList={{ mine: row().mine }}>
       <td>{row().name}</td>
-      <td title={row().operator} style={{ 'white-space': 'nowrap' }}>
-        {row().operatorShort}
+      <td>
+        <Show when={row().operator} fallback={<span title="The executor's owner() did not answer">not read</span>}>
+          {(op) => <Address address={op()} label="Operator" />}
+        </Show>
+      </td>
+      <td>
+        <Show when={row().executor} fallback={'none'}>
+          {(ex) => <Address address={ex()} label="Executor" />}
+        </Show>
       </td>
       <td>{formatAmount(row().stake)}</td>
       <td>{row().executions}</td>
       <td>{row().fills}</td>
       <td>{row().winRate}</td>
-      <td>{row().avgResponseMs} ms</td>
+      <td>{row().avgDelay}</td>
       <td>{row().draw === undefined ? '—' : formatAmount(row().draw!)}</td>
-      <td>{row().drawAge}</td>
+      <td>
+        <Show when={row().drawSince} fallback={row().drawAge}>
+          {(since) => (row().drawAgeSeconds === undefined ? `since ${since()}` : `${row().drawAge} (since ${since()})`)}
+        </Show>
+      </td>
       <td>{row().slashed ? 'yes' : 'no'}</td>
       <td>
-        <Show when={row().slashable || activeWrite() === `slash-${row().operator}`}>
+        <Show when={row().slashable || activeWrite() === `slash-${row().registered}`}>
           <WriteAction
-            name={`slash-${row().operator}`}
+            name={`slash-${row().registered}`}
             label="Slash"
             disabled={!row().slashable}
-            submitTestId={`slash-${row().operator}`}
-            build={() => registrySlash(props.registry(), row().operator)}
+            submitTestId={`slash-${row().registered}`}
+            build={() => registrySlash(props.registry(), row().registered)}
             effect={(ret) => `slashes ${formatAmount(returnedI128(ret))} USDC of ${row().name}’s stake to the vault`}
           />
         </Show>

@@ -1,11 +1,18 @@
-/** The keepers' live event log, newest line last, with each stream's connection status. */
-import { For, Show, createEffect, on } from 'solid-js'
+/**
+ * The keepers' live event log, newest line last, with each stream's connection status. Times are
+ * on the ledger clock, like every other view's: each line's keeper time is moved onto it when the
+ * line arrives, and the ledger is shown when the event names one.
+ */
+import { For, Show, createEffect, createMemo, on } from 'solid-js'
 import { useConfig } from '../stores/config.js'
-import { LOG_CAP, createLogStore, statusText } from '../stores/log.js'
+import { createLedgerClock, type LedgerTime } from '../stores/ledgerClock.js'
+import { LOG_CAP, createLogStore, statusText, type LogLine } from '../stores/log.js'
+import { formatLedgerTime, keeperTimeText } from '../logic/time.js'
 
 export function LogView() {
-  const { config } = useConfig()
+  const { config, reads } = useConfig()
   const log = createLogStore(() => config()?.keeperApis ?? [])
+  const ledger = createLedgerClock(reads)
   let box: HTMLDivElement | undefined
 
   // Follow the newest line unless the reader scrolled up.
@@ -29,24 +36,30 @@ export function LogView() {
             {(s, i) => (
               <li data-testid={`log-status-${i()}`} data-state={s.status.state}>
                 {s.keeper}: {statusText(s.status)}
-                <Show when={s.heartbeat}>{(h) => <>, last heartbeat {h()}</>}</Show>
+                <Show when={s.heartbeat}>{(h) => <>, last heartbeat {keeperTimeText(h(), ledger.latest)}</>}</Show>
               </li>
             )}
           </For>
         </ul>
       </Show>
+      <p class="note" data-testid="log-clock">
+        Times are the network's ledger close times (UTC), now{' '}
+        {ledger.latest === undefined ? '— (not read yet)' : formatLedgerTime(ledger.latest.closeTime, ledger.latest.sequence)}. A keeper's
+        event time is moved onto that clock as the line arrives (to within a few seconds), with the ledger when the event names one;
+        “keeper clock” marks a time from before the ledger clock was read.
+      </p>
       <p class="note">
         {log.lines().length} line(s), the last {LOG_CAP} kept.{' '}
         <button type="button" onClick={() => log.clear()}>
           Clear
         </button>
       </p>
-      <div class="log" role="log" data-testid="live-log" aria-label="Keeper events, newest last" ref={box}>
+      <div class="log" role="log" tabindex="0" data-testid="live-log" aria-label="Keeper events, newest last" ref={box}>
         <ol style={{ 'list-style': 'none', margin: 0, padding: 0 }}>
           <For each={log.lines()}>
             {(line) => (
               <li data-testid="log-line" data-kind={line.kind}>
-                <time datetime={line.time}>{line.time.slice(11, 19)}</time> {line.keeper} <strong>{line.kind}</strong> {line.summary}
+                <LineTime line={line} anchor={() => ledger.latest} /> {line.keeper} <strong>{line.kind}</strong> {line.summary}
               </li>
             )}
           </For>
@@ -54,4 +67,14 @@ export function LogView() {
       </div>
     </section>
   )
+}
+
+/** A line's time, fixed on the ledger clock as it was when the line arrived (a later clock jump does not move it). */
+function LineTime(props: { line: LogLine; anchor: () => LedgerTime | undefined }) {
+  const text = createMemo<{ text: string; fixed: boolean }>((prev) => {
+    if (prev?.fixed) return prev
+    const anchor = props.anchor()
+    return { text: keeperTimeText(props.line.time, anchor, props.line.ledger), fixed: anchor !== undefined }
+  })
+  return <time datetime={props.line.time}>{text().text}</time>
 }

@@ -1,8 +1,10 @@
 /**
  * The wallet bar in the header: connect (the sandbox wallet on the sandbox network, a browser
  * wallet through the wallets kit elsewhere), then the account, its USDC balance and disconnect.
+ * On a phone the connected wallet's details fold behind a button with the short address.
  */
-import { Show, createEffect, createResource, on } from 'solid-js'
+import { Show, createEffect, createResource, createSignal, on } from 'solid-js'
+import { Address } from '../components/Address.js'
 import { isSandbox } from '../config/network.js'
 import { useConfig } from '../stores/config.js'
 import { connectExtension, connectSandbox, connecting, disconnect, resumeWallet, wallet, walletError, writes } from '../stores/wallet.js'
@@ -28,8 +30,14 @@ export function WalletBar() {
     ({ reads, account }) => reads.usdcBalance(account).catch(() => undefined),
   )
 
+  const [open, setOpen] = createSignal(false)
+
   return (
-    <div class="wallet-bar" aria-label="Wallet" style={{ display: 'flex', gap: '0.75rem', 'align-items': 'center', 'flex-wrap': 'wrap' }}>
+    <div class="wallet-bar" role="group" aria-label="Wallet" classList={{ connected: wallet() !== undefined, open: open() }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') setOpen(false)
+      }}
+    >
       <Show
         when={wallet()}
         fallback={
@@ -62,20 +70,41 @@ export function WalletBar() {
       >
         {(w) => (
           <>
-            <Show when={w().kind === 'sandbox'} fallback={<span class="wallet-label">{w().label}</span>}>
-              <span class="sandbox-label" title="A key generated in this browser and kept in its storage, for the local sandbox only">
-                {w().label}
-              </span>
-            </Show>
-            <span data-testid="wallet-address" data-address={w().address} title={w().address}>
-              {shortAddress(w().address)}
-            </span>
-            <span data-testid="wallet-usdc">
-              {usdc.latest === undefined ? '—' : formatAmount(usdc.latest)} USDC
-            </span>
-            <button type="button" data-testid="wallet-disconnect" onClick={disconnect}>
-              Disconnect
+            <button
+              type="button"
+              class="wallet-toggle"
+              aria-expanded={open()}
+              aria-controls="wallet-details"
+              aria-label={`Wallet ${shortAddress(w().address)}`}
+              onClick={() => setOpen(!open())}
+            >
+              <code>{shortAddress(w().address)}</code>
+              <span aria-hidden="true">{open() ? '▴' : '▾'}</span>
             </button>
+            <div class="wallet-details" id="wallet-details">
+              <Show when={w().kind === 'sandbox'} fallback={<span class="wallet-label">{w().label}</span>}>
+                <span class="sandbox-label" title="A key generated in this browser and kept in its storage, for the local sandbox only">
+                  <span class="label-long">{w().label}</span>
+                  <span class="label-short">Sandbox wallet</span>
+                </span>
+              </Show>
+              <span data-testid="wallet-address" data-address={w().address}>
+                <Address address={w().address} label="Connected account" />
+              </span>
+              <span data-testid="wallet-usdc">
+                {usdc.latest === undefined ? '—' : formatAmount(usdc.latest)} USDC
+              </span>
+              <button
+                type="button"
+                data-testid="wallet-disconnect"
+                onClick={() => {
+                  setOpen(false)
+                  disconnect()
+                }}
+              >
+                Disconnect
+              </button>
+            </div>
           </>
         )}
       </Show>
