@@ -40,6 +40,8 @@ async function view(id: string): Promise<void> {
   await page.goto(`${env.url}#/${id}`)
 }
 
+const headerHeight = () => page.evaluate(() => Math.round(document.querySelector('header.top')!.getBoundingClientRect().height))
+
 /** Runs the write flow: the submit button, then the fee/effect confirmation, then inclusion. */
 async function write(submitTestId: string): Promise<void> {
   await page.getByTestId(submitTestId).click()
@@ -69,10 +71,14 @@ describe('dashboard in chromium', () => {
   })
 
   it('connects the sandbox wallet (friendbot XLM, a USDC trustline, faucet USDC)', async () => {
+    const headerBefore = await headerHeight()
     await page.getByTestId('wallet-connect-sandbox').click()
     const address = page.getByTestId('wallet-address')
     await expect.poll(async () => (await address.getAttribute('data-address')) ?? '', { timeout: 60_000 }).toMatch(/^G[A-Z2-7]{55}$/)
     account = (await address.getAttribute('data-address'))!
+    // the header keeps its height, and focus moves to the connected wallet's controls
+    expect(await headerHeight()).toBe(headerBefore)
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('wallet-disconnect')
     const vault = new VaultContract(env.world.chain, env.world.service!.vault)
     const usdcOf = async () => BigInt(String(await read(env.world.chain, env.world.usdc.contract, 'balance', [addr(account)])))
     await expect.poll(usdcOf, { timeout: 60_000 }).toBeGreaterThan(1_000n * UNIT)
@@ -194,5 +200,28 @@ describe('dashboard in chromium', () => {
     await row.getByText(/% of the lot left/).waitFor({ timeout: 60_000 })
     expect(await row.textContent()).toMatch(/\d+\.\d % of the lot left/)
     await screenshot('auctions')
+  })
+
+  it('lays out every view on a phone (390×844) and a desktop (1280×900) without a sideways page scroll', async () => {
+    const views = ['vault', 'position', 'keepers', 'auctions', 'log', 'research', 'settings', `tx/${depositHash}`]
+    for (const vp of [{ name: 'phone', width: 390, height: 844 }, { name: 'desktop', width: 1280, height: 900 }]) {
+      await page.setViewportSize({ width: vp.width, height: vp.height })
+      for (const id of views) {
+        await view(id)
+        await page.locator('main section').first().waitFor({ timeout: 30_000 })
+        await page.waitForLoadState('networkidle').catch(() => undefined)
+        const { scroll, inner } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }))
+        expect(scroll, `${id} at ${vp.width}px scrolls sideways`).toBeLessThanOrEqual(inner)
+        await screenshot(`${vp.name}-${id.startsWith('tx/') ? 'transaction' : id}`)
+      }
+      // every control a finger or a mouse aims at is at least 44 px tall
+      const small = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>('header a, header button, main button, main input, main select')]
+          .filter((el) => el.getClientRects().length > 0 && el.getBoundingClientRect().height < 44)
+          .map((el) => el.outerHTML.slice(0, 80)),
+      )
+      expect(small, `targets under 44 px at ${vp.width}px`).toEqual([])
+      if (vp.name === 'phone') expect(await headerHeight()).toBeLessThanOrEqual(120)
+    }
   })
 })

@@ -2,12 +2,9 @@
 import { For, Show } from 'solid-js'
 import { formatAmount } from '../logic/amounts.js'
 import type { HistoryRow } from '../logic/accountHistory.js'
+import { formatLedgerDateTime } from '../logic/time.js'
+import { TableRegion } from './TableRegion.js'
 import { TxHashLink } from './TxHashLink.js'
-
-/** A unix time as `YYYY-MM-DD HH:MM:SS` UTC. */
-function when(seconds: number): string {
-  return `${new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`
-}
 
 export function PositionHistory(props: { rows: readonly HistoryRow[]; networkPassphrase: string | undefined; error: string | undefined }) {
   return (
@@ -16,10 +13,11 @@ export function PositionHistory(props: { rows: readonly HistoryRow[]; networkPas
         {(e) => <p class="error">Could not read the vault’s events: {e()}</p>}
       </Show>
       <Show when={props.rows.length > 0} fallback={<p class="note" data-testid="history-empty">No deposits or withdrawals by this account in the history this node keeps.</p>}>
+        <TableRegion label="My deposits and withdrawals">
         <table class="history">
           <thead>
             <tr>
-              <th scope="col">Time (ledger)</th>
+              <th scope="col">Ledger close time (UTC)</th>
               <th scope="col">Kind</th>
               <th scope="col">USDC (paid in / out)</th>
               <th scope="col">Shares (minted / burnt)</th>
@@ -30,9 +28,7 @@ export function PositionHistory(props: { rows: readonly HistoryRow[]; networkPas
             <For each={props.rows}>
               {(r) => (
                 <tr data-testid="history-row" data-kind={r.kind}>
-                  <td>
-                    {when(r.closeTime)} ({r.ledger})
-                  </td>
+                  <td>{formatLedgerDateTime(r.closeTime, r.ledger)}</td>
                   <td>{r.kind === 'deposit' ? 'Deposit' : 'Withdrawal'}</td>
                   <td class="num">{formatAmount(r.amount)}</td>
                   <td class="num">{formatAmount(r.shares)}</td>
@@ -46,6 +42,7 @@ export function PositionHistory(props: { rows: readonly HistoryRow[]; networkPas
             </For>
           </tbody>
         </table>
+        </TableRegion>
       </Show>
     </>
   )

@@ -32,14 +32,14 @@ describe('accountReturn', () => {
     const r = accountReturn(history, { ledger: 20, closeTime: 2 * DAY })
     expect(r.apy.kind).toBe('annualized')
     expect(r.apy.text).toMatch(/APY$/)
-    expect(r.period).toBe('Over 10 d 0 h since your deposit of 1970-01-03 00:00 UTC (ledger 20): the share price’s change, as APY once the period reaches 7 days, cumulative before.')
+    expect(r.period).toBe('Over 10 d 0 h since your deposit of 1970-01-03 00:00:00 UTC · ledger 20: the share price’s change, as APY once the period reaches 7 days, cumulative before.')
   })
 
   it('is cumulative over a shorter holding and says when the history is only what the node keeps', () => {
     const short = accountReturn(history.slice(0, 2), { ledger: 10, closeTime: 0 })
     expect(short.apy.text).toBe('1.00% cumulative')
     const partial = accountReturn(history, undefined)
-    expect(partial.period).toMatch(/^Over 12 d 0 h since 1970-01-01 00:00 UTC, the oldest history this node keeps/)
+    expect(partial.period).toMatch(/^Over 12 d 0 h since ledger 10, the oldest history this node keeps/)
     expect(accountReturn([], undefined).apy.text).toBe('—')
   })
 })

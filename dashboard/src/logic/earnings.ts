@@ -7,7 +7,7 @@
 import { apyDisplay, usdcForShares, type ApyDisplayReturnType, type SharePricePoint } from '../../../src/core/index.js'
 import type { VaultState } from '../../../src/chain/records/index.js'
 import { formatAmount } from './amounts.js'
-import { formatDuration } from './time.js'
+import { formatDuration, formatLedgerDateTime } from './time.js'
 
 /**
  * Differences smaller than this (10 stroops, 0.000001 USDC) are the share math rounding down in the
@@ -53,10 +53,6 @@ export interface AccountReturn {
   period: string
 }
 
-/** A unix time as `YYYY-MM-DD HH:MM` UTC. */
-function utc(seconds: number): string {
-  return `${new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`
-}
 
 /**
  * The account's return: `apyDisplay` over the vault's share-price history from `start` (the
@@ -72,8 +68,8 @@ export function accountReturn(history: readonly LedgerPricePoint[], start: { led
     const first = points[0]
     return {
       apy,
-      period: first === undefined ? 'No share-price history yet.' : `${over} ${utc(first.timestamp)}, the oldest history this node keeps: ${rule}.`,
+      period: first === undefined ? 'No share-price history yet.' : `${over} ${formatLedgerDateTime(first.timestamp, first.ledger)}, the oldest history this node keeps: ${rule}.`,
     }
   }
-  return { apy, period: `${over} your deposit of ${utc(start.closeTime)} (ledger ${start.ledger}): ${rule}.` }
+  return { apy, period: `${over} your deposit of ${formatLedgerDateTime(start.closeTime, start.ledger)}: ${rule}.` }
 }

@@ -33,6 +33,19 @@ export function formatLedgerTime(seconds: number | undefined, ledger?: number): 
   return ledger === undefined ? clock : `${clock} · ledger ${ledger}`
 }
 
+/**
+ * A ledger close time with its date, for lists that span days (an account's history, a
+ * transaction): the same clock as `formatLedgerTime`.
+ *
+ * @example
+ * formatLedgerDateTime(1_700_000_602, 555) // '2023-11-14 22:23:22 UTC · ledger 555'
+ */
+export function formatLedgerDateTime(seconds: number | undefined, ledger?: number): string {
+  if (seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) return ledger === undefined ? '—' : `ledger ${ledger}`
+  const text = `${new Date(Math.round(seconds) * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`
+  return ledger === undefined ? text : `${text} · ledger ${ledger}`
+}
+
 /** The ledger clock as last read: the latest ledger and the browser's time when it was read. */
 export interface ClockAnchor {
   sequence: number

@@ -87,14 +87,14 @@ describe('PositionView', () => {
     expect(earnings.textContent).toContain('What your shares would pay now (99.9999999 USDC) minus what you put in net (100.0000000 deposited − 0.0000000 withdrawn')
     expect(earnings.textContent).toContain('-0.0000001 USDC, is the share math rounding')
     await waitFor(() => expect(screen.getByTestId('position-apy').textContent).toBe('0.00% cumulative'))
-    expect(screen.getByTestId('position-apy').closest('div')!.textContent).toContain('Over 25 s since your deposit of 1970-01-01 00:16 UTC (ledger 5)')
+    expect(screen.getByTestId('position-apy').closest('div')!.textContent).toContain('Over 25 s since your deposit of 1970-01-01 00:16:45 UTC · ledger 5')
   })
 
   it('lists the account’s deposits with the transaction linked to the dashboard’s own page on the sandbox', async () => {
     show()
     const rows = await screen.findAllByTestId('history-row')
     expect(rows).toHaveLength(1)
-    expect(rows[0]!.textContent).toContain('1970-01-01 00:16:45 UTC (5)')
+    expect(rows[0]!.textContent).toContain('1970-01-01 00:16:45 UTC · ledger 5')
     expect(rows[0]!.textContent).toContain('Deposit')
     expect(rows[0]!.textContent).toContain('100.0000000')
     expect(rows[0]!.textContent).toContain('90.9090909')

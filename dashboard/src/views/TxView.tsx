@@ -9,10 +9,8 @@ import { useConfig } from '../stores/config.js'
 import { settle } from '../stores/position.js'
 import { formatAmount } from '../logic/amounts.js'
 import { isTxHash } from '../logic/explorer.js'
+import { formatLedgerDateTime } from '../logic/time.js'
 
-function utc(seconds: number): string {
-  return `${new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`
-}
 
 export function TxView(props: { hash: string }) {
   const { reads } = useConfig()
@@ -72,7 +70,7 @@ export function TxView(props: { hash: string }) {
                 </div>
                 <div>
                   <dt>Closed</dt>
-                  <dd>{utc(t().closeTime)}</dd>
+                  <dd>{formatLedgerDateTime(t().closeTime)}</dd>
                 </div>
                 <div>
                   <dt>Fee charged</dt>

@@ -32,8 +32,34 @@ export function WalletBar() {
 
   const [open, setOpen] = createSignal(false)
 
+  // Focus follows the person: the connect button they pressed is replaced by the connected
+  // wallet's controls (and those by the connect button on disconnect), so focus moves to the
+  // control now in its place instead of falling to the page.
+  let bar!: HTMLDivElement
+  let moveFocus = false
+  const pressed = () => {
+    moveFocus = true
+  }
+  createEffect(
+    on(wallet, () => {
+      if (!moveFocus) return
+      moveFocus = false
+      queueMicrotask(() => {
+        const candidates = bar.querySelectorAll<HTMLElement>('[data-testid="wallet-disconnect"], .wallet-toggle, [data-testid^="wallet-connect"]')
+        const visible = [...candidates].find((el) => el.getClientRects().length > 0)
+        visible?.focus()
+      })
+    }, { defer: true }),
+  )
+  // A connection that failed leaves the pressed button in place, and focus on it.
+  createEffect(
+    on(walletError, (e) => {
+      if (e !== undefined) moveFocus = false
+    }),
+  )
+
   return (
-    <div class="wallet-bar" role="group" aria-label="Wallet" classList={{ connected: wallet() !== undefined, open: open() }}
+    <div ref={bar} class="wallet-bar" role="group" aria-label="Wallet" classList={{ connected: wallet() !== undefined, open: open() }}
       onKeyDown={(e) => {
         if (e.key === 'Escape') setOpen(false)
       }}
@@ -47,12 +73,18 @@ export function WalletBar() {
                 <Show
                   when={isSandbox(c())}
                   fallback={
-                    <button type="button" data-testid="wallet-connect" disabled={connecting() !== undefined} onClick={() => void connectExtension(c())}>
+                    <button type="button" data-testid="wallet-connect" disabled={connecting() !== undefined} onClick={() => {
+                      pressed()
+                      void connectExtension(c())
+                    }}>
                       Connect wallet
                     </button>
                   }
                 >
-                  <button type="button" data-testid="wallet-connect-sandbox" disabled={connecting() !== undefined} onClick={() => void connectSandbox(c())}>
+                  <button type="button" data-testid="wallet-connect-sandbox" disabled={connecting() !== undefined} onClick={() => {
+                    pressed()
+                    void connectSandbox(c())
+                  }}>
                     Use sandbox wallet
                   </button>
                 </Show>
@@ -99,6 +131,7 @@ export function WalletBar() {
                 data-testid="wallet-disconnect"
                 onClick={() => {
                   setOpen(false)
+                  pressed()
                   disconnect()
                 }}
               >
