@@ -20,7 +20,9 @@
  *
  * 6. (without --once) starts the dashboard server (`npm run dashboard`, dashboard/server) on
  *    http://127.0.0.1:5173/ against target/demo/addresses.json and the keepers' APIs, with the
- *    sandbox USDC faucet.
+ *    sandbox USDC faucet, and with the repository's runs/ folder (where `npm run sim -- run`
+ *    writes by default) listed in Research: its sim runs open as reports, its sweeps as
+ *    heatmaps (a missing runs/ folder lists nothing and says so).
  *
  * Then it keeps the network, the keepers and the dashboard running until Ctrl-C (or exits with `--once`: 0 when
  * a liquidation was booked and every invariant holds, 1 otherwise).
@@ -180,6 +182,7 @@ async function main(): Promise<void> {
       try {
         dashboard = await startDashboardServer({
           addresses: addressesFile,
+          runsDir: join(REPO_ROOT, 'runs'),
           port: dashboardPort,
           keeperApis: daemons.map((d) => `http://127.0.0.1:${d.port}`),
           log: (line) => say(`  ${line}`),

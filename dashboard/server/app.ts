@@ -1,6 +1,7 @@
 /**
  * The dashboard's HTTP server: the built app (target/dashboard) as static files, GET /config.json
- * derived from the addresses file, and on the sandbox POST /sandbox/faucet.
+ * derived from the addresses file, on the sandbox POST /sandbox/faucet, and with a runs folder
+ * GET /api/runs (runs.ts).
  */
 import fastifyCompress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
@@ -11,13 +12,17 @@ import { extname, join } from 'node:path'
 import { constants } from 'node:zlib'
 import { dashboardConfig, type DashboardAddresses } from './config.js'
 import { FaucetError, type Faucet } from './faucet.js'
+import { registerRunsRoutes, RUNS_PATH } from './runs.js'
 
 export const FAUCET_PATH = '/sandbox/faucet'
 
 export interface DashboardAppOptions {
   /** The built app (index.html and assets/). */
   root: string
-  addresses: DashboardAddresses
+  /** The world's addresses; without them config.json holds only `runsUrl` (Research alone). */
+  addresses?: DashboardAddresses | undefined
+  /** The folder of sim runs and sweeps served under /api/runs (runs.ts); none without it. */
+  runsDir?: string | undefined
   keeperApis: readonly string[]
   /** The sandbox faucet; without it POST /sandbox/faucet does not exist. */
   faucet?: Faucet | undefined
@@ -61,9 +66,13 @@ export async function buildDashboardApp(opts: DashboardAppOptions): Promise<Fast
   // own host, so it works whichever name or address the browser used.
   app.get('/config.json', async (req, reply) => {
     const faucetUrl = opts.faucet ? `${req.protocol}://${req.host}${FAUCET_PATH}` : undefined
+    const runs = opts.runsDir === undefined ? {} : { runsUrl: `${req.protocol}://${req.host}${RUNS_PATH}` }
     reply.header('cache-control', 'no-store')
-    return dashboardConfig(opts.addresses, { keeperApis: opts.keeperApis, ...(faucetUrl === undefined ? {} : { faucetUrl }) })
+    if (opts.addresses === undefined) return runs
+    return { ...dashboardConfig(opts.addresses, { keeperApis: opts.keeperApis, ...(faucetUrl === undefined ? {} : { faucetUrl }) }), ...runs }
   })
+
+  if (opts.runsDir !== undefined) registerRunsRoutes(app, opts.runsDir)
 
   const faucet = opts.faucet
   if (faucet) {
@@ -90,7 +99,7 @@ export async function buildDashboardApp(opts: DashboardAppOptions): Promise<Fast
   // Client-side routes (no file extension) get the app; missing files stay 404.
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '/'
-    if ((req.method === 'GET' || req.method === 'HEAD') && extname(path) === '' && !path.startsWith('/sandbox/')) {
+    if ((req.method === 'GET' || req.method === 'HEAD') && extname(path) === '' && !path.startsWith('/sandbox/') && !path.startsWith('/api/')) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html')
     }
     return sendError(reply, 404, `no route ${req.method} ${path}`)

@@ -5,10 +5,16 @@ import { parseCliArgs } from './cli.js'
 
 describe('npm run dashboard: the command line', () => {
   it('reads every option, with defaults', () => {
-    expect(parseCliArgs(['--addresses', 'a.json'])).toEqual({ addresses: 'a.json', port: 5173, host: '127.0.0.1', keeperApis: [], build: true, help: false })
+    expect(parseCliArgs(['--addresses', 'a.json'])).toEqual({ addresses: 'a.json', runsDir: undefined, port: 5173, host: '127.0.0.1', keeperApis: [], build: true, help: false })
     expect(
       parseCliArgs(['--addresses', 'a.json', '--port', '0', '--host', '0.0.0.0', '--keeper-api', 'http://127.0.0.1:8080/', '--keeper-api', 'http://h:8081,http://h:8082', '--no-build']),
-    ).toEqual({ addresses: 'a.json', port: 0, host: '0.0.0.0', keeperApis: ['http://127.0.0.1:8080', 'http://h:8081', 'http://h:8082'], build: false, help: false })
+    ).toEqual({ addresses: 'a.json', runsDir: undefined, port: 0, host: '0.0.0.0', keeperApis: ['http://127.0.0.1:8080', 'http://h:8081', 'http://h:8082'], build: false, help: false })
+  })
+
+  it('takes --runs, with or without --addresses (Research alone)', () => {
+    expect(parseCliArgs(['--runs', 'runs'])).toMatchObject({ addresses: undefined, runsDir: 'runs' })
+    expect(parseCliArgs(['--addresses', 'a.json', '--runs', 'runs'])).toMatchObject({ addresses: 'a.json', runsDir: 'runs' })
+    expect(() => parseCliArgs(['--runs', ''])).toThrow('--runs is empty')
   })
 
   it('refuses a bad command line in words', () => {

@@ -17,9 +17,11 @@ export { UsageError, type DashboardAddresses, type DashboardConfig } from './con
 
 export interface DashboardServerOptions {
   /** An addresses file's path (src/world `writeAddresses`), or its parsed and validated content. */
-  addresses?: string | DashboardAddresses
-  /** The same as a path `addresses` (one of the two is required). */
+  addresses?: string | DashboardAddresses | undefined
+  /** The same as a path `addresses` (one of the two is required, unless `runsDir` is given). */
   addressesFile?: string
+  /** A folder of sim runs and sweeps to serve under /api/runs for Research (runs.ts). */
+  runsDir?: string | undefined
   /** Default 5173; 0 = any free port. */
   port?: number
   /** Default 127.0.0.1. */
@@ -36,8 +38,8 @@ export interface DashboardServer {
   /** http://host:port/ (127.0.0.1 for a wildcard bind address). */
   url: string
   port: number
-  /** The config.json without the faucet URL (that one follows the request's host). */
-  config: DashboardConfig
+  /** The config.json without the faucet and runs URLs (those follow the request's host); none without addresses. */
+  config: DashboardConfig | undefined
   /** The faucet's URL on this server, or why there is none. */
   faucet: { url: string } | { unavailable: string }
   close(): Promise<void>
@@ -45,13 +47,13 @@ export interface DashboardServer {
 
 export async function startDashboardServer(opts: DashboardServerOptions): Promise<DashboardServer> {
   const given = opts.addresses ?? opts.addressesFile
-  if (given === undefined) throw new UsageError('startDashboardServer: give addresses (a file path or its content)')
+  if (given === undefined && opts.runsDir === undefined) throw new UsageError('startDashboardServer: give addresses (a file path or its content) or a runs folder')
   const addresses = typeof given === 'string' ? readAddressesFile(given) : given
   const keeperApis = [...(opts.keeperApis ?? [])]
   const log = opts.log
   if (opts.build ?? true) await ensureDashboardBuilt(log === undefined ? {} : { log })
-  const faucet = createFaucet(addresses)
-  const app = await buildDashboardApp({ root: DASHBOARD_OUT, addresses, keeperApis, faucet, ...(log === undefined ? {} : { log }) })
+  const faucet = addresses === undefined ? undefined : createFaucet(addresses)
+  const app = await buildDashboardApp({ root: DASHBOARD_OUT, addresses, runsDir: opts.runsDir, keeperApis, faucet, ...(log === undefined ? {} : { log }) })
   const host = opts.host ?? '127.0.0.1'
   await app.listen({ port: opts.port ?? 5173, host })
   const address = app.server.address()
@@ -61,8 +63,8 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
   return {
     url,
     port,
-    config: dashboardConfig(addresses, { keeperApis }),
-    faucet: faucet ? { url: `${url.slice(0, -1)}${FAUCET_PATH}` } : { unavailable: faucetUnavailable(addresses) ?? 'unknown' },
+    config: addresses === undefined ? undefined : dashboardConfig(addresses, { keeperApis }),
+    faucet: faucet ? { url: `${url.slice(0, -1)}${FAUCET_PATH}` } : { unavailable: addresses === undefined ? 'no addresses file' : (faucetUnavailable(addresses) ?? 'unknown') },
     close: () => app.close(),
   }
 }

@@ -21,6 +21,8 @@ export const configSchema = z.object({
   keeperApis: z.array(httpUrl).default([]),
   /** The dashboard server's sandbox USDC faucet (POST {account}); sandbox only. */
   faucetUrl: httpUrl.optional(),
+  /** The dashboard server's list of sim runs and sweeps (GET → RunsListing, logic/runsApi.ts); only with `--runs`. */
+  runsUrl: httpUrl.optional(),
 })
 
 export type DashboardConfig = z.infer<typeof configSchema>
@@ -32,6 +34,7 @@ export interface ConfigPatch {
   contracts?: Partial<DashboardConfig['contracts']>
   keeperApis?: string[]
   faucetUrl?: string
+  runsUrl?: string
 }
 
 /** URL parameters: rpc, passphrase, friendbot, vault, registry, usdc, keepers (comma-separated), faucet. */
@@ -66,6 +69,7 @@ export function mergePatches(...patches: ConfigPatch[]): ConfigPatch {
     if (p.contracts) out.contracts = { ...out.contracts, ...p.contracts }
     if (p.keeperApis) out.keeperApis = p.keeperApis
     if (p.faucetUrl) out.faucetUrl = p.faucetUrl
+    if (p.runsUrl) out.runsUrl = p.runsUrl
   }
   return out
 }

@@ -1,46 +1,45 @@
 /**
- * Research: open a sim run's report.json (a file, or a URL to fetch) and see its headline
- * figures, its auctions with every fill, and its charts, drawn with the dashboard's Chart
- * component. The report's schema, chart builders and headline figures load on first use (a
- * separate chunk).
+ * Research: the sim runs and sweeps the dashboard server lists (`--runs DIR`, config.json's
+ * `runsUrl`), or a report.json opened from a file or a URL. A run opens as its report (headline
+ * figures, auctions with every fill, charts); a sweep as its risk heatmap and interval table (the
+ * sweep panel and chartjs-chart-matrix load on first use). `#/research?run=<id>` and
+ * `#/research?sweep=<id>` open one directly.
  */
-import { For, Show, createSignal } from 'solid-js'
-import type { HeadlineFigure } from '../../../sim/src/report/headline.js'
-import type { Report } from '../../../sim/src/report/types.js'
-import { Chart } from '../components/Chart.js'
-import { ReportAuctions } from '../components/ReportAuctions.js'
-import type { ReportChart } from '../logic/reportCharts.js'
+import { For, Match, Show, Switch, createEffect, createResource, createSignal, lazy, useContext } from 'solid-js'
+import { ReportPanel } from '../components/ReportPanel.js'
+import { RunsList } from '../components/RunsList.js'
+import { fetchText, openAggregate, openReport, type Opened } from '../logic/researchLoad.js'
+import { entryFileUrl, researchHash, researchTarget, type RunEntry, type RunsListing } from '../logic/runsApi.js'
+import { ConfigContext } from '../stores/config.js'
 
-interface Opened {
-  source: string
-  report: Report
-  figures: HeadlineFigure[]
-  charts: ReportChart[]
-}
+const SweepPanel = lazy(() => import('../components/SweepPanel.js'))
 
-/** Parses and derives everything the view shows; the modules are imported on first use. */
-async function openReport(text: string, source: string): Promise<Opened | { problems: string[] }> {
-  const [{ parseReportText }, { reportCharts }, { headlineFigures }] = await Promise.all([
-    import('../logic/reportSchema.js'),
-    import('../logic/reportCharts.js'),
-    import('../../../sim/src/report/headline.js'),
-  ])
-  const parsed = parseReportText(text)
-  if (!parsed.ok) return { problems: parsed.problems }
-  return { source, report: parsed.report, figures: headlineFigures(parsed.report), charts: reportCharts(parsed.report) }
+async function fetchListing(url: string): Promise<RunsListing> {
+  return JSON.parse(await fetchText(url)) as RunsListing
 }
 
 export function ResearchView() {
+  const store = useContext(ConfigContext)
+  const runsUrl = () => store?.loaded()?.patch.runsUrl
+  const [listing, { refetch }] = createResource(runsUrl, fetchListing)
   const [opened, setOpened] = createSignal<Opened>()
   const [problems, setProblems] = createSignal<string[]>([])
   const [busy, setBusy] = createSignal(false)
   const [url, setUrl] = createSignal('')
+  const openedRun = () => {
+    const o = opened()
+    return o?.kind === 'run' ? o : undefined
+  }
+  const openedSweep = () => {
+    const o = opened()
+    return o?.kind === 'sweep' ? o : undefined
+  }
 
-  const show = async (load: () => Promise<{ text: string; source: string }>) => {
+  const show = async (kind: RunEntry['kind'], load: () => Promise<{ text: string; source: string }>) => {
     setBusy(true)
     try {
       const { text, source } = await load()
-      const result = await openReport(text, source)
+      const result = kind === 'run' ? await openReport(text, source) : await openAggregate(text, source)
       if ('problems' in result) {
         setProblems([`${source}:`, ...result.problems])
         setOpened(undefined)
@@ -56,9 +55,27 @@ export function ResearchView() {
     }
   }
 
+  const openEntry = (kind: RunEntry['kind'], id: string) => {
+    const base = runsUrl()
+    if (base === undefined) return
+    const target = entryFileUrl(base, kind, id)
+    // replaceState: no hashchange, so the shell stays on this view while the link names the run.
+    history.replaceState(null, '', researchHash({ kind, id }))
+    void show(kind, async () => ({ text: await fetchText(target), source: id }))
+  }
+
+  // A deep link opens its run or sweep once the runs URL is known (config.json loads first).
+  let pending = researchTarget(location.hash)
+  createEffect(() => {
+    const target = pending
+    if (runsUrl() === undefined || target === undefined) return
+    pending = undefined
+    openEntry(target.kind, target.id)
+  })
+
   const onFile = (e: Event & { currentTarget: HTMLInputElement }) => {
     const file = e.currentTarget.files?.[0]
-    if (file !== undefined) void show(async () => ({ text: await file.text(), source: file.name }))
+    if (file !== undefined) void show('run', async () => ({ text: await file.text(), source: file.name }))
   }
 
   const onUrl = (e: SubmitEvent) => {
@@ -68,20 +85,28 @@ export function ResearchView() {
       setProblems(['Enter the URL of a report.json.'])
       return
     }
-    void show(async () => {
-      let res: Response
-      try {
-        res = await fetch(target)
-      } catch (err) {
-        throw new Error(`Could not fetch ${target}: ${err instanceof Error ? err.message : String(err)}.`)
-      }
-      if (!res.ok) throw new Error(`Could not fetch ${target}: the server answered HTTP ${res.status}.`)
-      return { text: await res.text(), source: target }
-    })
+    void show('run', async () => ({ text: await fetchText(target), source: target }))
   }
 
   return (
     <>
+      <Show when={runsUrl()}>
+        <section aria-labelledby="research-runs-title">
+          <h2 id="research-runs-title">Research: sim runs and sweeps</h2>
+          <Show when={listing.error}>
+            <p role="alert" class="error">
+              {listing.error instanceof Error ? listing.error.message : String(listing.error)}
+            </p>
+          </Show>
+          <Show when={listing()} fallback={<Show when={!listing.error}><p>Listing the runs…</p></Show>}>
+            {(l) => <RunsList listing={l()} busy={busy()} onOpen={(e) => openEntry(e.kind, e.id)} />}
+          </Show>
+          <button type="button" onClick={() => void refetch()} disabled={listing.loading}>
+            List again
+          </button>
+        </section>
+      </Show>
+
       <section aria-labelledby="research-title">
         <h2 id="research-title">Research: a sim run's report</h2>
         <label>
@@ -97,6 +122,9 @@ export function ResearchView() {
             Fetch
           </button>
         </form>
+        <Show when={runsUrl() === undefined}>
+          <p class="note">To list sim runs and sweeps here, start the dashboard with `npm run dashboard -- --runs runs`.</p>
+        </Show>
         <Show when={busy()}>
           <p>Reading the report…</p>
         </Show>
@@ -107,53 +135,10 @@ export function ResearchView() {
         </Show>
       </section>
 
-      <Show when={opened()}>
-        {(o) => (
-          <>
-            <section aria-labelledby="report-title">
-              <h2 id="report-title">
-                {o().report.scenario.name} — seed {o().report.seed}
-              </h2>
-              <p>{o().report.scenario.description}</p>
-              <p class="note">
-                From {o().source}; ledgers {o().report.run.startLedger}–{o().report.run.endLedger} ({o().report.run.ledgers} simulated at{' '}
-                {o().report.run.ledgerSeconds} s per ledger).
-              </p>
-              <h3>Headline figures</h3>
-              <dl class="figures">
-                <For each={o().figures}>
-                  {(f) => (
-                    <div classList={{ error: f.alert === true }}>
-                      <dt>{f.label}</dt>
-                      <dd>{f.value}</dd>
-                    </div>
-                  )}
-                </For>
-              </dl>
-            </section>
-            <section aria-labelledby="report-auctions">
-              <h2 id="report-auctions">Auctions</h2>
-              <ReportAuctions auctions={o().report.auctions} />
-            </section>
-            <section aria-labelledby="report-charts">
-              <h2 id="report-charts">Charts</h2>
-              <For each={o().charts}>
-                {(c) => (
-                  <figure style={{ margin: '0 0 1.5rem' }}>
-                    <h3>{c.title}</h3>
-                    <Show when={'config' in c ? c.config : undefined} fallback={<p class="note">{'note' in c ? c.note : ''}</p>}>
-                      {(config) => <Chart config={config} label={`${c.title}: ${c.caption}`} testId="research-chart" height={280} />}
-                    </Show>
-                    <Show when={c.caption !== ''}>
-                      <figcaption class="note">{c.caption}</figcaption>
-                    </Show>
-                  </figure>
-                )}
-              </For>
-            </section>
-          </>
-        )}
-      </Show>
+      <Switch>
+        <Match when={openedRun()}>{(o) => <ReportPanel opened={o()} />}</Match>
+        <Match when={openedSweep()}>{(o) => <SweepPanel opened={o()} />}</Match>
+      </Switch>
     </>
   )
 }

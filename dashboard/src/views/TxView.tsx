@@ -10,6 +10,7 @@ import { settle } from '../stores/position.js'
 import { formatAmount } from '../logic/amounts.js'
 import { isTxHash } from '../logic/explorer.js'
 import { formatLedgerDateTime } from '../logic/time.js'
+import { TableRegion } from '../components/TableRegion.js'
 
 
 export function TxView(props: { hash: string }) {
@@ -99,6 +100,7 @@ export function TxView(props: { hash: string }) {
               </ol>
               <h3>Contract events</h3>
               <Show when={t().events.length > 0} fallback={<p class="note">None.</p>}>
+                <TableRegion label="Contract events">
                 <table class="history">
                   <thead>
                     <tr>
@@ -123,6 +125,7 @@ export function TxView(props: { hash: string }) {
                     </For>
                   </tbody>
                 </table>
+                </TableRegion>
               </Show>
             </>
           )}

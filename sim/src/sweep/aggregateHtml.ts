@@ -1,8 +1,9 @@
 /**
  * aggregate.html: a sweep's results as one offline file. Chart.js and chartjs-chart-matrix are
  * inlined and the aggregate is embedded as JSON. First the risk figures (riskHtml.ts, drawn by
- * riskScript.ts: a heatmap over two parameters, a line with its confidence band over one, a
- * table of every point with intervals and n), then the summary figures (aggregateScript.ts: a
+ * riskScript.ts from the chart configurations of riskCharts.ts, inlined by riskBundle.ts: a
+ * heatmap over two parameters, a line with its confidence band over one, a table of every
+ * point with intervals and n), then the summary figures (aggregateScript.ts: a
  * chart per figure, mean with its p5–p95 spread over the first swept parameter, a line per value
  * of the second) and their table. The same aggregate always gives the same bytes.
  */
@@ -13,6 +14,7 @@ import type { SweepAggregate } from './aggregate.js'
 import { AGGREGATE_SCRIPT, figureChartId } from './aggregateScript.js'
 import { formatValue } from './grid.js'
 import { formatStat, riskSection, riskText } from './riskHtml.js'
+import { riskChartsSource } from './riskBundle.js'
 import { RISK_SCRIPT } from './riskScript.js'
 import { formatShard } from './shard.js'
 import { FIGURES, type FigureStats } from './stats.js'
@@ -66,6 +68,7 @@ ${chartJsSource()}</script>
 <script>
 ${chartJsMatrixSource()}</script>
 <script>${AGGREGATE_SCRIPT}</script>
+<script>${riskChartsSource()}</script>
 <script>${RISK_SCRIPT}</script>
 </body>
 </html>

@@ -3,6 +3,7 @@
  * the jobs (every point × every seed). Orders are stable — the first `--set` varies slowest,
  * seeds ascend within a point — because job indices decide shards and the aggregate's order.
  */
+import { formatValue } from './paramValue.js'
 import { loadScenario, parseValue, ScenarioError, type LoadedScenario, type Override } from '../scenario/load.js'
 
 /** One swept parameter: a scenario path and the values it takes, in the order given. */
@@ -62,10 +63,7 @@ export function splitValues(text: string): string[] {
   return out.map((v) => v.trim())
 }
 
-/** A value as it appears in point ids and tables: strings bare, everything else as JSON. */
-export function formatValue(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value)
-}
+export { formatValue }
 
 /**
  * Parses the `--set` arguments of a sweep. Each is `path=v1,v2,...` (one value is fine: it

@@ -2,8 +2,8 @@
  * The risk sections of aggregate.html, drawn from the aggregate alone: the headline (how many
  * seeds the intervals rest on), the heatmap and line-chart controls and canvases (drawn by
  * riskScript.ts), and a static table of every grid point with every risk figure, its 95 %
- * interval and n. Also the pre-formatted value and interval texts the script labels cells with,
- * so the charts and the table print the same digits.
+ * interval and n (the value and interval texts come from riskFormat.ts, so the charts and the
+ * table print the same digits).
  *
  * With two or more swept parameters the page has the heatmap and the line chart; with one,
  * only the line chart (a note says why there is no heatmap); with none, only the table.
@@ -11,57 +11,10 @@
 import { escapeHtml } from '../report/htmlTables.js'
 import type { SweepAggregate } from './aggregate.js'
 import { formatValue } from './grid.js'
-import type { RiskFigureInfo, RiskStats, RiskUnit } from './risk.js'
+import { formatInterval, formatRisk, formatStat, riskHeadline, riskTableRows, riskText, type RiskTableCell } from './riskFormat.js'
 import { RISK_HEATMAP_ID, RISK_LINE_ID } from './riskScript.js'
-import { tidy } from './stats.js'
 
-/**
- * Up to 6 significant digits, plain notation for ordinary magnitudes; `–` for null. Shared by
- * every table of aggregate.html (re-exported there).
- */
-export function formatStat(v: number | null): string {
-  if (v === null) return '–'
-  if (v === 0) return '0'
-  const abs = Math.abs(v)
-  if (abs >= 1e-4 && abs < 1e9) return String(Number(v.toPrecision(6)))
-  return v.toExponential(3)
-}
-
-/** A risk value in its unit: fractions as percentages (0.0123 → `1.23 %`), the rest as numbers. */
-export function formatRisk(v: number | null, unit: RiskUnit): string {
-  if (v === null) return '–'
-  return unit === 'fraction' ? `${formatStat(tidy(v * 100))} %` : formatStat(v)
-}
-
-/** `[lo, hi]` in the figure's unit, or why there is no interval. */
-export function formatInterval(s: RiskStats, unit: RiskUnit): string {
-  if (s.n === 0) return ''
-  if (s.lo === null || s.hi === null) return 'no CI (n < 2)'
-  return `[${formatRisk(s.lo, unit)}, ${formatRisk(s.hi, unit)}]`
-}
-
-/** Per point (aggregate order), per risk figure: [value text, interval text]. */
-export function riskText(a: SweepAggregate): Record<string, [string, string]>[] {
-  return a.points.map((pt) => {
-    const out: Record<string, [string, string]> = {}
-    for (const f of a.risk.figures) {
-      const s = pt.risk[f.name]
-      if (s !== undefined) out[f.name] = [formatRisk(s.value, f.unit), formatInterval(s, f.unit)]
-    }
-    return out
-  })
-}
-
-/** "Intervals rest on N seeds": the runs per grid point the intervals use (a range when failures differ). */
-export function riskHeadline(a: SweepAggregate): string {
-  const runs = a.points.map((p) => p.runs)
-  const lo = Math.min(...runs)
-  const hi = Math.max(...runs)
-  const how = `${Math.round(a.risk.bootstrap.level * 100)} % percentile bootstrap, ${a.risk.bootstrap.resamples} resamples`
-  if (hi === 0) return 'No run finished: there are no risk figures.'
-  if (lo === hi) return `Intervals rest on ${hi} seed${hi === 1 ? '' : 's'} per grid point (${how}).`
-  return `Intervals rest on ${lo} to ${hi} seeds per grid point (failed and missing runs are left out; each figure’s n is in the table; ${how}).`
-}
+export { formatInterval, formatRisk, formatStat, riskHeadline, riskText }
 
 function options(items: readonly { value: string; text: string }[], selected: string): string {
   return items.map((o) => `<option value="${escapeHtml(o.value)}"${o.value === selected ? ' selected' : ''}>${escapeHtml(o.text)}</option>`).join('')
@@ -124,9 +77,9 @@ ${a.params.length > 1 ? `<p class="controls">other parameters fixed at: ${fixSel
 </figure>`
 }
 
-function riskCell(s: RiskStats | undefined, f: RiskFigureInfo): string {
-  if (s === undefined || s.n === 0) return '<td class="num">–</td>'
-  return `<td class="num">${escapeHtml(formatRisk(s.value, f.unit))} <span class="band">${escapeHtml(formatInterval(s, f.unit))}</span> n=${s.n}</td>`
+function riskCell(c: RiskTableCell): string {
+  if (c.n === 0) return '<td class="num">–</td>'
+  return `<td class="num">${escapeHtml(c.value)} <span class="band">${escapeHtml(c.interval)}</span> n=${c.n}</td>`
 }
 
 function riskTable(a: SweepAggregate): string {
@@ -136,8 +89,8 @@ function riskTable(a: SweepAggregate): string {
     '<th>runs</th>',
     ...a.risk.figures.map((f) => `<th title="${escapeHtml(f.definition)}">${escapeHtml(f.label)}</th>`),
   ]
-  const rows = a.points.map((pt) => {
-    const cells = [`<td>${escapeHtml(pt.id)}</td>`, ...pt.values.map((v) => `<td class="num">${escapeHtml(formatValue(v))}</td>`), `<td class="num">${pt.runs}</td>`, ...a.risk.figures.map((f) => riskCell(pt.risk[f.name], f))]
+  const rows = riskTableRows(a).map((row) => {
+    const cells = [`<td>${escapeHtml(row.id)}</td>`, ...row.values.map((v) => `<td class="num">${escapeHtml(v)}</td>`), `<td class="num">${row.runs}</td>`, ...row.cells.map(riskCell)]
     return `<tr>${cells.join('')}</tr>`
   })
   return `<div class="table-box"><table id="risk-table">
