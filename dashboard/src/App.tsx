@@ -26,7 +26,7 @@ const VIEWS: { id: string; title: string; view: () => JSX.Element }[] = [
   { id: 'settings', title: 'Settings', view: SettingsView },
 ]
 
-const current = () => location.hash.replace(/^#\/?/, '') || 'vault'
+const current = () => location.hash.replace(/^#\/?/, '').split('?')[0] || 'vault'
 
 /** The skip link moves focus to the main region without touching the hash (the hash is the route). */
 function skipToContent(e: MouseEvent): void {

@@ -4,6 +4,7 @@
  * fill took, and the outcome. Expired auctions are flagged.
  */
 import { For, Show } from 'solid-js'
+import { TableRegion } from './TableRegion.js'
 import { formatAmount, formatLedger, shortAddress } from '../../../sim/src/report/format.js'
 import type { AuctionFillResult, AuctionResult } from '../../../sim/src/report/types.js'
 
@@ -16,6 +17,7 @@ export function fillText(f: AuctionFillResult): string {
 export function ReportAuctions(props: { auctions: readonly AuctionResult[] }) {
   return (
     <Show when={props.auctions.length > 0} fallback={<p class="note">No auctions were created.</p>}>
+      <TableRegion label="The run’s auctions">
       <table data-testid="report-auctions">
         <thead>
           <tr>
@@ -50,6 +52,7 @@ export function ReportAuctions(props: { auctions: readonly AuctionResult[] }) {
           </For>
         </tbody>
       </table>
+      </TableRegion>
     </Show>
   )
 }

@@ -3,6 +3,7 @@
  * when, a few figures and an Open button per row, newest first; in words when there are none.
  */
 import { For, Show } from 'solid-js'
+import { TableRegion } from './TableRegion.js'
 import type { RunEntry, RunsListing } from '../logic/runsApi.js'
 
 /** "No runs found under <dir>: …" (the folder may not exist yet). */
@@ -27,6 +28,7 @@ function whenText(iso: string): string {
 export function RunsList(props: { listing: RunsListing; onOpen: (e: RunEntry) => void; busy: boolean }) {
   return (
     <Show when={props.listing.entries.length > 0} fallback={<p data-testid="research-runs">{noRunsText(props.listing)}</p>}>
+      <TableRegion label="Sim runs and sweeps">
       <table data-testid="research-runs">
         <caption class="note">Under {props.listing.dir}, newest first</caption>
         <thead>
@@ -60,6 +62,7 @@ export function RunsList(props: { listing: RunsListing; onOpen: (e: RunEntry) =>
           </For>
         </tbody>
       </table>
+      </TableRegion>
     </Show>
   )
 }

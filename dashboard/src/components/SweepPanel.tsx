@@ -6,6 +6,7 @@
  * demand with chartjs-chart-matrix.
  */
 import { Chart as ChartJs, type ChartConfiguration } from 'chart.js'
+import { TableRegion } from './TableRegion.js'
 import { MatrixController, MatrixElement } from 'chartjs-chart-matrix'
 import { For, Index, Show, createMemo, createSignal } from 'solid-js'
 import { formatValue } from '../../../sim/src/sweep/paramValue.js'
@@ -114,6 +115,7 @@ export default function SweepPanel(props: { opened: OpenedSweep }) {
           value, then its 95 % interval [lo, hi]; n is the number of seeds the interval rests on (runs that gave a value). Fractions are shown as percentages.
         </p>
         <div style={{ 'overflow-x': 'auto' }}>
+          <TableRegion label="Every grid point">
           <table data-testid="sweep-ci-table">
             <thead>
               <tr>
@@ -144,6 +146,7 @@ export default function SweepPanel(props: { opened: OpenedSweep }) {
               </For>
             </tbody>
           </table>
+          </TableRegion>
         </div>
       </section>
     </>
