@@ -189,6 +189,27 @@ describe('dashboard in chromium', () => {
     await screenshot('research')
   })
 
+  it('lists the server’s sim runs and sweeps in Research and opens a sweep as its heatmap and interval table', async () => {
+    await view('research')
+    const rows = page.getByTestId('research-run-row')
+    await rows.first().waitFor({ timeout: 30_000 })
+    expect(await rows.count()).toBe(2)
+    const sweep = page.locator('[data-testid="research-run-row"][data-kind="sweep"]')
+    expect(await sweep.textContent()).toMatch(/4 grid points × 2 seeds/)
+    await sweep.getByTestId('research-open').click()
+    await page.getByTestId('sweep-heatmap').waitFor({ timeout: 30_000 })
+    // one row per grid point, each with its interval; the deep link reopens the same sweep
+    await expect.poll(async () => page.getByTestId('sweep-ci-table').locator('tbody tr').count(), { timeout: 30_000 }).toBe(4)
+    expect(page.url()).toMatch(/#\/research\?sweep=sweeps%2Fkeepers|#\/research\?sweep=sweeps\/keepers/)
+    await screenshot('research-sweep')
+    await page.reload()
+    await page.getByTestId('sweep-heatmap').waitFor({ timeout: 30_000 })
+    await view('research')
+    await page.locator('[data-testid="research-run-row"][data-kind="run"]').getByTestId('research-open').click()
+    await page.getByTestId('research-chart').first().waitFor({ timeout: 30_000 })
+    expect(await page.getByTestId('research-error').count()).toBe(0)
+  })
+
   it('charts an open auction’s lot value against its bid cost once a price drop makes a borrower liquidatable', async () => {
     const collateral = env.world.collaterals[0]!
     await env.world.setPrice(collateral.code, (env.world.price(collateral.code) * 75n) / 100n)

@@ -3,7 +3,7 @@
  * depositors yet (so the vault has no share-price history), one keeper daemon with its HTTP API,
  * and the dashboard server (static build, config.json, the sandbox USDC faucet).
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
@@ -12,6 +12,10 @@ import { parseConfig } from '../../src/keeper/config/index.js'
 import { startDaemon, type Daemon } from '../../src/keeper/daemon.js'
 import { deployWorld, type World } from '../../src/world/index.js'
 import { startDashboardServer } from '../server/index.js'
+import { aggregateJson } from '../../sim/src/sweep/aggregate.js'
+import { reportJson } from '../../sim/src/report/write.js'
+import { aggregateOf } from '../../test/sim/aggregatePage.js'
+import { reportFixture } from '../../test/sim/reportFixture.js'
 
 const UNIT = 10_000_000n
 
@@ -57,8 +61,15 @@ export async function startDashboardWorld(): Promise<DashboardWorld> {
       { logger: pino({ level: 'silent' }), stopGraceMs: 2_000 },
     )
     stops.push(() => keeper.stop())
+    // Research's folder: one sim run and one sweep, as `npm run sim` writes them.
+    const runsDir = join(dir, 'runs')
+    await mkdir(join(runsDir, 'crash-seed1'), { recursive: true })
+    await writeFile(join(runsDir, 'crash-seed1', 'report.json'), reportJson(reportFixture()))
+    await mkdir(join(runsDir, 'sweeps', 'keepers'), { recursive: true })
+    await writeFile(join(runsDir, 'sweeps', 'keepers', 'aggregate.json'), aggregateJson(aggregateOf(['keepers.count=1,2', 'keepers.minProfit=1.01,1.05'])))
     const server = await startDashboardServer({
       addressesFile,
+      runsDir,
       port: 0,
       host: '127.0.0.1',
       keeperApis: [`http://127.0.0.1:${keeper.port}`],
