@@ -5,6 +5,10 @@
  */
 import { z } from 'zod'
 
+// Objects are parsed a few times a session here: compiling a fast parser for each schema (zod's
+// JIT, `new Function`) costs the first load more than it ever saves.
+z.config({ jitless: true })
+
 export { SANDBOX_PASSPHRASE, isSandbox } from './network.js'
 
 const contractId = z.string().regex(/^C[A-Z2-7]{55}$/, 'a contract address (C…, 56 characters)')

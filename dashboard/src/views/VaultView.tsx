@@ -52,6 +52,11 @@ export function VaultView() {
   return (
     <section aria-labelledby="vault-title">
       <h2 id="vault-title">Vault</h2>
+      <p class="intro">
+        Depositors put USDC into the vault and receive shares. Registered keepers draw idle USDC to fill liquidation auctions on the lending
+        pool and return it with the profit, which raises the share price for every depositor; there are no reward tokens. The figures below
+        are read from the vault contract and refresh every few seconds.
+      </p>
       <Show when={vault.load()?.error}>
         {(error) => (
           <p role="alert" class="error">
@@ -61,7 +66,7 @@ export function VaultView() {
       </Show>
       <VaultFiguresList figures={vault.figures()} />
       <h3>Share price history</h3>
-      <Chart config={vault.chart} label="The vault's share price over time, one point per deposit, withdrawal, return or write-off" testId="share-price-chart" />
+      <Chart config={vault.chart} label="The vault's share price over time, one point per deposit, withdrawal, return or write-off" testId="share-price-chart" ready={() => vault.history().length > 0} />
       <Show when={read()}>
         {(r) => (
           <p class="note">
