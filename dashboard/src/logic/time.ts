@@ -33,6 +33,11 @@ export function formatLedgerTime(seconds: number | undefined, ledger?: number): 
   return ledger === undefined ? clock : `${clock} · ledger ${ledger}`
 }
 
+/** A unix time (s) as `YYYY-MM-DD HH:MM:SS` in UTC (a chart's axis labels). */
+export function utcDateTime(seconds: number): string {
+  return new Date(Math.round(seconds) * 1000).toISOString().slice(0, 19).replace('T', ' ')
+}
+
 /**
  * A ledger close time with its date, for lists that span days (an account's history, a
  * transaction): the same clock as `formatLedgerTime`.
@@ -42,7 +47,7 @@ export function formatLedgerTime(seconds: number | undefined, ledger?: number): 
  */
 export function formatLedgerDateTime(seconds: number | undefined, ledger?: number): string {
   if (seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) return ledger === undefined ? '—' : `ledger ${ledger}`
-  const text = `${new Date(Math.round(seconds) * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`
+  const text = `${utcDateTime(seconds)} UTC`
   return ledger === undefined ? text : `${text} · ledger ${ledger}`
 }
 

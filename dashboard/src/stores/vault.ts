@@ -19,6 +19,7 @@ import { createMemo, createResource, onCleanup } from 'solid-js'
 import { MISSING, apyDisplay, sharePrice, type ApyDisplayReturnType, type SharePricePoint } from '../../../src/core/index.js'
 import { replayBackward } from '../../../src/audit/invariants/replay.js'
 import { formatAmount } from '../logic/amounts.js'
+import { formatLedgerDateTime, utcDateTime } from '../logic/time.js'
 import type { Reads } from '../clients/chain.js'
 import type { VaultBooks, VaultEventsReader, VaultRead } from '../clients/vaultEvents.js'
 
@@ -88,10 +89,6 @@ export function vaultFigures(books: VaultBooks | undefined, history: readonly Sh
   }
 }
 
-/** A unix time as `YYYY-MM-DD HH:MM:SS` (UTC), the chart's axis and tooltip text. */
-export function timeLabel(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ')
-}
 
 /** The share-price line: x = ledger close time, y = USDC per share; the price holds between points. */
 export function sharePriceChart(points: readonly PricePoint[]): ChartConfiguration<'line', { x: number; y: number }[]> {
@@ -119,14 +116,14 @@ export function sharePriceChart(points: readonly PricePoint[]): ChartConfigurati
           callbacks: {
             title: (items) => {
               const p = points[items[0]?.dataIndex ?? -1]
-              return p === undefined ? '' : `${timeLabel(p.timestamp)} UTC · ledger ${p.ledger} · ${p.kind === 'now' ? 'now' : p.kind}`
+              return p === undefined ? '' : `${formatLedgerDateTime(p.timestamp, p.ledger)} · ${p.kind === 'now' ? 'now' : p.kind}`
             },
           },
         },
       },
       scales: {
         // Few ticks, few labels measured: the first draw is most of what the chart costs.
-        x: { type: 'linear', title: { display: true, text: 'ledger close time (UTC)' }, ticks: { callback: (v) => timeLabel(Number(v)).slice(5), maxTicksLimit: 5, sampleSize: 5 } },
+        x: { type: 'linear', title: { display: true, text: 'ledger close time (UTC)' }, ticks: { callback: (v) => utcDateTime(Number(v)).slice(5), maxTicksLimit: 5, sampleSize: 5 } },
         y: { title: { display: true, text: 'USDC per share' }, ticks: { maxTicksLimit: 6, sampleSize: 6 } },
       },
     },

@@ -9,17 +9,8 @@ import { aggregateOf, runPage } from '../../../test/sim/aggregatePage.js'
 import { aggregateHtml } from './aggregateHtml.js'
 import { formatInterval, formatRisk, riskHeadline } from './riskHtml.js'
 import { RISK_HEATMAP_ID, RISK_LINE_ID } from './riskScript.js'
+import type { HeatCell } from './riskCharts.js'
 
-interface Cell {
-  x: string
-  y: string
-  v: number | null
-  lo: number | null
-  hi: number | null
-  n: number
-  id: string
-  text: [string, string]
-}
 
 // insolventDebt = 100 × point index + seed, seeds 1 and 2 → VaR95 = 100 × index + 1.95
 const a2 = aggregateOf(['keepers.count=1,2,4', 'keepers.minProfit=1.01,1.05'])
@@ -29,7 +20,7 @@ describe('risk heatmap', () => {
     const { byId } = runPage(a2)
     const heat = byId(RISK_HEATMAP_ID)!
     expect(heat.config.type).toBe('matrix')
-    const cells = heat.data.datasets[0]!.data as Cell[]
+    const cells = heat.data.datasets[0]!.data as HeatCell[]
     expect(cells.map((c) => [c.x, c.y, c.v, c.n])).toEqual([
       ['1', '1.01', 1.95, 2],
       ['1', '1.05', 101.95, 2],
@@ -45,7 +36,7 @@ describe('risk heatmap', () => {
 
   it('follows the X, Y and figure selectors', () => {
     const { byId } = runPage(a2, { 'heat-x': '1', 'heat-y': '0', 'heat-figure': 'lpReturn.p50' })
-    const cells = byId(RISK_HEATMAP_ID)!.data.datasets[0]!.data as Cell[]
+    const cells = byId(RISK_HEATMAP_ID)!.data.datasets[0]!.data as HeatCell[]
     // lpReturn = index + seed / 10: the median of seeds 1 and 2 is index + 0.15, shown as a percentage
     expect(cells.map((c) => [c.x, c.y, c.v])).toEqual([
       ['1.01', '1', 0.15],
@@ -69,7 +60,7 @@ describe('risk heatmap', () => {
     const { page, byId } = runPage(a3, { 'heat-fix-2': 'two-step' })
     expect(page.includes('<select id="heat-fix-2"><option value="atomic" selected>atomic</option><option value="two-step">two-step</option></select>')).toBe(true)
     // the two-step slice: points 1 and 3
-    expect((byId(RISK_HEATMAP_ID)!.data.datasets[0]!.data as Cell[]).map((c) => c.v)).toEqual([101.95, 301.95])
+    expect((byId(RISK_HEATMAP_ID)!.data.datasets[0]!.data as HeatCell[]).map((c) => c.v)).toEqual([101.95, 301.95])
   })
 })
 
