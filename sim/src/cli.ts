@@ -1,6 +1,6 @@
 /**
  * `npm run sim -- <command>`:
- *   run <scenario.yaml> [--seed N] [--out DIR] [--set path=value ...] [--snapshot-at STEP[,STEP...|end]] [--check-determinism]
+ *   run <scenario.yaml> [--seed N] [--out DIR] [--set path=value ...] [--snapshot-at STEP[,STEP...|end]] [--check-determinism] [--snapshot FILE | --fork-url URL]
  *   list
  *   sweep <scenario.yaml> --set path=v1,v2 ... [--seeds N] [--seed-base N] [--workers N] [--out DIR] [--shard i/N] [--resume | --no-resume] [--check-determinism N]
  *   merge <dir...> --out DIR
@@ -39,6 +39,23 @@ function intOption(name: string, raw: string | undefined, fallback: number, min 
   const v = Number(raw)
   if (!Number.isInteger(v) || v < min) throw new UsageError(`--${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`)
   return v
+}
+
+/**
+ * `--snapshot FILE` / `--fork-url URL`: where a found world starts (world.from), instead of what
+ * the scenario file says. A snapshot path is relative to the working folder.
+ */
+function startOverrides(snapshot: string | undefined, forkUrl: string | undefined): Override[] {
+  if (snapshot !== undefined && forkUrl !== undefined) throw new UsageError('--snapshot and --fork-url both say where the world starts: give one')
+  if (snapshot !== undefined) {
+    return [
+      { path: 'world.from.snapshot', value: resolve(snapshot) },
+      { path: 'world.from.fork', value: undefined },
+      { path: 'world.from.ledger', value: undefined },
+    ]
+  }
+  if (forkUrl !== undefined) return [{ path: 'world.from.fork', value: forkUrl }, { path: 'world.from.snapshot', value: undefined }]
+  return []
 }
 
 /** A scenario argument: a path, or a name from sim/scenarios. */
@@ -80,10 +97,12 @@ async function run(argv: string[]): Promise<number> {
       set: { type: 'string', multiple: true },
       'snapshot-at': { type: 'string', multiple: true },
       'check-determinism': { type: 'boolean' },
+      snapshot: { type: 'string' },
+      'fork-url': { type: 'string' },
     },
   })
   const file = scenarioPath(positionals[0])
-  const loaded = loadScenario(file, overrides(values.set))
+  const loaded = loadScenario(file, [...overrides(values.set), ...startOverrides(values.snapshot, values['fork-url'])])
   const seed = intOption('seed', values.seed, loaded.scenario.run.seed)
   const out = resolve(values.out ?? join('runs', `${loaded.scenario.name}-seed${seed}`))
   const steps = stepsOf(loaded)
@@ -173,7 +192,7 @@ async function merge(argv: string[]): Promise<number> {
   return mergeCommand(argv)
 }
 
-const USAGE = `usage: npm run sim -- run <scenario> [--seed N] [--out DIR] [--set path=value ...] [--snapshot-at STEP[,STEP...|end]] [--check-determinism]
+const USAGE = `usage: npm run sim -- run <scenario> [--seed N] [--out DIR] [--set path=value ...] [--snapshot-at STEP[,STEP...|end]] [--check-determinism] [--snapshot FILE | --fork-url URL]
        npm run sim -- list
        npm run sim -- sweep <scenario> --set path=v1,v2 [--seeds N] [--seed-base N] [--workers N] [--out DIR] [--shard i/N] [--resume | --no-resume] [--check-determinism N]
        npm run sim -- merge <dir...> --out DIR`

@@ -57,12 +57,12 @@ export function stepsOf(loaded: LoadedScenario): number {
 }
 
 export async function runScenario(opts: RunOptions): Promise<Report> {
-  const { scenario } = opts.loaded
   const log = opts.log ?? (() => {})
   const seed = opts.seed
   const steps = stepsOf(opts.loaded)
   checkSnapshotAt(opts.snapshotAt ?? [], steps, opts.outDir)
-  const prices = buildPricePlan(opts.loaded, seed, steps)
+  // A deployed world's prices are known before it exists: a bad market model fails at once.
+  const early = opts.loaded.scenario.world.from === undefined ? buildPricePlan(opts.loaded, seed, steps) : undefined
   const events: RunEvent[] = []
   const record = (e: RunEvent) => events.push(e)
   let latest: LedgerInfo = { sequence: 0, closeTimeMs: 0 }
@@ -70,7 +70,8 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
   const logFile = opts.outDir !== undefined ? join(opts.outDir, 'keepers.log') : '/dev/null'
 
   const setup = await setUp({
-    scenario,
+    scenario: opts.loaded.scenario,
+    dir: opts.loaded.dir,
     seed,
     logFile,
     nowMs: () => latest.closeTimeMs,
@@ -89,7 +90,16 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
     },
     log,
   })
-  const { sandbox, world, keepers } = setup
+  const { sandbox, world, keepers, scenario } = setup
+  // A found world's assets are known only now: the price paths start from its oracle's prices.
+  const loaded: LoadedScenario = { ...opts.loaded, scenario }
+  let prices: ReturnType<typeof buildPricePlan>
+  try {
+    prices = early ?? buildPricePlan(loaded, seed, steps)
+  } catch (err) {
+    await sandbox.stop()
+    throw err
+  }
   const snapshots = new Snapshots(opts.snapshotAt ?? [], opts.outDir, async (path) => (await sandbox.call<{ latestLedger: number }>('sandbox_dumpSnapshot', { path })).latestLedger, opts.onSnapshot)
   try {
     latest = { sequence: setup.startLedger, closeTimeMs: setup.startCloseMs }
@@ -204,7 +214,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
     const audit = await auditWorld(world, sandbox.server)
     const transactions = await readKeeperTransactions(sandbox.server, setup.mempool.journal)
     const report = await buildReport({
-      loaded: opts.loaded,
+      loaded,
       seed,
       steps,
       startLedger: setup.startLedger,

@@ -7,7 +7,7 @@
 import { Keypair } from '@stellar/stellar-sdk'
 import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
 import { createChain, type Chain, type RpcLike } from '../../src/chain/index.js'
-import { addTrustlines, fundAccounts, mintAll, type Mint } from '../../src/world/assets.js'
+import { addTrustlines, type Mint } from '../../src/world/assets.js'
 import { deployExecutor, deployWorld, keypairFor, type World } from '../../src/world/index.js'
 import { keeperEnv, keeperLogger, keeperSpecs, SimKeeper, type KeeperHooks } from './agents/keepers.js'
 import type { ArbPool } from './agents/arbitrage.js'
@@ -16,6 +16,7 @@ import { Mempool } from './lockstep/mempool.js'
 import { Scheduler, simulatedClock } from './lockstep/scheduler.js'
 import { SimRpc } from './lockstep/simRpc.js'
 import type { Scenario } from './scenario/schema.js'
+import { startFromFound } from './found.js'
 
 const UNIT = 10_000_000n
 const usd = (x: number) => BigInt(Math.round(x * 1e7))
@@ -36,6 +37,8 @@ export function pricesXlm(s: Scenario): boolean {
 }
 
 export interface SimSetup {
+  /** The scenario as run: for a found world, `world.assets` are the pool's collaterals. */
+  scenario: Scenario
   sandbox: Sandbox
   world: World
   /** The environment's chain client (its transactions go first in every ledger). */
@@ -54,6 +57,8 @@ export interface SimSetup {
 
 export interface SetupParameters {
   scenario: Scenario
+  /** The scenario file's folder (a found world's snapshot and hints paths). */
+  dir: string
   seed: number
   logFile: string
   /** Close time of the latest ledger (ms), the clock every agent uses. */
@@ -64,46 +69,24 @@ export interface SetupParameters {
 }
 
 export async function setUp(p: SetupParameters): Promise<SimSetup> {
-  const s = p.scenario
-  const sandbox = await startSandbox({
-    manual: true,
-    instant: true,
-    seed: p.seed,
-    ledgerIntervalSeconds: s.run.ledgerSeconds,
-    extraArgs: ['--retention-window', String(RETENTION), '--quiet'],
-  })
+  const extraArgs = ['--retention-window', String(RETENTION), '--quiet']
+  let sandbox: Sandbox
+  let world: World
+  let s = p.scenario
+  if (s.world.from !== undefined) {
+    const found = await startFromFound({ scenario: { ...s, world: { ...s.world, from: s.world.from } }, dir: p.dir, seed: p.seed, extraArgs, log: p.log })
+    ;({ sandbox, world, scenario: s } = found)
+  } else {
+    sandbox = await startSandbox({ manual: true, instant: true, seed: p.seed, ledgerIntervalSeconds: s.run.ledgerSeconds, extraArgs })
+    try {
+      p.log('deploying the world')
+      world = await deployScenarioWorld(sandbox, s, p.seed)
+    } catch (err) {
+      await sandbox.stop()
+      throw err
+    }
+  }
   try {
-    p.log('deploying the world')
-    const mix = s.world.borrowers.collateralMix
-    const world = await deployWorld(sandbox, {
-      seed: p.seed,
-      serial: true,
-      // No upper time bound: the set-up signs the same envelopes on every run of the seed.
-      txTimeoutSeconds: 0,
-      // A keeper bidding a share of its profit converts it to XLM at the oracle's XLM price.
-      ...(pricesXlm(s) ? { oracleXlmPrice: usd(s.chain.xlmPrice) } : {}),
-      collaterals: s.world.assets.map((a) => ({ code: a.code, price: usd(a.price), cFactor: Math.round(a.cFactor * 1e7), dexDepthUsd: usd(a.dexDepthUsd) })),
-      borrowers: s.world.borrowers.count,
-      borrowerHealthFactor: { min: usd(s.world.borrowers.healthFactor.min), max: usd(s.world.borrowers.healthFactor.max) },
-      ...(mix === undefined ? {} : { collateralWeights: s.world.assets.map((a) => mix[a.code] ?? 0) }),
-      keepers: s.keepers.count,
-      registerKeepers: false,
-      keeperUsdc: usd(s.world.registry.minStake) + 10_000n * UNIT,
-      depositors: s.world.depositors.count,
-      depositAmount: usd(s.world.depositors.amount),
-      lenderSupply: usd(s.world.lenderSupply),
-      vaultConfig: {
-        depositCap: usd(s.world.vault.depositCap),
-        withdrawCooldown: BigInt(Math.round(s.world.vault.withdrawCooldown)),
-        maxDrawPerKeeper: usd(s.world.vault.maxDrawPerKeeper),
-      },
-      registryConfig: {
-        minStake: usd(s.world.registry.minStake),
-        slashTimeout: BigInt(Math.round(s.world.registry.slashTimeout)),
-        slashRateBps: s.world.registry.slashRateBps,
-      },
-    })
-
     p.log('arbitrageurs, watchdog and depositors\' funds')
     const routers = [world.dex.primaryRouter, world.dex.fallbackRouter]
     const arbPools: ArbPool[] = []
@@ -114,7 +97,7 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
     }
     const watchdog = keypairFor(BigInt(p.seed), 'watchdog')
     const extra = [...arbPools.map((a) => a.trader), watchdog]
-    await fundAccounts(world.chain, extra, true)
+    await world.fundAccounts(extra)
     await addTrustlines(world.chain, arbPools.map((a) => a.trader), [world.usdc, ...world.collaterals], true)
     const mints: Mint[] = []
     for (const a of arbPools) {
@@ -126,7 +109,7 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       const total = s.world.depositors.flows.filter((f) => f.depositor === i && f.action === 'deposit').reduce((t, f) => t + (f.amount ?? 0), 0)
       if (total > 0) mints.push({ asset: world.usdc, to: d.publicKey(), amount: usd(total) })
     }
-    await mintAll(world.chain, world.issuer, mints)
+    await world.mintMany(mints)
 
     const mempool = new Mempool(s.chain.ordering)
     mempool.bypass = true
@@ -157,7 +140,7 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
     let background: BackgroundLoad | undefined
     if (s.chain.background !== undefined) {
       p.log('background load')
-      background = await BackgroundLoad.create({ spec: s.chain.background, seed: p.seed, chain: world.chain, usdc: world.usdc.contract, rpc: agentRpc('background'), mempool })
+      background = await BackgroundLoad.create({ spec: s.chain.background, seed: p.seed, chain: world.chain, usdc: world.usdc.contract, rpc: agentRpc('background'), mempool, fund: (a) => world.fundAccounts(a) })
     }
 
     p.log('keepers')
@@ -192,6 +175,7 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
     scheduler.direct = false
     latest = await sandbox.server.getLatestLedger()
     return {
+      scenario: s,
       sandbox,
       world,
       envChain,
@@ -209,6 +193,39 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
     await sandbox.stop()
     throw err
   }
+}
+
+/** The scenario's own world, deployed one transaction at a time on the seeded sandbox. */
+function deployScenarioWorld(sandbox: Sandbox, s: Scenario, seed: number): Promise<World> {
+  const mix = s.world.borrowers.collateralMix
+  return deployWorld(sandbox, {
+    seed: seed,
+    serial: true,
+    // No upper time bound: the set-up signs the same envelopes on every run of the seed.
+    txTimeoutSeconds: 0,
+    // A keeper bidding a share of its profit converts it to XLM at the oracle's XLM price.
+    ...(pricesXlm(s) ? { oracleXlmPrice: usd(s.chain.xlmPrice) } : {}),
+    collaterals: s.world.assets.map((a) => ({ code: a.code, price: usd(a.price), cFactor: Math.round(a.cFactor * 1e7), dexDepthUsd: usd(a.dexDepthUsd) })),
+    borrowers: s.world.borrowers.count,
+    borrowerHealthFactor: { min: usd(s.world.borrowers.healthFactor.min), max: usd(s.world.borrowers.healthFactor.max) },
+    ...(mix === undefined ? {} : { collateralWeights: s.world.assets.map((a) => mix[a.code] ?? 0) }),
+    keepers: s.keepers.count,
+    registerKeepers: false,
+    keeperUsdc: usd(s.world.registry.minStake) + 10_000n * UNIT,
+    depositors: s.world.depositors.count,
+    depositAmount: usd(s.world.depositors.amount),
+    lenderSupply: usd(s.world.lenderSupply),
+    vaultConfig: {
+      depositCap: usd(s.world.vault.depositCap),
+      withdrawCooldown: BigInt(Math.round(s.world.vault.withdrawCooldown)),
+      maxDrawPerKeeper: usd(s.world.vault.maxDrawPerKeeper),
+    },
+    registryConfig: {
+      minStake: usd(s.world.registry.minStake),
+      slashTimeout: BigInt(Math.round(s.world.registry.slashTimeout)),
+      slashRateBps: s.world.registry.slashRateBps,
+    },
+  })
 }
 
 export { Keypair }

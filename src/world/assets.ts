@@ -26,17 +26,23 @@ export async function createAsset(chain: Chain, issuer: Keypair, code: string): 
   return { code, issuer: issuer.publicKey(), contract, decimals: 7 }
 }
 
+/** The classic asset; XLM when `issuer` is empty (the native asset's contract). */
 export function classicAsset(a: WorldAsset): Asset {
-  return new Asset(a.code, a.issuer)
+  return a.issuer === '' ? Asset.native() : new Asset(a.code, a.issuer)
 }
 
-/** Trustlines from each holder to every asset (one transaction per holder, holders in parallel). */
+/**
+ * Trustlines from each holder to every asset (one transaction per holder, holders in parallel).
+ * XLM needs none and is skipped.
+ */
 export async function addTrustlines(chain: Chain, holders: readonly Keypair[], assets: readonly WorldAsset[], serial = false): Promise<void> {
+  const credit = assets.filter((a) => a.issuer !== '')
+  if (credit.length === 0) return
   const trust = (h: Keypair) =>
     submit(
       chain,
       h,
-      assets.map((a) => Operation.changeTrust({ asset: classicAsset(a) })),
+      credit.map((a) => Operation.changeTrust({ asset: classicAsset(a) })),
     )
   if (serial) for (const h of holders) await trust(h)
   else await Promise.all(holders.map(trust))

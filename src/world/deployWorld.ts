@@ -11,7 +11,7 @@ import {
   deployPool,
   type ReserveConfig,
 } from './blend.js'
-import { deployRouter, seedPair, setRouterPaused } from './dex.js'
+import { deployDexes, setRouterPaused } from './dex.js'
 import { ORACLE_DECIMALS, WorldOracle } from './oracle.js'
 import { addrs, blendRequest, vec } from './scval.js'
 import { planBorrowers } from './planBorrowers.js'
@@ -23,7 +23,6 @@ import type {
   Borrower,
   CollateralSpec,
   DeployWorldOptions,
-  DexPairInfo,
   World,
   WorldAddresses,
   WorldNetwork,
@@ -198,21 +197,15 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
   const borrowers: Borrower[] = borrowerPlans
 
   log('dex')
-  const pairWasmHash = wasm.dex_pair
-  const primaryRouter = await deployRouter(chain, admin, wasm.dex_router, pairWasmHash, salt('router/primary'))
-  const fallbackRouter = await deployRouter(chain, admin, wasm.dex_router, pairWasmHash, salt('router/fallback'))
-  const pairs: DexPairInfo[] = []
-  for (const [router, share] of [
-    [primaryRouter, 2n],
-    [fallbackRouter, 1n],
-  ] as const) {
-    for (const [i, c] of collaterals.entries()) {
-      const usdcSide = (dexDepth[i]! * share) / 2n
-      const assetSide = (usdcSide * UNIT) / collateralSpecs[i]!.price
-      const pair = await seedPair(chain, router, admin, usdc.contract, c.contract, usdcSide, assetSide)
-      pairs.push({ router, tokenA: usdc.contract, tokenB: c.contract, pair })
-    }
-  }
+  const dex = await deployDexes(
+    chain,
+    admin,
+    wasm,
+    salt,
+    usdc.contract,
+    collaterals.map((c, i) => ({ contract: c.contract, price: collateralSpecs[i]!.price, depthUsd: dexDepth[i]! })),
+  )
+  const { primaryRouter, fallbackRouter } = dex
 
   log('rebalance vault')
   const rebalanceAssets = [usdc.contract, ...collaterals.map((c) => c.contract)]
@@ -283,7 +276,7 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
     },
     oracle: { contract: oracle.contract, decimals: ORACLE_DECIMALS },
     blend: { pool, ...protocol, reserves },
-    dex: { primaryRouter, fallbackRouter, pairWasmHash, pairs },
+    dex,
     rebalanceVault: { contract: rebalanceVault, rebalancer, assets: rebalanceAssets, weightsBps: weights },
     service: serviceAddrs ?? null,
     accounts: {
@@ -329,6 +322,8 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
     // async: a bad argument becomes a rejected promise like every chain error
     setPrice: async (a, price) => oracle.setPrice(chain, admin, findAsset(a).contract, price),
     mint: async (a, to, amount) => mintAll(chain, issuer, [{ asset: findAsset(a), to, amount }]),
+    mintMany: async (mints) => mintAll(chain, issuer, mints),
+    fundAccounts: async (accounts) => fundAccounts(chain, accounts, true),
     balance: async (a, holder) => balanceOf(chain, findAsset(a).contract, holder),
     positions: async (user) => readPositions(chain, pool, user),
     setRouterPaused: async (r, paused) => setRouterPaused(chain, admin, routerId(r), paused),
@@ -355,7 +350,7 @@ export async function readPositions(chain: Chain, pool: string, user: string): P
   return { collateral: toMap(raw.collateral), liabilities: toMap(raw.liabilities), supply: toMap(raw.supply) }
 }
 
-function keeperEnv(
+export function keeperEnv(
   network: WorldNetwork,
   pool: string,
   usdc: string,
@@ -376,7 +371,7 @@ function keeperEnv(
   }
 }
 
-async function writeAddressesFile(path: string, addresses: WorldAddresses): Promise<void> {
+export async function writeAddressesFile(path: string, addresses: WorldAddresses): Promise<void> {
   await mkdir(dirname(path), { recursive: true })
   await writeFile(path, `${JSON.stringify(addresses, null, 2)}\n`)
 }

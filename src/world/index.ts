@@ -9,6 +9,7 @@ export type {
   World,
   WorldAddresses,
   WorldNetwork,
+  WorldSource,
 } from './types.js'
 export type { WorldAsset } from './assets.js'
 export { POOL_STATUS, REQUEST, defaultReserveConfig, type BlendProtocol, type ReserveConfig } from './blend.js'

@@ -1,6 +1,6 @@
-import type { Keypair } from '@stellar/stellar-sdk'
+import type { Keypair, xdr } from '@stellar/stellar-sdk'
 import type { Chain } from '../chain/index.js'
-import type { WorldAsset } from './assets.js'
+import type { Mint, WorldAsset } from './assets.js'
 import type { BlendProtocol, ReserveConfig } from './blend.js'
 import type { RegistryConfig, VaultConfig } from './service.js'
 
@@ -174,6 +174,17 @@ export interface World {
   setPrice(assetOrCode: string, price: bigint): Promise<void>
   /** Mints an asset to an account (needs a trustline) or a contract. */
   mint(assetOrCode: string, to: string, amount: bigint): Promise<void>
+  /** Many mints at once (batched classic payments on a world we deployed). */
+  mintMany(mints: readonly Mint[]): Promise<void>
+  /** Creates these accounts with XLM for fees (one at a time). */
+  fundAccounts(accounts: readonly Keypair[]): Promise<void>
+  /** Where a world found on a snapshot or a fork came from; absent for a world we deployed. */
+  source?: WorldSource
+  /**
+   * How prices are posted when the oracle is not the world's own mock: the method and its
+   * arguments for prices by asset contract (oracle decimals) at a timestamp (unix seconds).
+   */
+  oracleFeed?: { method: string; decimals: number; args(prices: ReadonlyMap<string, bigint>, timestamp: bigint): xdr.ScVal[] }
   /** Token balance of an account or contract. */
   balance(assetOrCode: string, holder: string): Promise<bigint>
   /** `pool.get_positions(user)`. */
@@ -182,4 +193,24 @@ export interface World {
   setRouterPaused(router: string, paused: boolean): Promise<void>
   /** Writes the addresses file (JSON). */
   writeAddresses(path: string): Promise<void>
+}
+
+/** The state a found world starts from (sim/ reports name it). */
+export interface WorldSource {
+  kind: 'snapshot' | 'fork'
+  /** The snapshot file (absolute path) and its SHA-256 (hex). */
+  file?: string
+  sha256?: string
+  /** The fork's upstream RPC (credentials in the URL masked). */
+  url?: string
+  /** The ledger the state is from (the snapshot's, or the upstream's latest when forked). */
+  ledger: number
+  networkPassphrase: string
+  pool: string
+  oracle: string
+  /** The oracle's code before the harness replaced it (hex wasm hash). */
+  oracleCode: string | null
+  backstop: string
+  /** Where the borrowers came from, and how many each source named. */
+  borrowerSources: Record<string, number>
 }

@@ -13,7 +13,6 @@
 import { Account, Contract, Keypair, TransactionBuilder, rpc, xdr, type Transaction } from '@stellar/stellar-sdk'
 import type { Chain } from '../../../src/chain/index.js'
 import { MIN_INCLUSION_FEE } from '../../../src/core/index.js'
-import { fundAccounts } from '../../../src/world/assets.js'
 import { keypairFor } from '../../../src/world/index.js'
 import { keyedNormal, keyedUniform } from '../lockstep/keyed.js'
 import type { Mempool } from '../lockstep/mempool.js'
@@ -83,9 +82,9 @@ export class BackgroundLoad {
    * Funds the load's accounts and simulates its call once (every account's transaction has the
    * same footprint and resources). `chain` is the set-up's (a ledger per transaction).
    */
-  static async create(p: { spec: BackgroundSpec; seed: number; chain: Chain; usdc: string; rpc: SimRpc; mempool: Mempool }): Promise<BackgroundLoad> {
+  static async create(p: { spec: BackgroundSpec; seed: number; chain: Chain; usdc: string; rpc: SimRpc; mempool: Mempool; fund: (accounts: readonly Keypair[]) => Promise<void> }): Promise<BackgroundLoad> {
     const accounts = Array.from({ length: p.spec.accounts }, (_, i) => keypairFor(BigInt(p.seed), `background/${i}`))
-    await fundAccounts(p.chain, accounts, true)
+    await p.fund(accounts)
     const call = new Contract(p.usdc).call('decimals')
     const first = await p.chain.server.getAccount(accounts[0]!.publicKey())
     const probe = new TransactionBuilder(first, { fee: String(MIN_INCLUSION_FEE), networkPassphrase: p.chain.networkPassphrase }).addOperation(call).setTimeout(0).build()

@@ -8,6 +8,7 @@ import type { Keypair } from '@stellar/stellar-sdk'
 import { addr, bool, i128, invoke, read, type Chain } from '../../../src/chain/index.js'
 import { mulDiv } from '../../../src/core/index.js'
 import type { World } from '../../../src/world/index.js'
+import { toOracleUnits } from '../../../src/world/found/index.js'
 import { i128s } from '../../../src/world/scval.js'
 import type { RunEvent } from '../report/types.js'
 import type { Scenario } from '../scenario/schema.js'
@@ -108,9 +109,16 @@ export class Environment {
   act(step: number, ledger: number, full: boolean): void {
     const { world, chain } = this.p
     if (this.p.prices.posts[step] === 1) {
-      const xlm = this.p.oracleXlmPrice === undefined ? [] : [this.p.oracleXlmPrice]
-      const prices = [UNIT, ...this.p.prices.assets.map((c) => this.p.toPrice7(this.p.prices.oracle[c]![step]!)), ...xlm]
-      this.track('oracle', ledger, invoke(chain, world.admin, world.oracle, 'set_price_stable', [i128s(prices)]))
+      const feed = world.oracleFeed
+      if (feed !== undefined) {
+        // A found pool's oracle: its own asset order and decimals, stamped with the ledger's time.
+        const prices = new Map(this.p.prices.assets.map((c) => [world.asset(c).contract, toOracleUnits(this.p.prices.oracle[c]![step]!, feed.decimals)]))
+        this.track('oracle', ledger, invoke(chain, world.admin, world.oracle, feed.method, feed.args(prices, this.p.nowSeconds())))
+      } else {
+        const xlm = this.p.oracleXlmPrice === undefined ? [] : [this.p.oracleXlmPrice]
+        const prices = [UNIT, ...this.p.prices.assets.map((c) => this.p.toPrice7(this.p.prices.oracle[c]![step]!)), ...xlm]
+        this.track('oracle', ledger, invoke(chain, world.admin, world.oracle, 'set_price_stable', [i128s(prices)]))
+      }
     }
     if (this.p.scenario.dex.primaryFailureRate > 0) {
       if (step === this.outageUntil) {

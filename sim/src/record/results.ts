@@ -8,6 +8,7 @@ import { addr, read } from '../../../src/chain/index.js'
 import { apyDisplay, sharePrice } from '../../../src/core/index.js'
 import { minProfitScaled, planFill } from '../../../src/keeper/adapters/blend/auctionPlan.js'
 import { AuctionType } from '../../../src/keeper/adapters/blend/storage.js'
+import { describeSource } from './source.js'
 import type { World } from '../../../src/world/index.js'
 import { REPO_ROOT } from '../../../sandbox/ts/launch.js'
 import type { SimKeeper } from '../agents/keepers.js'
@@ -210,6 +211,7 @@ export async function buildReport(p: ReportInput): Promise<Report> {
   const missed = p.observer.scan?.borrowers.filter((b) => b.liquidatable && !liquidated.has(b.user)).length ?? 0
   const s = p.loaded.scenario
   const util = p.series.totalUsdc.map((u, i) => (u > 0 ? p.series.activeLiq[i]! / u : 0))
+  const source = describeSource(p.world)
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     scenario: { name: s.name, description: s.description, hash: p.loaded.hash, resolved: s },
@@ -257,5 +259,6 @@ export async function buildReport(p: ReportInput): Promise<Report> {
     audit: p.audit,
     series: p.series,
     events: [...p.events].sort((a, b) => a.ledger - b.ledger || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0)),
+    ...(source === undefined ? {} : { source }),
   }
 }

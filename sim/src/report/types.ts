@@ -8,6 +8,7 @@
  * sequence numbers of the run's sandbox.
  */
 import type { FeeSummary, KeeperFeeFigures } from '../record/fees.js'
+import type { ReportSource } from '../record/source.js'
 
 export const REPORT_SCHEMA_VERSION = 1
 
@@ -49,6 +50,8 @@ export interface Report {
   series: Series
   /** Scenario events as they happened: flows, crashes, restarts, outages, slashes. */
   events: RunEvent[]
+  /** A found world's origin (snapshot or fork) and the real pool's figures at the start. */
+  source?: ReportSource
 }
 
 export interface Summary {

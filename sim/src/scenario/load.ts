@@ -80,6 +80,19 @@ function location(doc: Document, lines: LineCounter, path: (string | number | sy
 /** Price models whose diffusion shocks `market.correlation` can mix. */
 const CORRELATABLE = new Set(['gbm', 'jumps'])
 
+/**
+ * Market models and correlations naming assets the world does not have (checked at load for a
+ * deployed world, and once a found world's collaterals are known).
+ */
+export function assetCodeProblems(s: Pick<Scenario, 'market'>, assets: ReadonlySet<string>): string[] {
+  const problems: string[] = []
+  for (const code of Object.keys(s.market.prices)) {
+    if (!assets.has(code)) problems.push(`market.prices.${code}: no world asset with that code (assets: ${[...assets].join(', ')})`)
+  }
+  problems.push(...correlationAssetProblems(s.market, assets))
+  return problems
+}
+
 /** `market.correlation` assets that are no world asset, or whose price model has no GBM shocks. */
 function correlationAssetProblems(market: Scenario['market'], assets: ReadonlySet<string>): string[] {
   const problems: string[] = []
@@ -106,14 +119,19 @@ export function validateScenario(input: unknown, file: string, doc?: { doc: Docu
     throw new ScenarioError(file, problems)
   }
   const name = parsed.data.name ?? basename(file, extname(file))
-  const assets = new Set(parsed.data.world.assets.map((a) => a.code))
   const problems: string[] = []
-  for (const code of Object.keys(parsed.data.market.prices)) {
-    if (!assets.has(code)) problems.push(`market.prices.${code}: no world asset with that code (assets: ${[...assets].join(', ')})`)
-  }
-  problems.push(...correlationAssetProblems(parsed.data.market, assets))
-  for (const code of Object.keys(parsed.data.world.borrowers.collateralMix ?? {})) {
-    if (!assets.has(code)) problems.push(`world.borrowers.collateralMix.${code}: no world asset with that code`)
+  if (parsed.data.world.from === undefined) {
+    const assets = new Set(parsed.data.world.assets.map((a) => a.code))
+    problems.push(...assetCodeProblems(parsed.data, assets))
+    for (const code of Object.keys(parsed.data.world.borrowers.collateralMix ?? {})) {
+      if (!assets.has(code)) problems.push(`world.borrowers.collateralMix.${code}: no world asset with that code`)
+    }
+  } else {
+    // A found world's assets and borrowers are the pool's: what would deploy them has no say.
+    const world = ((input as Record<string, unknown>)['world'] ?? {}) as Record<string, unknown>
+    for (const field of ['assets', 'borrowers', 'lenderSupply']) {
+      if (world[field] !== undefined) problems.push(`world.${field}: not used with world.from (the pool's own ${field === 'lenderSupply' ? 'supply' : field} are found); remove it`)
+    }
   }
   const k = parsed.data.keepers
   for (const o of k.individual) if (o.index >= k.count) problems.push(`keepers.individual: index ${o.index} but keepers.count is ${k.count}`)

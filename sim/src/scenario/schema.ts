@@ -207,6 +207,45 @@ const asset = z
   })
   .strict()
 
+const contractId = z.string().regex(/^C[A-Z2-7]{55}$/, 'a contract address (C..., 56 characters)')
+const accountOrContract = z.string().regex(/^[GC][A-Z2-7]{55}$/, 'a Stellar address (G... or C..., 56 characters)')
+
+/**
+ * A world found rather than deployed: the sandbox starts from a LedgerSnapshot file or forks a
+ * live RPC, and the scenario's pool is whatever that state holds (sim/README.md, "Real pools").
+ */
+export const worldFrom = z
+  .object({
+    /** A LedgerSnapshot file, relative to the scenario file. */
+    snapshot: z.string().min(1).optional(),
+    /** A Stellar RPC to fork lazily (its latest ledger). */
+    fork: z.url({ protocol: /^https?$/, error: 'an http(s) URL of a Stellar RPC' }).optional(),
+    /** HTTP headers for the fork's upstream (e.g. an API key). */
+    headers: z.record(z.string(), z.string()).default({}),
+    /** With `fork`: the ledger the upstream must be at (an RPC serves only its latest state). */
+    ledger: z.number().int().positive().optional(),
+    /** The Blend v2 pool. */
+    pool: contractId,
+    /** Checked against the pool's config when given (default: the pool's). */
+    oracle: contractId.optional(),
+    /** Checked against the pool's backstop when given. */
+    backstop: contractId.optional(),
+    /** The reserve the vault lends (default: the one whose asset code is USDC). */
+    usdc: contractId.optional(),
+    /** Routers that exist to sell into; when absent, DEX pools are created at `dexDepthUsd`. */
+    routers: z.object({ primary: contractId, fallback: contractId.optional() }).strict().optional(),
+    /** USD on each side of a created primary pool: one number, or per asset code. */
+    dexDepthUsd: z.union([positive, z.record(z.string(), positive)]).default(1_000_000),
+    /** Borrowers to track besides those the snapshot or the upstream's events name. */
+    borrowers: z.array(accountOrContract).default([]),
+    /** A file of borrower addresses, one per line, relative to the scenario file. */
+    hints: z.string().min(1).optional(),
+  })
+  .strict()
+  .refine((f) => (f.snapshot === undefined) !== (f.fork === undefined), { message: 'give exactly one of snapshot or fork' })
+  .refine((f) => f.ledger === undefined || f.fork !== undefined, { message: 'ledger goes with fork (a snapshot holds one ledger)', path: ['ledger'] })
+export type WorldFrom = z.infer<typeof worldFrom>
+
 export const scenarioSchema = z
   .object({
     /** Short name (the file name by default). */
@@ -230,6 +269,8 @@ export const scenarioSchema = z
       .refine((r) => (r.ledgers === undefined) !== (r.duration === undefined), { message: 'give exactly one of run.ledgers or run.duration' }),
     world: z
       .object({
+        /** Start from a snapshot or a fork instead of deploying a world (assets and borrowers are then found). */
+        from: worldFrom.optional(),
         /** Collateral assets (at least two; USDC is always the borrowed asset). */
         assets: z.array(asset).min(2).default([
           { code: 'WETH', price: 2000, cFactor: 0.75, dexDepthUsd: 1_000_000 },
