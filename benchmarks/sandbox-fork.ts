@@ -18,6 +18,7 @@
 import { performance } from 'node:perf_hooks'
 import { Address, Keypair, hash, xdr } from '@stellar/stellar-sdk'
 import { startSandbox, type ForkStatus, type Sandbox } from '../sandbox/ts/launch.js'
+import { plainAccountEntry } from '../src/chain/index.js'
 import { textTable } from '../sim/src/report/summary.js'
 
 function arg(name: string, fallback: string): string {
@@ -42,20 +43,7 @@ const seed = (label: string) => hash(Buffer.from(`sandbox-fork-bench/${label}`))
 function entry(i: number): xdr.LedgerEntry {
   const data =
     i % 2 === 0
-      ? xdr.LedgerEntryData.account(
-          new xdr.AccountEntry({
-            accountId: Keypair.fromRawEd25519Seed(seed(`account/${i}`)).xdrAccountId(),
-            balance: 1_000_000_000n,
-            seqNum: 0n,
-            numSubEntries: 0,
-            inflationDest: null,
-            flags: 0,
-            homeDomain: '',
-            thresholds: Buffer.from([1, 0, 0, 0]),
-            signers: [],
-            ext: xdr.AccountEntryExt.v0(),
-          }),
-        )
+      ? plainAccountEntry(Keypair.fromRawEd25519Seed(seed(`account/${i}`)).publicKey(), 1_000_000_000n, 0n)
       : xdr.LedgerEntryData.contractData(
           new xdr.ContractDataEntry({
             ext: xdr.ExtensionPoint.v0(),

@@ -39,4 +39,4 @@ export { prepareWrite, sendSigned, type EnvelopeSigner, type PreparedWrite } fro
 export * from './records/index.js'
 export { ConnectionError, connectionFailureReason } from './errors.js'
 export { withConnectionErrors } from './connection.js'
-export { ledgerKeyId, nativeBalance, type LedgerReader } from './ledgerEntries.js'
+export { ledgerKeyId, nativeBalance, plainAccountEntry, type LedgerReader } from './ledgerEntries.js'

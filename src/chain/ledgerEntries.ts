@@ -94,3 +94,24 @@ export async function nativeBalance(server: LedgerReader, accountId: string): Pr
   if (entry === undefined) return undefined
   return BigInt(xdr.expectUnionVariant(entry.val, 'account').account.balance.toString())
 }
+
+/**
+ * The ledger entry data of a plain account: no signers, no sub-entries, master key weight 1
+ * (what CreateAccount leaves, with a sequence number of our choosing).
+ */
+export function plainAccountEntry(accountId: string, balance: bigint, seqNum: bigint): xdr.LedgerEntryData {
+  return xdr.LedgerEntryData.account(
+    new xdr.AccountEntry({
+      accountId: xdr.PublicKey.publicKeyTypeEd25519(StrKey.decodeEd25519PublicKey(accountId)),
+      balance,
+      seqNum,
+      numSubEntries: 0,
+      inflationDest: null,
+      flags: 0,
+      homeDomain: '',
+      thresholds: Buffer.from([1, 0, 0, 0]),
+      signers: [],
+      ext: xdr.AccountEntryExt.v0(),
+    }),
+  )
+}

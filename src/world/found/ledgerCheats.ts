@@ -4,7 +4,7 @@
  * signs for, and an oracle whose code we replace. Nothing here works against a real network.
  */
 import { Address, Asset, Keypair, scValToNative, StrKey, xdr } from '@stellar/stellar-sdk'
-import { i128, type LedgerReader } from '../../chain/index.js'
+import { i128, plainAccountEntry, type LedgerReader } from '../../chain/index.js'
 
 /** A node with the sandbox's cheat methods (a started sandbox satisfies it). */
 export interface CheatNode {
@@ -58,19 +58,7 @@ async function readOne(server: LedgerReader, key: xdr.LedgerKey): Promise<{ val:
 export async function createAccounts(node: CheatNode, server: LedgerReader, accounts: readonly string[], balance: bigint, ledger: number): Promise<void> {
   for (const account of accounts) {
     if ((await readOne(server, accountKey(account))) !== undefined) continue
-    const entry = new xdr.AccountEntry({
-      accountId: Keypair.fromPublicKey(account).xdrAccountId(),
-      balance,
-      seqNum: BigInt(ledger) << 32n,
-      numSubEntries: 0,
-      inflationDest: null,
-      flags: 0,
-      homeDomain: '',
-      thresholds: Buffer.from([1, 0, 0, 0]),
-      signers: [],
-      ext: xdr.AccountEntryExt.v0(),
-    })
-    await put(node, xdr.LedgerEntryData.account(entry))
+    await put(node, plainAccountEntry(account, balance, BigInt(ledger) << 32n))
   }
 }
 
