@@ -21,6 +21,7 @@ import { summaryTable } from './report/summary.js'
 import { loadScenario, parseValue, ScenarioError, type Override } from './scenario/load.js'
 import { checkSnapshotAt, parseSnapshotAt, SnapshotOptionError, type SnapshotFile, type SnapshotStep } from './record/snapshots.js'
 import { runScenario, stepsOf } from './run.js'
+import { FoundWorldError } from './found.js'
 
 const SCENARIOS = join(REPO_ROOT, 'sim', 'scenarios')
 
@@ -209,6 +210,10 @@ async function main(): Promise<number> {
     if (err instanceof ScenarioError || err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`${(err as Error).message}\n${err instanceof UsageError ? `${USAGE}\n` : ''}`)
       return 2
+    }
+    if (err instanceof FoundWorldError) {
+      process.stderr.write(`${err.message}\n`)
+      return 1
     }
     throw err
   }

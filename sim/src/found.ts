@@ -22,10 +22,9 @@ import {
   snapshotLedger,
 } from '../../src/world/found/index.js'
 import { assetCodeProblems } from './scenario/load.js'
+import { serviceSettings, usd } from './serviceSettings.js'
 import type { Scenario, WorldFrom } from './scenario/schema.js'
 
-const usd = (x: number) => BigInt(Math.round(x * 1e7))
-const UNIT = 10_000_000n
 
 export interface FoundStart {
   sandbox: Sandbox
@@ -48,20 +47,34 @@ function forkArgs(from: WorldFrom): string[] {
   return ['--fork-url', from.fork!, ...Object.entries(from.headers).flatMap(([k, v]) => ['--fork-header', `${k}: ${v}`])]
 }
 
+/** A found world that cannot be started: the message says what and where (the CLI prints it alone). */
+export class FoundWorldError extends Error {
+  override name = 'FoundWorldError'
+}
+
 export async function startFromFound(p: FoundParameters): Promise<FoundStart> {
+  try {
+    return await start(p)
+  } catch (err) {
+    if (err instanceof FoundWorldError) throw err
+    throw new FoundWorldError(`cannot start from ${p.scenario.world.from.snapshot ?? urlForLogs(p.scenario.world.from.fork ?? '')}: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
+  }
+}
+
+async function start(p: FoundParameters): Promise<FoundStart> {
   const s = p.scenario
   const from = s.world.from
   let snapshot: { file: string; sha256: string; doc: unknown } | undefined
   if (from.snapshot !== undefined) {
     const file = resolve(p.dir, from.snapshot)
     const bytes = await readFile(file).catch((err: unknown) => {
-      throw new Error(`world.from.snapshot ${file}: ${err instanceof Error ? err.message : String(err)}`)
+      throw new FoundWorldError(`world.from.snapshot ${file}: ${err instanceof Error ? err.message : String(err)}`)
     })
     let doc: unknown
     try {
       doc = JSON.parse(bytes.toString('utf8'))
     } catch (err) {
-      throw new Error(`world.from.snapshot ${file} is not JSON: ${err instanceof Error ? err.message : String(err)}`)
+      throw new FoundWorldError(`world.from.snapshot ${file} is not JSON: ${err instanceof Error ? err.message : String(err)}`)
     }
     snapshot = { file, sha256: createHash('sha256').update(bytes).digest('hex'), doc }
   }
@@ -84,7 +97,7 @@ export async function startFromFound(p: FoundParameters): Promise<FoundStart> {
       const status = await sandbox.call<ForkStatus>('sandbox_forkStatus')
       ledger = status.forkLedger
       if (from.ledger !== undefined && from.ledger !== ledger) {
-        throw new Error(`world.from.ledger is ${from.ledger} but ${urlForLogs(from.fork!)} is at ledger ${ledger}: an RPC serves only its latest state (start from a snapshot to keep a ledger)`)
+        throw new FoundWorldError(`world.from.ledger is ${from.ledger} but ${urlForLogs(from.fork!)} is at ledger ${ledger}: an RPC serves only its latest state (start from a snapshot to keep a ledger)`)
       }
       p.log('reading the pool\'s events upstream')
       lists['events'] = await borrowersInUpstreamEvents(from.fork!, from.pool, ledger, from.headers)
@@ -102,20 +115,7 @@ export async function startFromFound(p: FoundParameters): Promise<FoundStart> {
         borrowers,
         ...(from.routers === undefined ? {} : { routers: from.routers }),
         dexDepthUsd: depth,
-        keepers: s.keepers.count,
-        depositors: s.world.depositors.count,
-        depositAmount: usd(s.world.depositors.amount),
-        keeperUsdc: usd(s.world.registry.minStake) + 10_000n * UNIT,
-        vaultConfig: {
-          depositCap: usd(s.world.vault.depositCap),
-          withdrawCooldown: BigInt(Math.round(s.world.vault.withdrawCooldown)),
-          maxDrawPerKeeper: usd(s.world.vault.maxDrawPerKeeper),
-        },
-        registryConfig: {
-          minStake: usd(s.world.registry.minStake),
-          slashTimeout: BigInt(Math.round(s.world.registry.slashTimeout)),
-          slashRateBps: s.world.registry.slashRateBps,
-        },
+        ...serviceSettings(s),
         txTimeoutSeconds: 0,
         source: {
           kind: snapshot !== undefined ? 'snapshot' : 'fork',
@@ -130,7 +130,7 @@ export async function startFromFound(p: FoundParameters): Promise<FoundStart> {
       ['oracle', from.oracle, world.oracle],
       ['backstop', from.backstop, world.blend.backstop],
     ] as const) {
-      if (want !== undefined && want !== got) throw new Error(`world.from.${field} is ${want}, but pool ${from.pool} uses ${got}`)
+      if (want !== undefined && want !== got) throw new FoundWorldError(`world.from.${field} is ${want}, but pool ${from.pool} uses ${got}`)
     }
     const assets = world.collaterals.map((c, i) => ({
       code: c.code,
@@ -141,7 +141,7 @@ export async function startFromFound(p: FoundParameters): Promise<FoundStart> {
     }))
     const scenario: Scenario = { ...s, world: { ...s.world, assets: assets.map(({ index: _i, ...a }) => a) } }
     const problems = assetCodeProblems(scenario, new Set(assets.map((a) => a.code)))
-    if (problems.length > 0) throw new Error(`the scenario names assets pool ${from.pool} does not lend against:\n${problems.map((x) => `  - ${x}`).join('\n')}`)
+    if (problems.length > 0) throw new FoundWorldError(`the scenario names assets pool ${from.pool} does not lend against:\n${problems.map((x) => `  - ${x}`).join('\n')}`)
     return { sandbox, world, scenario }
   } catch (err) {
     await sandbox.stop()

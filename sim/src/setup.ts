@@ -17,9 +17,8 @@ import { Scheduler, simulatedClock } from './lockstep/scheduler.js'
 import { SimRpc } from './lockstep/simRpc.js'
 import type { Scenario } from './scenario/schema.js'
 import { startFromFound } from './found.js'
+import { serviceSettings, usd } from './serviceSettings.js'
 
-const UNIT = 10_000_000n
-const usd = (x: number) => BigInt(Math.round(x * 1e7))
 
 /** Ledgers the sandbox keeps events for: a whole long run, read back at the end. */
 const RETENTION = 2_000_000
@@ -209,22 +208,9 @@ function deployScenarioWorld(sandbox: Sandbox, s: Scenario, seed: number): Promi
     borrowers: s.world.borrowers.count,
     borrowerHealthFactor: { min: usd(s.world.borrowers.healthFactor.min), max: usd(s.world.borrowers.healthFactor.max) },
     ...(mix === undefined ? {} : { collateralWeights: s.world.assets.map((a) => mix[a.code] ?? 0) }),
-    keepers: s.keepers.count,
+    ...serviceSettings(s),
     registerKeepers: false,
-    keeperUsdc: usd(s.world.registry.minStake) + 10_000n * UNIT,
-    depositors: s.world.depositors.count,
-    depositAmount: usd(s.world.depositors.amount),
     lenderSupply: usd(s.world.lenderSupply),
-    vaultConfig: {
-      depositCap: usd(s.world.vault.depositCap),
-      withdrawCooldown: BigInt(Math.round(s.world.vault.withdrawCooldown)),
-      maxDrawPerKeeper: usd(s.world.vault.maxDrawPerKeeper),
-    },
-    registryConfig: {
-      minStake: usd(s.world.registry.minStake),
-      slashTimeout: BigInt(Math.round(s.world.registry.slashTimeout)),
-      slashRateBps: s.world.registry.slashRateBps,
-    },
   })
 }
 

@@ -48,4 +48,39 @@ describe('scenario files', () => {
     expect(files.length).toBeGreaterThanOrEqual(10)
     for (const f of files) expect(loadScenario(join(dir, f)).scenario.name).toBe(f.replace(/\.yaml$/, ''))
   })
+
+  describe('world.from (a found pool)', () => {
+    const POOL = 'CDVQVKOY2YSXS2IC7KN6MNASSHPAO7UN2UR2ON4OI2SKMFJNVAMDX6DP'
+    const ROUTER = 'CAS3J7GYLGXMF6TDJBBYYSE3HQ6BBSMLNUQ34T6TZMYMW2EVH34XOWMA'
+    const found = (from: string, rest = '') => `run: {ledgers: 10}\nworld:\n  from: ${from}\n${rest}`
+
+    it('takes a snapshot or a fork with the pool, and leaves asset codes to be checked once the pool is read', () => {
+      const s = parseScenarioText(found(`{snapshot: up.json, pool: ${POOL}}`, 'market:\n  prices:\n    XLM: {model: constant}\n'), 'x.yaml').scenario
+      expect(s.world.from).toMatchObject({ snapshot: 'up.json', pool: POOL, dexDepthUsd: 1_000_000, borrowers: [], headers: {} })
+      const f = parseScenarioText(found(`{fork: "https://rpc.example.org", ledger: 7, pool: ${POOL}, dexDepthUsd: {XLM: 5000}}`), 'x.yaml').scenario
+      expect(f.world.from).toMatchObject({ fork: 'https://rpc.example.org', ledger: 7, dexDepthUsd: { XLM: 5000 } })
+    })
+
+    it('refuses a start that is neither or both, a ledger on a snapshot, and bad addresses', () => {
+      expect(problems(found(`{pool: ${POOL}}`))[0]).toMatch(/world\.from: give exactly one of snapshot or fork/)
+      expect(problems(found(`{snapshot: a.json, fork: "http://x:1", pool: ${POOL}}`))[0]).toMatch(/exactly one of snapshot or fork/)
+      expect(problems(found(`{snapshot: a.json, ledger: 5, pool: ${POOL}}`)).some((p) => /world\.from\.ledger: ledger goes with fork/.test(p))).toBe(true)
+      expect(problems(found('{snapshot: a.json, pool: GNOPE}'))[0]).toMatch(/world\.from\.pool: a contract address/)
+      expect(problems(found(`{fork: "ftp://x", pool: ${POOL}}`))[0]).toMatch(/world\.from\.fork: an http\(s\) URL/)
+      expect(problems(found(`{snapshot: a.json, pool: ${POOL}, borrowers: [nope]}`))[0]).toMatch(/world\.from\.borrowers\.0: a Stellar address/)
+    })
+
+    it('refuses the fields that would deploy a world, and router outages on routers it does not own', () => {
+      const p = problems(found(`{snapshot: a.json, pool: ${POOL}}`, '  assets: [{code: WETH, price: 1}, {code: WBTC, price: 2}]\n  borrowers: {count: 3}\n  lenderSupply: 5\n'))
+      expect(p).toEqual([
+        expect.stringMatching(/^world\.assets: not used with world\.from/),
+        expect.stringMatching(/^world\.borrowers: not used with world\.from/),
+        expect.stringMatching(/^world\.lenderSupply: not used with world\.from/),
+      ])
+      expect(problems(found(`{snapshot: a.json, pool: ${POOL}, routers: {primary: ${ROUTER}}}`, 'dex: {primaryFailureRate: 0.1}\n'))).toEqual([
+        expect.stringMatching(/^dex\.primaryFailureRate: the sim pauses only routers it deployed/),
+      ])
+    })
+  })
 })
+

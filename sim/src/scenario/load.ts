@@ -132,6 +132,9 @@ export function validateScenario(input: unknown, file: string, doc?: { doc: Docu
     for (const field of ['assets', 'borrowers', 'lenderSupply']) {
       if (world[field] !== undefined) problems.push(`world.${field}: not used with world.from (the pool's own ${field === 'lenderSupply' ? 'supply' : field} are found); remove it`)
     }
+    if (parsed.data.world.from.routers !== undefined && parsed.data.dex.primaryFailureRate > 0) {
+      problems.push('dex.primaryFailureRate: the sim pauses only routers it deployed; with world.from.routers it must be 0')
+    }
   }
   const k = parsed.data.keepers
   for (const o of k.individual) if (o.index >= k.count) problems.push(`keepers.individual: index ${o.index} but keepers.count is ${k.count}`)

@@ -103,6 +103,9 @@ export async function buildOnFoundPool(node: CheatNode & WorldNetwork, o: FoundW
   if (usdc === undefined) throw new Error(`${usdcId} is not a reserve of pool ${o.pool} (reserves: ${[...reserves.keys()].join(', ')})`)
   const collaterals = [...reserves.values()].filter((r) => r.asset.contract !== usdcId)
   if (collaterals.length === 0) throw new Error(`pool ${o.pool} has no reserve besides ${usdc.code}`)
+  const codes = [...reserves.values()].map((r) => r.asset.code)
+  const twice = codes.filter((c, i) => codes.indexOf(c) !== i)
+  if (twice.length > 0) throw new Error(`pool ${o.pool} has two reserves with asset code ${twice[0]}: the sim names assets by code`)
 
   const kp = (label: string) => keypairFor(seed, `found/${label}`)
   const salt = (label: string) => seedBytes(seed, `found/salt/${label}`)
@@ -127,7 +130,7 @@ export async function buildOnFoundPool(node: CheatNode & WorldNetwork, o: FoundW
 
   log('the oracle, under the scenario\'s control')
   const before = await contractExecutable(chain.server as never, oracle)
-  const control = await takeOverOracle(chain, node, admin, oracle, BigInt(Math.floor(nowMs / 1000)), before?.kind === 'wasm' ? before.wasmHash : null)
+  const control = await takeOverOracle(chain, node, admin, oracle, BigInt(Math.floor(nowMs / 1000)), before?.kind === 'wasm' ? before.wasmHash : null, scan.snapshot.reserveList)
   const prices7 = new Map([...reserves.values()].map((r) => [r.asset.contract, r.price]))
 
   log('contract code')

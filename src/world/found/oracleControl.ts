@@ -7,7 +7,7 @@
  */
 import { type Keypair, scValToNative, xdr } from '@stellar/stellar-sdk'
 import { addr, i128, invoke, simulateRead, u32, u64, uploadWasm, type Chain } from '../../chain/index.js'
-import { decodePriceData } from '../../keeper/adapters/blend/oracle.js'
+import { decodePriceData, stellarAsset } from '../../keeper/adapters/blend/oracle.js'
 import { loadWasm } from '../wasm.js'
 import { replaceCode, type CheatNode } from './ledgerCheats.js'
 
@@ -43,13 +43,24 @@ function stellarAssetId(asset: xdr.ScVal): string | undefined {
  * `admin`) and publishes the same prices again, stamped `now`: the pool values every position
  * as before, and from here on only `admin` posts.
  */
-export async function takeOverOracle(chain: Chain, node: CheatNode, admin: Keypair, oracle: string, now: bigint, originalCode: string | null): Promise<ControlledOracle> {
+export async function takeOverOracle(
+  chain: Chain,
+  node: CheatNode,
+  admin: Keypair,
+  oracle: string,
+  now: bigint,
+  originalCode: string | null,
+  reserves: readonly string[],
+): Promise<ControlledOracle> {
   const decimals = Number(scValToNative(await simulateRead(chain, oracle, 'decimals', [])))
-  const resolution = Number(scValToNative(await simulateRead(chain, oracle, 'resolution', [])))
-  const base = await simulateRead(chain, oracle, 'base', [])
-  const listed = await simulateRead(chain, oracle, 'assets', [])
-  const assets = listed.type === 'scvVec' ? [...(listed.vec ?? [])] : []
-  if (assets.length === 0) throw new Error(`oracle ${oracle} lists no assets`)
+  // SEP-40 asks for these too; an oracle that does not answer gets what a pool needs of it.
+  const optional = (method: string) => simulateRead(chain, oracle, method, []).catch(() => undefined)
+  const resolution = Number(scValToNative((await optional('resolution')) ?? u32(300)))
+  const base = (await optional('base')) ?? xdr.ScVal.scvVec([xdr.ScVal.scvSymbol('Other'), xdr.ScVal.scvSymbol('USD')])
+  const listed = await optional('assets')
+  const assets = listed?.type === 'scvVec' && (listed.vec ?? []).length > 0 ? [...listed.vec!] : reserves.map((r) => stellarAsset(r))
+  const missing = reserves.filter((r) => !assets.some((a) => stellarAssetId(a) === r))
+  if (missing.length > 0) throw new Error(`oracle ${oracle} lists no price for reserve ${missing.join(', ')}`)
   const start: { price: bigint; timestamp: bigint }[] = []
   for (const a of assets) {
     const last = decodePriceData(await simulateRead(chain, oracle, 'lastprice', [a]))

@@ -1,0 +1,39 @@
+/**
+ * The service's part of a scenario's world in the chain's units: keepers, depositors and their
+ * money, the vault's and the registry's configuration. The same whether the world is deployed
+ * (setup.ts) or found in a snapshot or a fork (found.ts).
+ */
+import type { RegistryConfig, VaultConfig } from '../../src/world/service.js'
+import type { Scenario } from './scenario/schema.js'
+
+/** USD (a plain number) as a 7-decimal integer. */
+export const usd = (x: number): bigint => BigInt(Math.round(x * 1e7))
+
+export interface ServiceSettings {
+  keepers: number
+  depositors: number
+  depositAmount: bigint
+  /** A keeper account's USDC: its stake and 10,000 to spare. */
+  keeperUsdc: bigint
+  vaultConfig: VaultConfig
+  registryConfig: RegistryConfig
+}
+
+export function serviceSettings(s: Scenario): ServiceSettings {
+  return {
+    keepers: s.keepers.count,
+    depositors: s.world.depositors.count,
+    depositAmount: usd(s.world.depositors.amount),
+    keeperUsdc: usd(s.world.registry.minStake) + usd(10_000),
+    vaultConfig: {
+      depositCap: usd(s.world.vault.depositCap),
+      withdrawCooldown: BigInt(Math.round(s.world.vault.withdrawCooldown)),
+      maxDrawPerKeeper: usd(s.world.vault.maxDrawPerKeeper),
+    },
+    registryConfig: {
+      minStake: usd(s.world.registry.minStake),
+      slashTimeout: BigInt(Math.round(s.world.registry.slashTimeout)),
+      slashRateBps: s.world.registry.slashRateBps,
+    },
+  }
+}
