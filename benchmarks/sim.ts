@@ -5,19 +5,24 @@
  *             every ledger is acted on by every keeper); simulated minutes per wall minute over
  *             the lockstep loop, set-up (sandbox, world, agents) timed apart. Goal >= 600.
  *   fidelity-1000  the same with 1,000 borrowers (not in the default set: --only fidelity-1000).
+ *   snapshot-500  a pool found in a snapshot (world.from): an upstream sandbox with 500 borrowers
+ *             deployed under another seed, dumped to a LedgerSnapshot file, then a 1 h WETH crash
+ *             started from that file; the upstream, the dump, the set-up and the loop timed apart
+ *             (not in the default set: --only snapshot-500).
  *   day       calm-then-crash: 24 simulated hours, fast-forward on (the default). Whole wall
  *             time, set-up included. Goal <= 5 min.
  *   sweep     crash-short over N seeds on 1 worker, then on 2 workers (one sandbox each):
  *             wall-time speed-up.
  *
- * Run: npx tsx benchmarks/sim.ts [--only fidelity,fidelity-1000,day,sweep] [--sweep-seeds 4]
+ * Run: npx tsx benchmarks/sim.ts [--only fidelity,fidelity-1000,snapshot-500,day,sweep] [--sweep-seeds 4]
  * Run directories: target/bench/sim/. Prints one table and a final JSON line; exits non-zero
  * only when a run itself fails (core replay mismatch, audit, a crashed sweep run), never for a
  * missed goal.
  */
-import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { REPO_ROOT } from '../sandbox/ts/launch.js'
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises'
+import { REPO_ROOT, startSandbox } from '../sandbox/ts/launch.js'
+import { deployWorld } from '../src/world/index.js'
 import { runScenario, stepsOf } from '../sim/src/run.js'
 import { loadScenario, type Override } from '../sim/src/scenario/load.js'
 import { textTable } from '../sim/src/report/summary.js'
@@ -25,7 +30,7 @@ import type { Report } from '../sim/src/report/types.js'
 import { runSweep } from '../sim/src/sweep/index.js'
 
 const OUT = join(REPO_ROOT, 'target', 'bench', 'sim')
-const scenarioFile = (name: string) => join(REPO_ROOT, 'sim', 'scenarios', `${name}.yaml`)
+const scenarioFile = (name: string) => (name.endsWith('.yaml') ? name : join(REPO_ROOT, 'sim', 'scenarios', `${name}.yaml`))
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`)
@@ -89,6 +94,44 @@ async function timedSweep(workers: number, seeds: number): Promise<{ ms: number;
   return { ms, runs, failed: r.failed.length }
 }
 
+/**
+ * An upstream with `borrowers` borrowers deployed under seed 77 (no vault), dumped to a
+ * snapshot, and a scenario file that crashes WETH on it: what `snapshot-500` runs.
+ */
+async function snapshotUpstream(borrowers: number, dir: string): Promise<{ scenario: string; deployMs: number; dumpMs: number; entries: number; bytes: number }> {
+  await rm(dir, { recursive: true, force: true })
+  await mkdir(dir, { recursive: true })
+  const upstream = await startSandbox({ manual: true, instant: true, seed: 77 })
+  try {
+    log(`upstream: ${borrowers} borrowers`)
+    const t0 = performance.now()
+    const world = await deployWorld(upstream, { seed: 77, serial: true, borrowers, keepers: 1, service: false, txTimeoutSeconds: 0, lenderSupply: 20_000n * BigInt(borrowers) * 10_000_000n })
+    const deployMs = performance.now() - t0
+    const file = join(dir, 'upstream.json')
+    const t1 = performance.now()
+    const dump = await upstream.call<{ entries: number }>('sandbox_dumpSnapshot', { path: file })
+    const dumpMs = performance.now() - t1
+    const scenario = join(dir, 'snapshot-crash.yaml')
+    await writeFile(
+      scenario,
+      [
+        'description: WETH −30 % over 20 minutes on a 500-borrower pool found in a snapshot',
+        'run: { duration: 1h }',
+        'world:',
+        `  from: { snapshot: upstream.json, pool: ${world.blend.pool}, dexDepthUsd: 5000000 }`,
+        'market:',
+        '  prices:',
+        '    WETH: { model: scripted, moves: [{ at: 10m, change: -0.30, over: 20m }] }',
+        'keepers: { count: 3 }',
+        '',
+      ].join('\n'),
+    )
+    return { scenario, deployMs, dumpMs, entries: dump.entries, bytes: (await stat(file)).size }
+  } finally {
+    await upstream.stop()
+  }
+}
+
 async function main(): Promise<void> {
   const only = new Set(arg('only', 'fidelity,day,sweep').split(','))
   const sweepSeeds = Number(arg('sweep-seeds', '4'))
@@ -118,6 +161,36 @@ async function main(): Promise<void> {
     json[part] = { borrowers, steps: t.steps, simMinutes, loopSeconds: seconds(t.loopMs), setupSeconds: seconds(t.setupMs), simMinutesPerWallMinute: Math.round(rate * 10) / 10, auctions: s.auctions, fastForwarded: t.report.run.fastForwardedLedgers, replayMismatches: s.replayMismatches }
     const why = runFailed(t.report)
     if (why !== undefined) failures.push(`${part}: ${why}`)
+  }
+
+  if (only.has('snapshot-500')) {
+    const up = await snapshotUpstream(500, join(OUT, 'snapshot-500-upstream'))
+    const t = await timedRun(up.scenario, [], join(OUT, 'snapshot-500'))
+    const simMinutes = (t.steps * t.ledgerSeconds) / 60
+    const s = t.report.summary
+    const src = t.report.source!
+    rows.push([
+      'snapshot start, 500 borrowers, 3 keepers',
+      `upstream ${seconds(up.deployMs)} s, dump ${seconds(up.dumpMs)} s (${up.entries} entries, ${(up.bytes / 1e6).toFixed(1)} MB); set-up ${seconds(t.setupMs)} s; loop ${seconds(t.loopMs)} s`,
+      `${seconds(t.totalMs)} s wall; ${(simMinutes / (t.loopMs / 60_000)).toFixed(1)} sim min / wall min`,
+      '',
+    ])
+    rows.push(['  what happened', `${src.start.borrowers.length} borrowers found, ${s.auctions.created} auctions, ${s.auctions.filled} filled, ${t.report.run.fastForwardedLedgers} fast-forwarded, ${s.replayMismatches} replay mismatches`, '', ''])
+    json['snapshot-500'] = {
+      upstreamSeconds: seconds(up.deployMs),
+      dumpSeconds: seconds(up.dumpMs),
+      snapshotEntries: up.entries,
+      snapshotBytes: up.bytes,
+      setupSeconds: seconds(t.setupMs),
+      loopSeconds: seconds(t.loopMs),
+      wallSeconds: seconds(t.totalMs),
+      steps: t.steps,
+      borrowersFound: src.start.borrowers.length,
+      auctions: s.auctions,
+      replayMismatches: s.replayMismatches,
+    }
+    const why = runFailed(t.report)
+    if (why !== undefined) failures.push(`snapshot-500: ${why}`)
   }
 
   if (only.has('day')) {
