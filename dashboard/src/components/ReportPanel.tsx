@@ -1,11 +1,13 @@
 /**
- * An opened sim run report: its headline figures, its auctions with every fill and what is left,
+ * An opened sim run report: its headline figures, where it started when it started from a
+ * snapshot or a fork (ReportSource), its auctions with every fill and what is left,
  * and its charts, drawn with the dashboard's Chart component.
  */
 import { For, Show } from 'solid-js'
 import type { OpenedReport } from '../logic/researchLoad.js'
 import { Chart } from './Chart.js'
 import { ReportAuctions } from './ReportAuctions.js'
+import { ReportSource } from './ReportSource.js'
 
 export function ReportPanel(props: { opened: OpenedReport }) {
   const o = () => props.opened
@@ -31,6 +33,7 @@ export function ReportPanel(props: { opened: OpenedReport }) {
             )}
           </For>
         </dl>
+        <Show when={o().report.source}>{(source) => <ReportSource source={source()} />}</Show>
       </section>
       <section aria-labelledby="report-auctions">
         <h2 id="report-auctions">Auctions</h2>

@@ -102,6 +102,29 @@ const auction = z.object({
   remainingPercent: laterNum,
 })
 
+// A found world's origin (sim/src/record/source.ts): only in reports of runs that started from a
+// snapshot or a fork of a live pool.
+const source = z.object({
+  kind: z.enum(['snapshot', 'fork']),
+  file: z.string().exactOptional(),
+  sha256: z.string().exactOptional(),
+  url: z.string().exactOptional(),
+  ledger: num,
+  networkPassphrase: z.string(),
+  pool: z.string(),
+  oracle: z.string(),
+  oracleCode: z.string().nullable(),
+  backstop: z.string(),
+  borrowerSources: z.record(z.string(), num),
+  start: z.object({
+    reserves: z.array(
+      z.object({ asset: z.string(), code: z.string(), price: num, supplied: num, borrowed: num, utilisation: num, cFactor: num, lFactor: num }),
+    ),
+    borrowers: z.array(z.object({ address: z.string(), healthFactor: num, collateral: num, liabilities: num })),
+    liquidatable: num,
+  }),
+})
+
 const replayKind = z.enum(['fill-ledger', 'fill-amounts', 'share-math', 'health-factor'])
 
 export const reportSchema = z.object({
@@ -164,6 +187,7 @@ export const reportSchema = z.object({
       text: z.string(),
     }),
   ),
+  source: source.exactOptional(),
 })
 
 export type ParsedReport = { ok: true; report: Report } | { ok: false; problems: string[] }

@@ -3,8 +3,10 @@ import { transformSync } from 'esbuild'
 import { describe, expect, it } from 'vitest'
 import { emptyReportFixture, reportFixture } from '../../../test/sim/reportFixture.js'
 import { chartJsSource } from './chartjs.js'
+import type { ReportSource } from '../record/source.js'
 import { embedJson, reportHtml } from './html.js'
 import { PAGE_SCRIPT } from './pageScript.js'
+import type { Report } from './types.js'
 
 const html = reportHtml(reportFixture())
 
@@ -139,5 +141,119 @@ describe('reportHtml', () => {
     const esnext = transformSync(PAGE_SCRIPT, { target: 'esnext', format: 'iife' }).code
     const es2017 = transformSync(PAGE_SCRIPT, { target: 'es2017', format: 'iife' }).code
     expect(es2017).toBe(esnext)
+  })
+})
+
+const POOL = 'CPOOL' + 'P'.repeat(51)
+const ORACLE = 'CORACLE' + 'O'.repeat(49)
+const BACKSTOP = 'CBACKSTOP' + 'B'.repeat(47)
+
+/** A snapshot start with 53 borrowers (the two lowest liquidatable), text fields carrying markup. */
+function snapshotSource(): ReportSource {
+  const borrowers = Array.from({ length: 53 }, (_, i) => ({
+    address: `G${String(i).padStart(3, '0')}`.padEnd(56, 'U'),
+    healthFactor: 0.9 + i * 0.05 + 0.000012345,
+    collateral: 1000 + i,
+    liabilities: 900.5,
+  }))
+  return {
+    kind: 'snapshot',
+    file: 'snapshots/<upstream>.json',
+    sha256: 'ab12cd34ef56' + '0'.repeat(52),
+    ledger: 72,
+    networkPassphrase: 'Test SDF Network ; September 2015',
+    pool: POOL,
+    oracle: ORACLE,
+    oracleCode: 'fe'.repeat(32),
+    backstop: BACKSTOP,
+    borrowerSources: { snapshot: 53 },
+    start: {
+      reserves: [
+        { asset: 'CUSDC' + 'U'.repeat(51), code: 'USDC', price: 1, supplied: 1250000.5, borrowed: 800000.25, utilisation: 0.64, cFactor: 0.95, lFactor: 0.95 },
+        { asset: 'CXLM' + 'X'.repeat(52), code: 'XLM', price: 0.1234567, supplied: 5000000, borrowed: 0, utilisation: 0, cFactor: 0.75, lFactor: 1 },
+      ],
+      borrowers,
+      liquidatable: 2,
+    },
+  }
+}
+
+function withSource(source: ReportSource): Report {
+  return { ...reportFixture(), source }
+}
+
+/** The cells of every row in `section`, header row first. */
+function tableRows(section: string): string[][] {
+  return [...section.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((m) => [...m[1]!.matchAll(/<t[dh][^>]*>([\s\S]*?)<\/t[dh]>/g)].map((c) => c[1]!))
+}
+
+describe('reportHtml: the source of a run from a snapshot or a fork', () => {
+  const page = reportHtml(withSource(snapshotSource()))
+  const section = page.slice(page.indexOf('<section id="source">'), page.indexOf('<section id="charts">'))
+
+  it('has no Source section when the report has no source', () => {
+    expect(html.includes('id="source"')).toBe(false)
+    expect(html.includes('<h2>Source</h2>')).toBe(false)
+    expect(reportHtml(emptyReportFixture()).includes('id="source"')).toBe(false)
+  })
+
+  it('puts the Source section after the headline figures and before the charts, and stays well-formed', () => {
+    expect(page.indexOf('id="headline"')).toBeLessThan(page.indexOf('id="source"'))
+    expect(page.indexOf('id="source"')).toBeLessThan(page.indexOf('id="charts"'))
+    expect(section).toContain('<h2>Source</h2>')
+    expect(unbalancedTags(page)).toEqual([])
+    expect(reportHtml(withSource(snapshotSource()))).toBe(page)
+  })
+
+  it('says where the run started, the contracts, the oracle taken over and where the borrowers came from', () => {
+    expect(section).toContain('<p>Snapshot snapshots/&#60;upstream&#62;.json (sha256 ab12cd34ef56…, ledger 72).</p>')
+    for (const text of [POOL, ORACLE, BACKSTOP, 'fe'.repeat(32), 'Test SDF Network ; September 2015', '<dt>Borrowers from</dt><dd>snapshot 53</dd>'])
+      expect(section.includes(text), text).toBe(true)
+    expect(section).toMatch(/oracle’s code \(wasm fefefefefefe…\) was replaced by the sim’s controllable oracle at the same address/)
+    expect(section).toContain('market path')
+    expect(section).not.toContain('<upstream>')
+  })
+
+  it('lists the reserves at the start', () => {
+    const reserves = section.slice(section.indexOf('Reserves at the start'), section.indexOf('Borrowers at the start'))
+    const rows = tableRows(reserves)
+    expect(rows[0]).toEqual(['Reserve', 'Price', 'Supplied', 'Borrowed', 'Utilisation', 'C-factor', 'L-factor'])
+    expect(rows[1]).toEqual([`<span title="${'CUSDC' + 'U'.repeat(51)}">USDC</span>`, '1.0000000', '1,250,000.50', '800,000.25', '64.00%', '0.95', '0.95'])
+    expect(rows[2]!.slice(1)).toEqual(['0.1234567', '5,000,000.00', '0.00', '0.00%', '0.75', '1'])
+  })
+
+  it('lists the 50 lowest health factors, says how many more there are and how many are liquidatable', () => {
+    const borrowers = section.slice(section.indexOf('Borrowers at the start'))
+    expect(borrowers).toContain('2 of 53 borrowers liquidatable at the start (health factor under 1)')
+    expect(borrowers).toContain('The 50 lowest health factors; 3 more borrowers not shown.')
+    const rows = tableRows(borrowers)
+    expect(rows[0]).toEqual(['Borrower', 'Health factor', 'Collateral', 'Liabilities'])
+    expect(rows).toHaveLength(51)
+    expect(rows[1]).toEqual([`<span title="${'G000'.padEnd(56, 'U')}">G000…UUUU</span>`, '0.9000', '1,000.00', '900.50'])
+    expect(rows[50]![1]).toBe('3.3500')
+    expect(borrowers.match(/<tr class="alert">/g)).toHaveLength(2)
+  })
+
+  it('names a fork by its upstream and ledger, and a missing oracle code hash', () => {
+    const { file: _file, sha256: _sha256, ...common } = snapshotSource()
+    const fork: ReportSource = {
+      ...common,
+      kind: 'fork',
+      url: 'https://rpc.example.org/?key=****',
+      ledger: 55261759,
+      oracleCode: null,
+      borrowerSources: { events: 8, hints: 2 },
+      start: { reserves: [], borrowers: [], liquidatable: 0 },
+    }
+    const forked = reportHtml(withSource(fork))
+    const s = forked.slice(forked.indexOf('<section id="source">'), forked.indexOf('<section id="charts">'))
+    expect(s).toContain('<p>Fork of https://rpc.example.org/?key=**** at ledger 55,261,759.</p>')
+    expect(s).not.toContain('Snapshot SHA-256')
+    expect(s).toContain('<dd>events 8, hints 2</dd>')
+    expect(s).toContain('The oracle’s code was replaced')
+    expect(s).toContain('0 of 0 borrowers liquidatable at the start')
+    expect(s).toContain('No borrowers with liabilities at the start.')
+    expect(s).toContain('The pool has no reserves.')
+    expect(unbalancedTags(forked)).toEqual([])
   })
 })

@@ -3,7 +3,8 @@
  * archive. Chart.js is inlined, the report is embedded as JSON (the charts are drawn from it in
  * the browser), tables are static markup, and nothing refers to another file or URL.
  *
- * Layout: header (scenario, seed, versions, ledgers), headline figures, charts (share price,
+ * Layout: header (scenario, seed, versions, ledgers), headline figures, the source when the run
+ * started from a snapshot or a fork (sourceSection.ts), charts (share price,
  * APY over the run, prices per asset with fills, fill delay, keepers, utilisation, bad debt),
  * then the tables (events, auctions, competition, keepers, replay, audit) and the resolved scenario.
  */
@@ -11,6 +12,7 @@ import { chartJsSource } from './chartjs.js'
 import { formatCount, formatHours, formatLedger } from './format.js'
 import { auctionsTable, auditTable, competitionTable, escapeHtml, eventsTable, headlineTable, keepersTable, replaySection } from './htmlTables.js'
 import { APY_MIN_SECONDS, CHART_IDS, PAGE_SCRIPT } from './pageScript.js'
+import { sourceSection } from './sourceSection.js'
 import type { Report } from './types.js'
 
 const STYLE = `
@@ -51,7 +53,7 @@ ${header(report)}
 <h2>Headline figures</h2>
 ${headlineTable(report)}
 </section>
-${charts(report)}
+${report.source === undefined ? '' : `${sourceSection(report)}\n`}${charts(report)}
 <section id="events">
 <h2>Slashes and scenario events</h2>
 ${eventsTable(report)}

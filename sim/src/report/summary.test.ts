@@ -58,6 +58,19 @@ describe('summaryTable', () => {
     expect(quiet).not.toContain('Invariant')
   })
 
+  it('names the snapshot or fork the run started from on the second line, and nothing when there is none', () => {
+    expect(lines[1]).toBe('')
+    expect(text).not.toContain('Source')
+    const start = { reserves: [], borrowers: [{ address: 'GA', healthFactor: 0.9, collateral: 1, liabilities: 1 }, { address: 'GB', healthFactor: 2, collateral: 2, liabilities: 1 }], liquidatable: 1 }
+    const common = { ledger: 72, networkPassphrase: 'Test', pool: 'CPOOL', oracle: 'CORACLE', oracleCode: null, backstop: 'CBACKSTOP', borrowerSources: { snapshot: 2 }, start }
+    const snapshot = summaryTable({ ...reportFixture(), source: { kind: 'snapshot', file: 'upstream.json', sha256: 'ab12cd34ef56'.padEnd(64, '0'), ...common } }).split('\n')
+    expect(snapshot[0]).toBe(lines[0])
+    expect(snapshot[1]).toBe('Source: Snapshot upstream.json (sha256 ab12cd34ef56…, ledger 72); 1 of 2 borrowers liquidatable at the start (health factor under 1)')
+    expect(snapshot[2]).toBe('')
+    const fork = summaryTable({ ...reportFixture(), source: { kind: 'fork', url: 'https://rpc.example.org', ...common, ledger: 55261759 } }).split('\n')
+    expect(fork[1]).toMatch(/^Source: Fork of https:\/\/rpc\.example\.org at ledger 55,261,759; 1 of 2 borrowers/)
+  })
+
   it('gives the same text for the same report', () => {
     expect(summaryTable(reportFixture())).toBe(text)
     expect(text.endsWith('\n')).toBe(true)

@@ -6,13 +6,15 @@
 import { formatXlm } from './competitionFormat.js'
 import { formatAmount, formatCount, formatLedger, formatPct, mark } from './format.js'
 import { headlineFigures } from './headline.js'
+import { liquidatableText, sourceLine } from './sourceSection.js'
 import type { Report } from './types.js'
 
 /** Column alignment for `textTable`. */
 export type Align = 'left' | 'right'
 
 /**
- * The summary: a title line (scenario, seed, ledgers), the headline figures, the keepers
+ * The summary: a title line (scenario, seed, ledgers), a line naming the snapshot or fork the
+ * run started from (when it did), the headline figures, the keepers
  * (path, MIN_PROFIT, fee strategy, wins, losses, missed, unprofitable, abandoned, win rate, XLM
  * fees in all and per win, inclusion delay p50/p95 in ledgers, own
  * profit, profit returned to the vault, slashes, crashed) and, when the
@@ -23,7 +25,8 @@ export function summaryTable(report: Report): string {
   const parts: string[] = []
   parts.push(
     `${report.scenario.name}  seed ${report.seed}  ledgers ${formatLedger(r.startLedger)}–${formatLedger(r.endLedger)} ` +
-      `(${formatCount(r.ledgers)} simulated, ${formatCount(r.fastForwardedLedgers)} fast-forwarded)`,
+      `(${formatCount(r.ledgers)} simulated, ${formatCount(r.fastForwardedLedgers)} fast-forwarded)` +
+      (report.source === undefined ? '' : `\nSource: ${sourceLine(report.source)}; ${liquidatableText(report.source)}`),
   )
 
   const figures = headlineFigures(report)
