@@ -10,7 +10,7 @@ import { Keypair } from '@stellar/stellar-sdk'
 import { createChain, invoke, read, uploadWasm, type Chain } from '../../chain/index.js'
 import { contractExecutable } from '../../chain/ledgerEntries.js'
 import { PoolScanner, type ScanResult } from '../../keeper/adapters/blend/scan.js'
-import { addTrustlines, balanceOf, type Mint, type WorldAsset } from '../assets.js'
+import { addTrustlines, balanceOf, classicAsset, type Mint, type WorldAsset } from '../assets.js'
 import { readPositions, keeperEnv, writeAddressesFile } from '../deployWorld.js'
 import { deployDexes, setRouterPaused } from '../dex.js'
 import { keypairFor, seedBytes } from '../seed.js'
@@ -122,10 +122,7 @@ export async function buildOnFoundPool(node: CheatNode & WorldNetwork, o: FoundW
   const tokens = [usdc, ...collaterals.map((c) => c.asset)]
   await addTrustlines(chain, [admin, ...keepers, ...depositors], tokens, true)
   const mintMany = async (mints: readonly Mint[]) => {
-    for (const m of mints) {
-      const a = [...reserves.values()].find((r) => r.asset.contract === m.asset.contract)?.asset ?? m.asset
-      await credit(node, chain.server as never, assetOfSacName(a.issuer === '' ? 'native' : `${a.code}:${a.issuer}`), a.contract, m.to, m.amount)
-    }
+    for (const m of mints) await credit(node, chain.server as never, classicAsset(m.asset), m.asset.contract, m.to, m.amount)
   }
 
   log('the oracle, under the scenario\'s control')
