@@ -25,7 +25,6 @@ import { assetCodeProblems } from './scenario/load.js'
 import { serviceSettings, usd } from './serviceSettings.js'
 import type { Scenario, WorldFrom } from './scenario/schema.js'
 
-
 export interface FoundStart {
   sandbox: Sandbox
   world: World & { startScan: ScanResult }
