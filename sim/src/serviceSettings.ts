@@ -3,22 +3,13 @@
  * money, the vault's and the registry's configuration. The same whether the world is deployed
  * (setup.ts) or found in a snapshot or a fork (found.ts).
  */
-import type { RegistryConfig, VaultConfig } from '../../src/world/service.js'
+import type { ServiceSettings } from '../../src/world/service.js'
 import type { Scenario } from './scenario/schema.js'
 
 /** USD (a plain number) as a 7-decimal integer. */
 export const usd = (x: number): bigint => BigInt(Math.round(x * 1e7))
 
-export interface ServiceSettings {
-  keepers: number
-  depositors: number
-  depositAmount: bigint
-  /** A keeper account's USDC: its stake and 10,000 to spare. */
-  keeperUsdc: bigint
-  vaultConfig: VaultConfig
-  registryConfig: RegistryConfig
-}
-
+/** A keeper account gets its stake and 10,000 USDC to spare. */
 export function serviceSettings(s: Scenario): ServiceSettings {
   return {
     keepers: s.keepers.count,

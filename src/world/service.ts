@@ -16,6 +16,18 @@ export interface RegistryConfig {
   slashRateBps: number
 }
 
+/** The service side of a world: keeper and depositor accounts, their USDC, both configurations. */
+export interface ServiceSettings {
+  keepers: number
+  depositors: number
+  /** USDC each depositor puts in the vault (7 decimals). */
+  depositAmount: bigint
+  /** USDC a keeper account starts with (7 decimals). */
+  keeperUsdc: bigint
+  vaultConfig: VaultConfig
+  registryConfig: RegistryConfig
+}
+
 /**
  * Deploys the service vault and the keeper registry and links them
  * (`vault.set_registry`, `registry.set_vault`).

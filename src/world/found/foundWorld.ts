@@ -14,7 +14,7 @@ import { addTrustlines, balanceOf, classicAsset, type Mint, type WorldAsset } fr
 import { readPositions, keeperEnv, writeAddressesFile } from '../deployWorld.js'
 import { deployDexes, setRouterPaused } from '../dex.js'
 import { keypairFor, seedBytes } from '../seed.js'
-import { depositToVault, deployService, registerKeeper, type RegistryConfig, type VaultConfig } from '../service.js'
+import { depositToVault, deployService, registerKeeper, type ServiceSettings } from '../service.js'
 import type { AssetEntry, Borrower, World, WorldAddresses, WorldNetwork, WorldSource } from '../types.js'
 import { loadWasm } from '../wasm.js'
 import { assetOfSacName, createAccounts, credit, type CheatNode } from './ledgerCheats.js'
@@ -24,7 +24,7 @@ const UNIT = 10_000_000n
 /** XLM each of our accounts starts with (fees, reserves). */
 const ACCOUNT_XLM = 10_000n * UNIT
 
-export interface FoundWorldOptions {
+export interface FoundWorldOptions extends ServiceSettings {
   seed: number | bigint
   /** The pool to simulate. */
   pool: string
@@ -36,12 +36,6 @@ export interface FoundWorldOptions {
   routers?: { primary: string; fallback?: string | undefined }
   /** USD on each side of the primary pair per collateral code (default 1M). */
   dexDepthUsd?: (code: string) => bigint
-  keepers: number
-  depositors: number
-  depositAmount: bigint
-  keeperUsdc: bigint
-  vaultConfig: VaultConfig
-  registryConfig: RegistryConfig
   registerKeepers?: boolean
   /** 0: set-up transactions without an upper time bound (the same envelopes every run). */
   txTimeoutSeconds?: number
