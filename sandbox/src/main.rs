@@ -2,61 +2,20 @@
 //! engine (soroban-env-host for apply, soroban-simulation for preflight).
 
 mod apply;
-mod apply_order;
-mod cheats;
-mod classic;
-mod classic_events;
-mod clock;
-mod config;
-mod errors;
-mod event_log;
-mod events;
-mod fees;
-mod feestats;
-mod fork;
-mod fork_start;
-mod friendbot;
+mod base;
 mod history;
-mod limits;
-mod modules;
-mod network;
+mod ledger;
 mod node;
-mod overlay;
-mod params;
-mod queue;
-mod records;
-mod replace_by_fee;
 mod rpc;
-mod sim_memo;
-mod simulate;
-mod snapshot;
-mod soroban;
-mod state;
-mod store;
-mod transport;
-mod tx;
-mod txset;
-mod upstream;
-mod xdrjson;
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod classic_events_tests;
-#[cfg(test)]
-mod close_tests;
-#[cfg(test)]
-mod fork_tests;
-#[cfg(test)]
-mod sim_memo_tests;
-#[cfg(test)]
-mod snapshot_tests;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let cfg = match config::Config::parse(&args) {
+    let cfg = match node::config::Config::parse(&args) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("{e}");
@@ -69,34 +28,34 @@ fn main() {
     }
 }
 
-fn run(mut cfg: config::Config) -> Result<(), String> {
-    let upstream = fork_start::connect(&mut cfg)?;
-    let mut node = node::Node::new(cfg.clone())?;
+fn run(mut cfg: node::config::Config) -> Result<(), String> {
+    let upstream = node::fork_start::connect(&mut cfg)?;
+    let mut node = node::core::Node::new(cfg.clone())?;
     if let Some(up) = upstream {
         let url = up.url.clone();
-        let seq = fork_start::attach(&mut node, up)?;
+        let seq = node::fork_start::attach(&mut node, up)?;
         if !cfg.quiet {
             eprintln!("sandbox: forked {url} at ledger {seq} ({})", cfg.passphrase);
         }
     }
     if let Some(path) = &cfg.snapshot {
-        let (seq, n) = snapshot::load_file(&mut node, path)?;
+        let (seq, n) = node::snapshot::load_file(&mut node, path)?;
         if !cfg.quiet {
             eprintln!("sandbox: loaded snapshot {} ({n} entries) at ledger {seq}", path.display());
         }
     }
     if let Some(path) = &cfg.state_file {
         if path.exists() {
-            let seq = state::read_file(&mut node, path)?;
+            let seq = node::state::read_file(&mut node, path)?;
             if !cfg.quiet {
                 eprintln!("sandbox: loaded state from {} at ledger {seq}", path.display());
             }
         }
     }
-    let (server, port) = transport::bind(&cfg.host, cfg.port)?;
+    let (server, port) = rpc::transport::bind(&cfg.host, cfg.port)?;
     let base_url = format!("http://{}:{port}", cfg.host);
-    let ctx = Arc::new(rpc::Ctx { node: Mutex::new(node), base_url: base_url.clone() });
-    let _acceptor = transport::serve(server, ctx.clone());
+    let ctx = Arc::new(rpc::dispatch::Ctx { node: Mutex::new(node), base_url: base_url.clone() });
+    let _acceptor = rpc::transport::serve(server, ctx.clone());
 
     if !cfg.manual {
         let ctx = ctx.clone();
@@ -127,7 +86,7 @@ fn run(mut cfg: config::Config) -> Result<(), String> {
     let _ = rx.recv();
     let node = ctx.lock();
     if let Some(path) = &cfg.state_file {
-        state::write_file(&node, path, true)?;
+        node::state::write_file(&node, path, true)?;
         if !cfg.quiet {
             eprintln!("sandbox: state written to {}", path.display());
         }
