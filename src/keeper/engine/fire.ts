@@ -1,0 +1,110 @@
+/**
+ * Firing: sends a due execution through its adapter (a plain adapter's `execute`, a staged
+ * adapter's `fire` with its step reports), then records the result or the failure in the book.
+ */
+import type { Keypair } from '@stellar/stellar-sdk'
+import type { Chain } from '../../chain/index.js'
+import { isReplan, isStaged, type AdapterLogger, type FireContext, type Result, type Stage, type StepBoundary, type VaultClient } from '../sdk/index.js'
+import { errMessage, errorTag, isDueAt, view, type Entry, type ExecutionBook, type ExecutionView } from './book.js'
+import type { LedgerClock } from './ledgerClock.js'
+import type { Scheduler } from './schedule.js'
+
+export interface FirerParameters {
+  chain: Chain
+  keypair: Keypair
+  vault: VaultClient
+  clock: LedgerClock
+  logger: AdapterLogger
+  emit: (kind: string, message: string, data?: Record<string, unknown>) => void
+  onResult?: ((execution: ExecutionView, result: Result) => void) | undefined
+  onError?: ((adapter: string, stage: 'plan' | 'fire', err: unknown) => void) | undefined
+  crashAt?: StepBoundary | undefined
+  crash?: ((boundary: StepBoundary) => void | Promise<void>) | undefined
+  book: ExecutionBook
+  scheduler: Scheduler
+  /** A fire parks until a later ledger closes (it cannot move before then), then unparks. */
+  park: () => void
+  unpark: () => void
+}
+
+export class Firer {
+  constructor(private readonly p: FirerParameters) {}
+
+  async fire(e: Entry): Promise<void> {
+    const { book } = this.p
+    const held = this.p.scheduler.heldBy(e)
+    try {
+      if (!isStaged(e.adapter)) {
+        const result = await e.adapter.execute(this.p.chain, this.p.keypair, e.task!, this.p.vault)
+        this.finishWith(e, result)
+        return
+      }
+      const outcome = await e.adapter.fire(this.p.chain, this.p.keypair, e.plan, this.context(e))
+      if (isReplan(outcome)) {
+        e.plan = { ...e.plan, targetLedger: outcome.replan }
+        e.firing = false
+        book.move(e, isDueAt(e.plan, book.latest) ? 'due' : 'planned')
+        this.p.emit('plan', `${e.adapterName}: ${e.label}: prices moved, fill re-planned at ledger ${outcome.replan}`, {
+          adapter: e.adapterName,
+          key: e.plan.key,
+          targetLedger: outcome.replan,
+        })
+        return
+      }
+      this.finishWith(e, outcome)
+    } catch (err) {
+      this.p.onError?.(e.adapterName, 'fire', err)
+      const drawn = e.stage === 'drawn' || e.stage === 'filled' || e.stage === 'swapped'
+      const note = `${errMessage(err)}${drawn ? ' (a draw may be outstanding: stale-draw recovery returns it)' : ''}`
+      if (err instanceof Error) e.error = err
+      const error = errorTag(e.error)
+      this.p.logger.error({ adapter: e.adapterName, key: e.plan.key, stage: e.stage, err: errMessage(err), ...(error ? { error: error.name } : {}) }, 'execution failed')
+      this.p.emit('error', `${e.adapterName}: ${e.label}: ${note}`, { adapter: e.adapterName, key: e.plan.key, stage: e.stage, ...(error ? { error } : {}) })
+      book.finish(e, 'abandoned', note)
+    } finally {
+      this.p.scheduler.release(held)
+    }
+  }
+
+  private context(e: Entry): FireContext {
+    const { book } = this.p
+    return {
+      vault: this.p.vault,
+      step: async (boundary, info) => {
+        book.move(e, boundary, info?.ledger ?? book.latest)
+        this.p.logger.info({ adapter: e.adapterName, key: e.plan.key, step: boundary, ledger: info?.ledger, tx: info?.txHash }, `execution ${boundary}`)
+        if (this.p.crashAt === boundary) {
+          this.p.logger.warn({ step: boundary }, 'fault injection: crashing at this step')
+          await (this.p.crash ?? (() => process.kill(process.pid, 'SIGKILL')))(boundary)
+        }
+      },
+      waitUntilSendable: async (ledger) => {
+        if (book.latest >= ledger - 1) return
+        this.p.park()
+        try {
+          await this.p.clock.waitFor(ledger - 1)
+        } finally {
+          this.p.unpark()
+        }
+      },
+      responseTimeMs: (fillLedger) => this.responseTime(e.plan.targetLedger, fillLedger),
+    }
+  }
+
+  /** Close time of the fill's ledger minus that of the planned ledger (ms; 0 when on time). */
+  private async responseTime(planned: number, fillLedger: number): Promise<number> {
+    if (fillLedger <= planned) return 0
+    const [a, b] = await Promise.all([this.p.clock.closeTimeOf(planned), this.p.clock.closeTimeOf(fillLedger)])
+    if (a !== undefined && b !== undefined) return Math.max(0, b - a)
+    // Not seen (yet): the ledgers late at the interval observed so far (5 s, the network's target, before any).
+    return Math.round((fillLedger - planned) * (this.p.clock.intervalMs() ?? 5_000))
+  }
+
+  private finishWith(e: Entry, result: Result): void {
+    const stage: Stage = result.success === false ? (result.lost ? 'lost' : 'abandoned') : 'returned'
+    e.result = result
+    e.error = result.error ?? null
+    this.p.onResult?.(view({ ...e, stage }), result)
+    this.p.book.finish(e, stage, result.note ?? null)
+  }
+}
