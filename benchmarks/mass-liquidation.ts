@@ -40,7 +40,7 @@ import { parseConfig } from '../src/keeper/config/index.js'
 import { startDaemon, type Daemon } from '../src/keeper/daemon.js'
 import { deployExecutor, deployWorld, type World } from '../src/world/index.js'
 import { i128s } from '../src/world/scval.js'
-import { RunEventLog } from './lib/chainEvents.js'
+import { liquidationEvents, RunEventLog } from '../src/world/runEvents.js'
 import { formatRun, runFigures, type DropValuation, type KeeperRun, type RunFigures } from './lib/liquidationFigures.js'
 
 const MIN_PROFIT = 1.02
@@ -231,7 +231,7 @@ async function waitUntilSettled(p: { log: RunEventLog; vault: VaultContract; san
   let lastSay = 0
   while (Date.now() < p.deadline) {
     await sleep(Math.max(250, p.intervalS * 1000))
-    const ev = await p.log.poll()
+    const ev = liquidationEvents(await p.log.poll())
     const filled = new Set(ev.fills.map((f) => f.user)).size
     if (filled === p.borrowers && lastFillAt === null) lastFillAt = Date.now()
     if (Date.now() - lastSay > 15_000) {
@@ -265,7 +265,7 @@ async function runOnce(opts: Options, keeperCount: number): Promise<RunFigures> 
     const dropLedger = await dropPrices(world, opts.drop)
     const dropAt = Date.now()
     const { health, valuation } = await checkAllUnderwater(sandbox, world, opts.drop)
-    const log = new RunEventLog(sandbox.server, world.blend.pool, world.service!.vault, dropLedger)
+    const log = new RunEventLog(sandbox.server, { pool: world.blend.pool, vault: world.service!.vault }, dropLedger)
     const { timedOut, lastFillAt } = await waitUntilSettled({
       log,
       vault,
@@ -289,7 +289,7 @@ async function runOnce(opts: Options, keeperCount: number): Promise<RunFigures> 
       executions: [...d.state.executions],
     }))
     await Promise.all(daemons.splice(0).map((d) => d.stop()))
-    const events = await log.poll()
+    const events = liquidationEvents(await log.poll())
     const after = await vault.getState()
     if (sampler.missed > 0) say(`note: ${sampler.missed} poll cycle(s) completed between two samples (durations not recorded)`)
     say(`keeper logs: ${logFile}`)

@@ -1,6 +1,6 @@
 /**
- * The figures of one mass-liquidation run, computed from chain events (benchmarks/lib/
- * chainEvents.ts) plus what each keeper's daemon reports about its poll cycles, and their
+ * The figures of one mass-liquidation run, computed from chain events (src/world/
+ * runEvents.ts) plus what each keeper's daemon reports about its poll cycles, and their
  * table. Goals are checked here; a missed goal is a figure, never an error.
  */
 import { planFill } from '../../src/keeper/adapters/blend/auctionPlan.js'
@@ -8,7 +8,7 @@ import type { Reserve } from '../../src/keeper/adapters/blend/loadPool.js'
 import type { PriceData } from '../../src/keeper/adapters/blend/oracle.js'
 import { valuationReserves } from '../../src/keeper/adapters/blend/scan.js'
 import type { ExecutionView } from '../../src/keeper/engine/index.js'
-import type { RunEvents } from './chainEvents.js'
+import type { LiquidationEvents } from '../../src/world/runEvents.js'
 
 /** Pool state read right after the price drop: what a fill is valued with at auction creation. */
 export interface DropValuation {
@@ -39,7 +39,7 @@ export interface RunInput {
   dropPercent: number
   healthAfterDrop: { min: number; max: number; under: number }
   valuation: DropValuation
-  events: RunEvents
+  events: LiquidationEvents
   vaultProfitDelta: bigint
   timedOut: boolean
   wall: { deployS: number; dropToLastFillS: number | null; runS: number }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AuctionCreated, AuctionFilled } from './chainEvents.js'
+import type { AuctionCreated, AuctionFilled } from '../../../src/world/runEvents.js'
 import { fillsByAuction, remainingPercent } from './auctionFills.js'
 
 const created = (user: string, ledger: number, type = 0): AuctionCreated => ({ type, user, ledger, closeTime: 0n, percent: 50, auction: { bid: new Map(), lot: new Map(), block: ledger } })

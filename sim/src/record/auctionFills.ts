@@ -5,7 +5,7 @@
  * auction type from its creation on, up to and including the first one of 100 %; the user's
  * next auction of that type takes the fills after that.
  */
-import type { AuctionCreated, AuctionFilled } from './chainEvents.js'
+import type { AuctionCreated, AuctionFilled } from '../../../src/world/runEvents.js'
 
 /** The fills of each auction, by the auction's index in `auctions` (chain order in both lists). */
 export function fillsByAuction(auctions: readonly AuctionCreated[], fills: readonly AuctionFilled[]): AuctionFilled[][] {

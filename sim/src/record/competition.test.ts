@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { KeeperDecision } from '../agents/probe.js'
-import type { VaultFlow } from './chainEvents.js'
+import type { VaultFlow } from '../../../src/world/runEvents.js'
 import { competition, fillProfitOf, type CompetitionInput } from './competition.js'
 import type { KeeperTx } from './transactions.js'
 

@@ -23,7 +23,7 @@
  */
 import type { AliveSpan } from '../agents/keepers.js'
 import type { KeeperDecision } from '../agents/probe.js'
-import type { VaultFlow } from './chainEvents.js'
+import type { VaultFlow } from '../../../src/world/runEvents.js'
 import type { KeeperTx } from './transactions.js'
 
 export interface CompetitionAuction {

@@ -9,7 +9,7 @@ import { createChain, read, addr, type Chain } from '../../../src/chain/index.js
 import { toAssetFromDToken } from '../../../src/core/index.js'
 import { PoolScanner, type ScanResult } from '../../../src/keeper/adapters/blend/scan.js'
 import type { World } from '../../../src/world/index.js'
-import { RunEventLog } from './chainEvents.js'
+import { RunEventLog } from '../../../src/world/runEvents.js'
 
 export interface VaultSnapshot {
   totalUsdc: bigint

@@ -19,7 +19,7 @@ import { scaleAuction, sharesForDeposit, usdcForShares } from '../../../src/core
 import { minProfitScaled, planFill, toCoreAuction } from '../../../src/keeper/adapters/blend/auctionPlan.js'
 import type { ScanResult } from '../../../src/keeper/adapters/blend/scan.js'
 import { AuctionType, type AuctionData } from '../../../src/keeper/adapters/blend/storage.js'
-import type { AuctionCreated, AuctionFilled, VaultFlow } from '../record/chainEvents.js'
+import type { AuctionCreated, AuctionFilled, VaultFlow } from '../../../src/world/runEvents.js'
 import type { VaultSnapshot } from '../record/observer.js'
 import type { ReplayCheck, ReplayResult } from '../report/types.js'
 

@@ -1,8 +1,8 @@
 /**
- * What a run left on chain, read back with getEvents: the Blend pool's auctions (`new_auction`)
- * and fills (`fill_auction`), the service vault's deposits, withdrawals, draws, returns and
- * write-offs, the registry's slashes. Reports and the core replay are built from these, not
- * from what the keepers say about themselves.
+ * What a run left on chain in a world, read back with getEvents: the Blend pool's auctions
+ * (`new_auction`) and fills (`fill_auction`), the service vault's deposits, withdrawals, draws,
+ * returns and write-offs, the registry's slashes. The sim's reports and core replay and the
+ * benchmarks measure from these, not from what the keepers say about themselves.
  *
  * Blend v2 pool events: topics `[name, auction_type: u32, user: Address]`; `new_auction` data
  * `[percent: u32, AuctionData]`, `fill_auction` data `[filler: Address, fill_percent: i128,
@@ -11,7 +11,7 @@
  * response_time_ms}`, `deposit`/`withdraw` {amount, shares}).
  */
 import { Address, scValToNative, xdr, type rpc } from '@stellar/stellar-sdk'
-import { decodeAuctionData, type AuctionData } from '../../../src/keeper/adapters/blend/storage.js'
+import { AuctionType, decodeAuctionData, type AuctionData } from '../keeper/adapters/blend/storage.js'
 
 export interface AuctionCreated {
   type: number
@@ -57,6 +57,13 @@ export interface RunEvents {
   slashes: Slash[]
 }
 
+export interface RunContracts {
+  pool: string
+  vault: string
+  /** Without one, no slashes are read. */
+  registry?: string | undefined
+}
+
 type EventsReader = Pick<rpc.Server, 'getEvents'>
 
 const sym = (v: xdr.ScVal | undefined) => (v?.type === 'scvSymbol' ? v.sym.toString() : undefined)
@@ -75,20 +82,23 @@ function bigints(v: xdr.ScVal): Record<string, bigint> {
   return out
 }
 
-/** Follows the pool's, the vault's and the registry's events from `startLedger` on (cursor kept). */
+/**
+ * Follows the pool's, the vault's and the registry's events from `startLedger` on: each `poll`
+ * reads the pages since the last one (cursor kept) and folds them into `events`.
+ */
 export class RunEventLog {
   readonly events: RunEvents = { auctions: [], fills: [], vault: [], slashes: [] }
   private cursor: string | undefined
 
   constructor(
     private readonly server: EventsReader,
-    private readonly contracts: { pool: string; vault: string; registry: string },
+    private readonly contracts: RunContracts,
     private readonly startLedger: number,
   ) {}
 
   async poll(): Promise<RunEvents> {
     const { pool, vault, registry } = this.contracts
-    const filters: rpc.Api.EventFilter[] = [{ type: 'contract', contractIds: [pool, vault, registry] }]
+    const filters: rpc.Api.EventFilter[] = [{ type: 'contract', contractIds: registry === undefined ? [pool, vault] : [pool, vault, registry] }]
     const limit = 1000
     for (;;) {
       const res = await this.server.getEvents(
@@ -137,8 +147,47 @@ export class RunEventLog {
       this.events.vault.push({ kind: name as VaultFlow['kind'], address: address(e.topic[1]), ledger: e.ledger, data: bigints(e.value), txHash: e.txHash })
       return
     }
-    if (contract === this.contracts.registry && name === 'slash') {
+    if (contract !== undefined && contract === this.contracts.registry && name === 'slash') {
       this.events.slashes.push({ keeper: address(e.topic[1]), ledger: e.ledger, data: bigints(e.value) })
     }
+  }
+}
+
+export interface VaultDraw {
+  keeper: string
+  ledger: number
+  amount: bigint
+}
+
+export interface VaultReturn extends VaultDraw {
+  profit: bigint
+  remaining: bigint
+  responseTimeMs: number
+}
+
+/** A liquidation run's events: user-liquidation auctions and fills, the vault's draws and returns. */
+export interface LiquidationEvents {
+  auctions: AuctionCreated[]
+  fills: AuctionFilled[]
+  draws: VaultDraw[]
+  returns: VaultReturn[]
+}
+
+/** The user-liquidation auctions and their fills (bad-debt and interest auctions left out), the vault's draws and returns. */
+export function liquidationEvents(events: RunEvents): LiquidationEvents {
+  return {
+    auctions: events.auctions.filter((a) => a.type === AuctionType.UserLiquidation),
+    fills: events.fills.filter((f) => f.type === AuctionType.UserLiquidation),
+    draws: events.vault.filter((v) => v.kind === 'draw').map((v) => ({ keeper: v.address, ledger: v.ledger, amount: v.data.amount ?? 0n })),
+    returns: events.vault
+      .filter((v) => v.kind === 'return')
+      .map((v) => ({
+        keeper: v.address,
+        ledger: v.ledger,
+        amount: v.data.amount ?? 0n,
+        profit: v.data.profit ?? 0n,
+        remaining: v.data.remaining ?? 0n,
+        responseTimeMs: Number(v.data.response_time_ms ?? 0n),
+      })),
   }
 }

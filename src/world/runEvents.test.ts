@@ -1,0 +1,110 @@
+import { Address, Contract, nativeToScVal, xdr, type rpc } from '@stellar/stellar-sdk'
+import { describe, expect, it } from 'vitest'
+import { encodeAuctionData, randomAccount, randomContract } from '../keeper/adapters/blend/fakeLedger.test-util.js'
+import { liquidationEvents, RunEventLog } from './runEvents.js'
+
+const pool = randomContract()
+const vault = randomContract()
+const registry = randomContract()
+const user = randomAccount()
+const keeper = randomAccount()
+const usdc = randomContract()
+const xlm = randomContract()
+const auction = { bid: new Map([[usdc, 40n]]), lot: new Map([[xlm, 470n]]), block: 90 }
+
+const sym = (s: string) => xdr.ScVal.scvSymbol(s)
+const address = (a: string) => new Address(a).toScVal()
+const u32 = (n: number) => xdr.ScVal.scvU32(n)
+const amounts = (m: Record<string, bigint>) => nativeToScVal(m, { type: Object.fromEntries(Object.keys(m).map((k) => [k, ['symbol', 'i128']])) })
+
+let n = 0
+function event(contract: string, topic: xdr.ScVal[], value: xdr.ScVal, ledger: number, ok = true): rpc.Api.EventResponse {
+  n++
+  return {
+    id: `${String(ledger).padStart(19, '0')}-${String(n).padStart(10, '0')}`,
+    type: 'contract',
+    ledger,
+    ledgerClosedAt: new Date(1_700_000_000_000 + ledger * 5_000).toISOString(),
+    contractId: new Contract(contract),
+    topic,
+    value,
+    inSuccessfulContractCall: ok,
+    txHash: `tx${ledger}`,
+  } as unknown as rpc.Api.EventResponse
+}
+
+/** A node answering getEvents from `events` (ordered by id), at most `limit` per page, cursor left empty. */
+function node(events: rpc.Api.EventResponse[]) {
+  const requests: rpc.Api.GetEventsRequest[] = []
+  return {
+    requests,
+    async getEvents(req: rpc.Api.GetEventsRequest): Promise<rpc.Api.GetEventsResponse> {
+      requests.push(req)
+      const from = req.cursor === undefined ? events.filter((e) => e.ledger >= req.startLedger!) : events.filter((e) => e.id > req.cursor!)
+      const page = from.slice(0, req.limit ?? 1000)
+      return { events: page, cursor: '', latestLedger: 200, oldestLedger: 1 } as unknown as rpc.Api.GetEventsResponse
+    },
+  }
+}
+
+const chainEvents = () => [
+  event(pool, [sym('new_auction'), u32(0), address(user)], xdr.ScVal.scvVec([u32(100), encodeAuctionData(auction)]), 100),
+  event(pool, [sym('new_auction'), u32(1), address(pool)], xdr.ScVal.scvVec([u32(100), encodeAuctionData(auction)]), 100),
+  event(vault, [sym('draw'), address(keeper)], amounts({ amount: 40n }), 101),
+  event(pool, [sym('fill_auction'), u32(0), address(user)], xdr.ScVal.scvVec([address(keeper), nativeToScVal(100n, { type: 'i128' }), encodeAuctionData(auction)]), 102),
+  event(vault, [sym('return'), address(keeper)], amounts({ amount: 40n, profit: 3n, remaining: 0n, response_time_ms: 1200n }), 102),
+  event(vault, [sym('draw'), address(keeper)], amounts({ amount: 9n }), 103, false),
+  event(registry, [sym('slash'), address(keeper)], amounts({ amount: 5n }), 104),
+  event(randomContract(), [sym('draw'), address(keeper)], amounts({ amount: 1n }), 104),
+]
+
+describe('RunEventLog', () => {
+  it('reads the pool, vault and registry events page by page, keeping its cursor between polls', async () => {
+    const all = chainEvents()
+    // A full page (1,000 events, most of another contract's) makes it read the next page at once.
+    const other = randomContract()
+    const noise = Array.from({ length: 1_000 }, () => event(other, [sym('transfer')], u32(0), 101))
+    const first = [...all.slice(0, 2), ...noise, ...all.slice(2, 5)].sort((a, b) => (a.id < b.id ? -1 : 1))
+    const rpcNode = node(first)
+    const log = new RunEventLog(rpcNode, { pool, vault, registry }, 100)
+    let ev = await log.poll()
+    expect(ev.auctions.map((a) => [a.type, a.user, a.percent, a.ledger])).toEqual([
+      [0, user, 100, 100],
+      [1, pool, 100, 100],
+    ])
+    expect(ev.auctions[0]!.auction).toEqual(auction)
+    expect(ev.auctions[0]!.closeTime).toBe(BigInt(1_700_000_000 + 100 * 5))
+    expect(ev.fills).toEqual([{ type: 0, user, ledger: 102, filler: keeper, percent: 100n, filled: auction, txHash: 'tx102' }])
+    expect(ev.vault.map((v) => [v.kind, v.address, v.ledger, v.data])).toEqual([
+      ['draw', keeper, 101, { amount: 40n }],
+      ['return', keeper, 102, { amount: 40n, profit: 3n, remaining: 0n, response_time_ms: 1200n }],
+    ])
+    expect(rpcNode.requests[0]).toMatchObject({ startLedger: 100, filters: [{ type: 'contract', contractIds: [pool, vault, registry] }] })
+    expect(rpcNode.requests.map((r) => r.cursor)).toEqual([undefined, first[999]!.id])
+
+    const later = node(all)
+    ;(log as unknown as { server: unknown }).server = later
+    ev = await log.poll()
+    expect(later.requests[0]!.cursor).toBe(first.at(-1)!.id)
+    // A failed call's event and another contract's are left out; the registry's slash is read.
+    expect(ev.vault).toHaveLength(2)
+    expect(ev.slashes).toEqual([{ keeper, ledger: 104, data: { amount: 5n } }])
+  })
+
+  it('reads no slashes without a registry', async () => {
+    const rpcNode = node(chainEvents())
+    const ev = await new RunEventLog(rpcNode, { pool, vault }, 100).poll()
+    expect(rpcNode.requests[0]).toMatchObject({ filters: [{ type: 'contract', contractIds: [pool, vault] }] })
+    expect(ev.slashes).toEqual([])
+  })
+})
+
+describe('liquidationEvents', () => {
+  it('keeps user liquidations and types the vault draws and returns', async () => {
+    const ev = liquidationEvents(await new RunEventLog(node(chainEvents()), { pool, vault, registry }, 100).poll())
+    expect(ev.auctions.map((a) => a.user)).toEqual([user])
+    expect(ev.fills.map((f) => f.filler)).toEqual([keeper])
+    expect(ev.draws).toEqual([{ keeper, ledger: 101, amount: 40n }])
+    expect(ev.returns).toEqual([{ keeper, ledger: 102, amount: 40n, profit: 3n, remaining: 0n, responseTimeMs: 1200 }])
+  })
+})
