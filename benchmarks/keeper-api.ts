@@ -11,8 +11,8 @@ import { performance } from 'node:perf_hooks'
 import { resolve } from 'node:path'
 import { startSandbox } from '../sandbox/ts/launch.js'
 import { VaultContract } from '../src/keeper/clients/index.js'
-import { spawnKeeper } from '../src/keeper/testing/keeperProcess.js'
-import { deployVaultWorld } from '../src/keeper/testing/vaultWorld.js'
+import { spawnKeeper } from '../test/keeper/keeperProcess.js'
+import { deployVaultWorld } from '../test/keeper/vaultWorld.js'
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16)

@@ -16,8 +16,8 @@ import { connect } from 'node:net'
 import { resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { startSandbox } from '../sandbox/ts/launch.js'
-import { spawnKeeper } from '../src/keeper/testing/keeperProcess.js'
-import { deployVaultWorld } from '../src/keeper/testing/vaultWorld.js'
+import { spawnKeeper } from '../test/keeper/keeperProcess.js'
+import { deployVaultWorld } from '../test/keeper/vaultWorld.js'
 
 const SCRAPES = Number(process.env.BENCH_SCRAPES ?? 500)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)

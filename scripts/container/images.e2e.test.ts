@@ -20,7 +20,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureSandboxBinary, startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
 import { RegistryContract, VaultContract } from '../../src/keeper/clients/index.js'
-import { deployVaultWorld, REPO_ROOT, type VaultWorld } from '../../src/keeper/testing/vaultWorld.js'
+import { deployVaultWorld, REPO_ROOT, type VaultWorld } from '../../test/keeper/vaultWorld.js'
 import { keeperEnvFromExample, writeComposeProject, type ComposeProject } from '../../test/container/composeProject.js'
 import { podEnv, podmanRunArgs, readJob } from '../../test/container/k8sJob.js'
 import {

@@ -2,7 +2,7 @@ import { Keypair } from '@stellar/stellar-sdk'
 import { createServer, type Server } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { checkApiPort } from './daemon.js'
-import { spawnKeeper } from './testing/keeperProcess.js'
+import { spawnKeeper } from '../../test/keeper/keeperProcess.js'
 
 let held: Server[] = []
 afterEach(async () => {

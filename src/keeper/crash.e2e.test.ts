@@ -15,8 +15,8 @@ import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
 import { ContractError, addr, invoke } from '../chain/index.js'
 import { deployWorld, type Borrower, type World } from '../world/index.js'
 import { RegistryContract, VaultContract, tokenBalance, type KeeperInfo, type VaultState } from './clients/index.js'
-import { spawnKeeper, type KeeperProcess, type LogLine } from './testing/keeperProcess.js'
-import { worldKeeperEnv } from './testing/worldKeeperEnv.js'
+import { spawnKeeper, type KeeperProcess, type LogLine } from '../../test/keeper/keeperProcess.js'
+import { worldKeeperEnv } from '../../test/keeper/worldKeeperEnv.js'
 
 const UNIT = 10_000_000n
 /** Health factor (7 decimals) the case's borrower is pushed to: under 1, others on its asset stay above. */

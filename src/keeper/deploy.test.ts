@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { REPO_ROOT } from './testing/vaultWorld.js'
+import { REPO_ROOT } from '../../test/keeper/vaultWorld.js'
 
 // These check, without a container engine, that the deployment files say what the runbook promises;
 // scripts/container/images.e2e.test.ts builds and runs them where podman is installed.

@@ -6,9 +6,9 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
 import { VaultContract } from './clients/index.js'
-import { spawnKeeper } from './testing/keeperProcess.js'
-import { deployVaultWorld } from './testing/vaultWorld.js'
-import { REPO_ROOT } from './testing/vaultWorld.js'
+import { spawnKeeper } from '../../test/keeper/keeperProcess.js'
+import { deployVaultWorld } from '../../test/keeper/vaultWorld.js'
+import { REPO_ROOT } from '../../test/keeper/vaultWorld.js'
 
 // The container's entrypoint is the single executable: build it exactly as the Dockerfile does
 // and check its process behaviour without Node or node_modules around it.

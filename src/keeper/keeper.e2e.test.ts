@@ -7,8 +7,8 @@ import pino from 'pino'
 import { createRoundTripAdapter } from './adapters/example/index.js'
 import { parseConfig } from './config/index.js'
 import { REGISTRATION_SKIPPED, startDaemon } from './daemon.js'
-import { spawnKeeper, type KeeperProcess } from './testing/keeperProcess.js'
-import { deployVaultWorld, type VaultWorld } from './testing/vaultWorld.js'
+import { spawnKeeper, type KeeperProcess } from '../../test/keeper/keeperProcess.js'
+import { deployVaultWorld, type VaultWorld } from '../../test/keeper/vaultWorld.js'
 
 
 let sandbox: Sandbox

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { createAuditMetrics } from '../audit/cli/metrics.js'
 import { createMetrics } from './metrics.js'
-import { REPO_ROOT } from './testing/vaultWorld.js'
+import { REPO_ROOT } from '../../test/keeper/vaultWorld.js'
 
 // The operations files (alerts, dashboard, systemd unit, guide) must keep naming what the code
 // exports: a renamed metric or a moved heading fails here, not at 3 a.m.

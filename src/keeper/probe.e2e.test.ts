@@ -13,8 +13,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
 import { addr, channelKeypairs, i128, invoke, nativeBalance, u64, type LedgerReader } from '../chain/index.js'
 import { RegistryContract } from './clients/index.js'
-import { spawnKeeper, type KeeperProcess } from './testing/keeperProcess.js'
-import { deployVaultWorld, type VaultWorld } from './testing/vaultWorld.js'
+import { spawnKeeper, type KeeperProcess } from '../../test/keeper/keeperProcess.js'
+import { deployVaultWorld, type VaultWorld } from '../../test/keeper/vaultWorld.js'
 
 let sandbox: Sandbox | undefined
 let world: VaultWorld

@@ -17,7 +17,7 @@ import { addr, i128, invoke } from '../../chain/index.js'
 import { VaultContract } from '../../keeper/clients/vault.js'
 import { parseConfig } from '../../keeper/config/index.js'
 import { startDaemon } from '../../keeper/daemon.js'
-import { worldKeeperEnv } from '../../keeper/testing/worldKeeperEnv.js'
+import { worldKeeperEnv } from '../../../test/keeper/worldKeeperEnv.js'
 import { deployExecutor, deployWorld, type World } from '../../world/index.js'
 import { runCli } from './run.js'
 

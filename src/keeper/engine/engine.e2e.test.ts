@@ -13,7 +13,7 @@ import { RegistryContract } from '../clients/registry.js'
 import { VaultContract } from '../clients/vault.js'
 import { parseConfig } from '../config/index.js'
 import { startDaemon, type Daemon } from '../daemon.js'
-import { worldKeeperEnv } from '../testing/worldKeeperEnv.js'
+import { worldKeeperEnv } from '../../../test/keeper/worldKeeperEnv.js'
 import { until } from '../../../test/until.js'
 
 describe('execution engine end to end (atomic path, several auctions at once)', () => {

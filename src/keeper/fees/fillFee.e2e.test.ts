@@ -16,7 +16,7 @@ import { vec } from '../../world/scval.js'
 import { parseConfig } from '../config/index.js'
 import { startDaemon, type Daemon } from '../daemon.js'
 import type { ExecutionView } from '../engine/index.js'
-import { worldKeeperEnv } from '../testing/worldKeeperEnv.js'
+import { worldKeeperEnv } from '../../../test/keeper/worldKeeperEnv.js'
 import { until } from '../../../test/until.js'
 
 const UNIT = 10_000_000n

@@ -34,7 +34,7 @@ import { startSandbox, type Sandbox } from '../../../sandbox/ts/launch.js'
 import { RegistryContract, VaultContract, tokenBalance } from '../clients/index.js'
 import { parseConfig } from '../config/index.js'
 import { startKeeperRuntime } from '../runtime.js'
-import { deployVaultWorld, REPO_ROOT, type VaultWorld } from '../testing/vaultWorld.js'
+import { deployVaultWorld, REPO_ROOT, type VaultWorld } from '../../../test/keeper/vaultWorld.js'
 import type { ProtocolAdapter } from './index.js'
 
 const PACKAGE_DIR = join(REPO_ROOT, 'packages', 'keeper-sdk')

@@ -14,10 +14,10 @@ import {
   uploadAndDeploy,
   struct,
   type Chain,
-} from '../../chain/index.js'
+} from '../../src/chain/index.js'
 
-/** Repository root (this file is src/keeper/testing/). */
-export const REPO_ROOT = join(import.meta.dirname, '..', '..', '..')
+/** Repository root (this file is test/keeper/). */
+export const REPO_ROOT = join(import.meta.dirname, '..', '..')
 
 export interface VaultWorldParameters {
   rpcUrl: string

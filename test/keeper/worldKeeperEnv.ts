@@ -1,5 +1,5 @@
 import type { Keypair } from '@stellar/stellar-sdk'
-import type { World } from '../../world/index.js'
+import type { World } from '../../src/world/index.js'
 
 /**
  * A keeper's environment for a sandbox world: the world's contract ids and RPC, the keeper's
