@@ -12,7 +12,7 @@ import { resolve } from 'node:path'
 import { startSandbox } from '../sandbox/ts/launch.js'
 import { VaultContract } from '../src/keeper/clients/index.js'
 import { spawnKeeper } from '../test/keeper/keeperProcess.js'
-import { deployVaultWorld } from '../test/keeper/vaultWorld.js'
+import { deployVaultWorld, vaultKeeperEnv } from '../test/keeper/vaultWorld.js'
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16)
@@ -61,19 +61,7 @@ try {
   const t0 = performance.now()
   const bin = process.env.KEEPER_BIN
   const k = spawnKeeper(
-    {
-      KEEPER_SECRET: keeper.secret(),
-      REGISTRY_CONTRACT: world.registry,
-      VAULT_CONTRACT: world.vault,
-      USDC_CONTRACT: world.usdc,
-      CONTRACT_RPC: sandbox.rpcUrl,
-      NETWORK_PASSPHRASE: sandbox.networkPassphrase,
-      API_PORT: '0',
-      API_HOST: '127.0.0.1',
-      POLL_INTERVAL: '3',
-      KNOWN_DEPOSITORS: depositor.publicKey(),
-      LOG_LEVEL: 'info',
-    },
+    vaultKeeperEnv(world, sandbox, keeper, { KNOWN_DEPOSITORS: depositor.publicKey(), LOG_LEVEL: 'info' }),
     bin ? { executable: resolve(bin) } : {},
   )
   const port = await k.port()

@@ -17,7 +17,7 @@ import { resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { startSandbox } from '../sandbox/ts/launch.js'
 import { spawnKeeper } from '../test/keeper/keeperProcess.js'
-import { deployVaultWorld } from '../test/keeper/vaultWorld.js'
+import { deployVaultWorld, vaultKeeperEnv } from '../test/keeper/vaultWorld.js'
 
 const SCRAPES = Number(process.env.BENCH_SCRAPES ?? 500)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
@@ -81,18 +81,7 @@ try {
   const keeper = await world.newAccount(500_0000000n)
   const bin = process.env.KEEPER_BIN
   const k = spawnKeeper(
-    {
-      KEEPER_SECRET: keeper.secret(),
-      REGISTRY_CONTRACT: world.registry,
-      VAULT_CONTRACT: world.vault,
-      USDC_CONTRACT: world.usdc,
-      CONTRACT_RPC: sandbox.rpcUrl,
-      NETWORK_PASSPHRASE: sandbox.networkPassphrase,
-      API_PORT: '0',
-      API_HOST: '127.0.0.1',
-      POLL_INTERVAL: '3',
-      LOG_LEVEL: 'info',
-    },
+    vaultKeeperEnv(world, sandbox, keeper, { LOG_LEVEL: 'info' }),
     bin ? { executable: resolve(bin) } : {},
   )
   try {

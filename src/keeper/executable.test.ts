@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
 import { VaultContract } from './clients/index.js'
 import { spawnKeeper } from '../../test/keeper/keeperProcess.js'
-import { deployVaultWorld } from '../../test/keeper/vaultWorld.js'
-import { REPO_ROOT } from '../../test/keeper/vaultWorld.js'
+import { deployVaultWorld, REPO_ROOT, vaultKeeperEnv } from '../../test/keeper/vaultWorld.js'
 
 // The container's entrypoint is the single executable: build it exactly as the Dockerfile does
 // and check its process behaviour without Node or node_modules around it.
@@ -71,20 +70,7 @@ describe('single executable against the sandbox', () => {
     const keeper = await world.newAccount(200_0000000n)
     const depositor = await world.newAccount(50_0000000n)
     await new VaultContract(world.chain, world.vault).deposit(depositor, 50_0000000n)
-    const k = spawnKeeper(
-      {
-        KEEPER_SECRET: keeper.secret(),
-        REGISTRY_CONTRACT: world.registry,
-        VAULT_CONTRACT: world.vault,
-        USDC_CONTRACT: world.usdc,
-        CONTRACT_RPC: sandbox.rpcUrl,
-        NETWORK_PASSPHRASE: sandbox.networkPassphrase,
-        API_PORT: '0',
-        API_HOST: '127.0.0.1',
-        POLL_INTERVAL: '3',
-      },
-      { executable: out },
-    )
+    const k = spawnKeeper(vaultKeeperEnv(world, sandbox, keeper), { executable: out })
     try {
       const port = await k.port()
       await k.waitForLog((l) => l.msg === 'cycle done')

@@ -8,7 +8,7 @@ import { createRoundTripAdapter } from './adapters/example/index.js'
 import { parseConfig } from './config/index.js'
 import { REGISTRATION_SKIPPED, startDaemon } from './daemon.js'
 import { spawnKeeper, type KeeperProcess } from '../../test/keeper/keeperProcess.js'
-import { deployVaultWorld, type VaultWorld } from '../../test/keeper/vaultWorld.js'
+import { deployVaultWorld, vaultKeeperEnv, type VaultWorld } from '../../test/keeper/vaultWorld.js'
 
 
 let sandbox: Sandbox
@@ -20,20 +20,7 @@ let registry: RegistryContract
 const running: KeeperProcess[] = []
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    KEEPER_SECRET: keeper.secret(),
-    REGISTRY_CONTRACT: world.registry,
-    VAULT_CONTRACT: world.vault,
-    USDC_CONTRACT: world.usdc,
-    CONTRACT_RPC: sandbox.rpcUrl,
-    NETWORK_PASSPHRASE: sandbox.networkPassphrase,
-    KEEPER_NAME: 'e2e-keeper',
-    API_PORT: '0',
-    API_HOST: '127.0.0.1',
-    POLL_INTERVAL: '3',
-    KNOWN_DEPOSITORS: depositor.publicKey(),
-    ...extra,
-  }
+  return vaultKeeperEnv(world, sandbox, keeper, { KEEPER_NAME: 'e2e-keeper', KNOWN_DEPOSITORS: depositor.publicKey(), ...extra })
 }
 
 function start(extra: Record<string, string> = {}): KeeperProcess {

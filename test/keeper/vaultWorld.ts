@@ -104,3 +104,27 @@ export async function deployVaultWorld(p: VaultWorldParameters): Promise<VaultWo
   }
   return { chain, admin, usdcAsset, usdc, vault, registry, minStake, slashTimeout, newAccount, pay }
 }
+
+/**
+ * A keeper's environment for a vault world on `network`: the contract ids and RPC, the keeper's
+ * secret, a free API port on loopback, a 3 s poll. `extra` adds to it and wins.
+ */
+export function vaultKeeperEnv(
+  world: Pick<VaultWorld, 'registry' | 'vault' | 'usdc'>,
+  network: { rpcUrl: string; networkPassphrase: string },
+  keeper: Keypair,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    KEEPER_SECRET: keeper.secret(),
+    REGISTRY_CONTRACT: world.registry,
+    VAULT_CONTRACT: world.vault,
+    USDC_CONTRACT: world.usdc,
+    CONTRACT_RPC: network.rpcUrl,
+    NETWORK_PASSPHRASE: network.networkPassphrase,
+    API_PORT: '0',
+    API_HOST: '127.0.0.1',
+    POLL_INTERVAL: '3',
+    ...extra,
+  }
+}
