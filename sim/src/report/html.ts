@@ -11,6 +11,7 @@
 import { chartJsSource } from './chartjs.js'
 import { formatCount, formatHours, formatLedger } from './format.js'
 import { auctionsTable, auditTable, competitionTable, escapeHtml, eventsTable, headlineTable, keepersTable, replaySection } from './htmlTables.js'
+import { embedJson, htmlPage } from './page.js'
 import { APY_MIN_SECONDS, CHART_IDS, PAGE_SCRIPT } from './pageScript.js'
 import { sourceSection } from './sourceSection.js'
 import type { Report } from './types.js'
@@ -39,16 +40,10 @@ pre { background: #f6f8fa; padding: 0.8rem; overflow: auto; font-size: 12px; }
  */
 export function reportHtml(report: Report): string {
   const title = `${report.scenario.name} — seed ${report.seed}`
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-${header(report)}
+  return htmlPage(
+    title,
+    STYLE,
+    `${header(report)}
 <section id="headline">
 <h2>Headline figures</h2>
 ${headlineTable(report)}
@@ -89,15 +84,8 @@ ${auditTable(report)}
 <script type="application/json" id="report-data">${embedJson(report)}</script>
 <script>
 ${chartJsSource()}</script>
-<script>${PAGE_SCRIPT}</script>
-</body>
-</html>
-`
-}
-
-/** JSON for a `<script type="application/json">` element: `<` as `\u003c` (JSON.parse restores it). */
-export function embedJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c')
+<script>${PAGE_SCRIPT}</script>`,
+  )
 }
 
 function header(report: Report): string {

@@ -8,7 +8,7 @@
  * of the second) and their table. The same aggregate always gives the same bytes.
  */
 import { chartJsMatrixSource, chartJsSource } from '../report/chartjs.js'
-import { embedJson } from '../report/html.js'
+import { embedJson, htmlPage } from '../report/page.js'
 import { escapeHtml } from '../report/htmlTables.js'
 import type { SweepAggregate } from './aggregate.js'
 import { AGGREGATE_SCRIPT, figureChartId } from './aggregateScript.js'
@@ -45,16 +45,10 @@ details { margin: 0.8rem 0; } details dl.meta dd { font-family: inherit; }
 export function aggregateHtml(a: SweepAggregate): string {
   const labels = Object.fromEntries(FIGURES.map((f) => [f.name, f.label]))
   const title = `${a.scenario.name} — sweep`
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-${header(a)}
+  return htmlPage(
+    title,
+    STYLE,
+    `${header(a)}
 ${riskSection(a)}
 ${chartsSection(a, labels)}
 <section id="points">
@@ -69,10 +63,8 @@ ${chartJsSource()}</script>
 ${chartJsMatrixSource()}</script>
 <script>${AGGREGATE_SCRIPT}</script>
 <script>${riskChartsSource()}</script>
-<script>${RISK_SCRIPT}</script>
-</body>
-</html>
-`
+<script>${RISK_SCRIPT}</script>`,
+  )
 }
 
 function header(a: SweepAggregate): string {
