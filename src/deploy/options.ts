@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
 import { Keypair, StrKey } from '@stellar/stellar-sdk'
+import { parseFlags } from '../cli/flags.js'
 import { UsageError } from './errors.js'
 import { PARAMETER_NAMES, PRESETS, isPresetName, parseUsdc, type PresetName, type ServiceParameters } from './preset.js'
 import { STEP_NAMES, type StepName } from './state.js'
@@ -115,34 +115,28 @@ function crashPoint(raw: string | undefined): CrashPoint | undefined {
  * @throws UsageError
  */
 export function parseOptions(argv: readonly string[], env: Record<string, string | undefined>, cwd = process.cwd()): DeployOptions | 'help' {
-  let values
-  try {
-    ;({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        network: { type: 'string' },
-        'rpc-url': { type: 'string' },
-        preset: { type: 'string' },
-        'min-stake': { type: 'string' },
-        'slash-timeout': { type: 'string' },
-        'slash-rate-bps': { type: 'string' },
-        'deposit-cap': { type: 'string' },
-        'withdraw-cooldown': { type: 'string' },
-        'max-draw-per-keeper': { type: 'string' },
-        usdc: { type: 'string' },
-        'secret-file': { type: 'string' },
-        out: { type: 'string' },
-        salt: { type: 'string' },
-        'wasm-dir': { type: 'string' },
-        'allow-mainnet': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }))
-  } catch (err) {
-    throw new UsageError((err as Error).message)
-  }
+  const values = parseFlags(
+    argv,
+    {
+      network: { type: 'string' },
+      'rpc-url': { type: 'string' },
+      preset: { type: 'string' },
+      'min-stake': { type: 'string' },
+      'slash-timeout': { type: 'string' },
+      'slash-rate-bps': { type: 'string' },
+      'deposit-cap': { type: 'string' },
+      'withdraw-cooldown': { type: 'string' },
+      'max-draw-per-keeper': { type: 'string' },
+      usdc: { type: 'string' },
+      'secret-file': { type: 'string' },
+      out: { type: 'string' },
+      salt: { type: 'string' },
+      'wasm-dir': { type: 'string' },
+      'allow-mainnet': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    (message) => new UsageError(message),
+  )
   if (values.help) return 'help'
 
   const network = values.network

@@ -4,10 +4,10 @@
  * is read from the chain here.
  */
 import { readFileSync } from 'node:fs'
-import { parseArgs } from 'node:util'
 import { StrKey } from '@stellar/stellar-sdk'
 import { DeploymentsError, type Deployments } from '../../chain/deployments.js'
 import { readDeploymentsFile } from '../../chain/deploymentsFile.js'
+import { parseFlags } from '../../cli/flags.js'
 
 /** Bad flags, an unreadable or malformed file: the audit cannot start (exit 2). */
 export class UsageError extends Error {
@@ -118,33 +118,27 @@ function headers(list: string[] | undefined): Record<string, string> {
 
 /** Parses the arguments after `npm run audit --`. @throws UsageError */
 export function parseCli(argv: readonly string[]): CliOptions | 'help' {
-  let values
-  try {
-    ;({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        addresses: { type: 'string' },
-        'rpc-url': { type: 'string' },
-        'rpc-header': { type: 'string', multiple: true },
-        vault: { type: 'string' },
-        registry: { type: 'string' },
-        usdc: { type: 'string' },
-        'from-ledger': { type: 'string' },
-        depositors: { type: 'string' },
-        concurrency: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        watch: { type: 'boolean', default: false },
-        'interval-ledgers': { type: 'string' },
-        'metrics-port': { type: 'string' },
-        'metrics-host': { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }))
-  } catch (err) {
-    throw new UsageError((err as Error).message)
-  }
+  const values = parseFlags(
+    argv,
+    {
+      addresses: { type: 'string' },
+      'rpc-url': { type: 'string' },
+      'rpc-header': { type: 'string', multiple: true },
+      vault: { type: 'string' },
+      registry: { type: 'string' },
+      usdc: { type: 'string' },
+      'from-ledger': { type: 'string' },
+      depositors: { type: 'string' },
+      concurrency: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      watch: { type: 'boolean', default: false },
+      'interval-ledgers': { type: 'string' },
+      'metrics-port': { type: 'string' },
+      'metrics-host': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    (message) => new UsageError(message),
+  )
   if (values.help) return 'help'
 
   const flags = { vault: contractFlag('vault', values.vault), registry: contractFlag('registry', values.registry), usdc: contractFlag('usdc', values.usdc) }
