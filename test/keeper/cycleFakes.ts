@@ -84,6 +84,29 @@ export function keeperInfo(operator: string): KeeperInfo {
   }
 }
 
+/**
+ * A cycle's dependencies but the engine and the draw watch: an unreachable chain, a fake vault,
+ * a registry listing only `keypair`'s keeper, no adapters, fresh state, events and metrics, a
+ * silent logger. `over` replaces any of them.
+ */
+export function baseDeps<O extends Partial<Omit<CycleDeps, 'engine' | 'draws'>>>(keypair: Keypair, over: O) {
+  const me = keeperInfo(keypair.publicKey())
+  return {
+    chain: over.chain ?? createChain({ rpcUrl: 'http://127.0.0.1:1', networkPassphrase: 'x' }),
+    keypair,
+    vault: fakeVault().vault,
+    registry: { getKeepers: async () => [me], getKeeper: async () => me },
+    usdcBalance: undefined,
+    adapters: [],
+    knownDepositors: [],
+    state: new DashboardState(),
+    events: new EventLog(),
+    metrics: createMetrics({ defaultMetrics: false }),
+    logger: silentLogger,
+    ...over,
+  }
+}
+
 export interface CycleWorld {
   deps: CycleDeps
   clock: ManualLedgerClock
@@ -98,21 +121,7 @@ export interface CycleWorld {
  */
 export function cycleWorld(over: Partial<Omit<CycleDeps, 'engine' | 'draws'>> & { chain?: Chain; vaultContract?: string } = {}): CycleWorld {
   const keypair = over.keypair ?? Keypair.random()
-  const me = keeperInfo(keypair.publicKey())
-  const base = {
-    chain: over.chain ?? createChain({ rpcUrl: 'http://127.0.0.1:1', networkPassphrase: 'x' }),
-    keypair,
-    vault: fakeVault().vault,
-    registry: { getKeepers: async () => [me], getKeeper: async () => me },
-    usdcBalance: undefined,
-    adapters: [],
-    knownDepositors: [],
-    state: new DashboardState(),
-    events: new EventLog(),
-    metrics: createMetrics({ defaultMetrics: false }),
-    logger: silentLogger,
-    ...over,
-  }
+  const base = baseDeps(keypair, over)
   const clock = new ManualLedgerClock({ sequence: 99, closeTimeMs: 99_000 })
   let engine: ExecutionEngine
   const draws = new DrawWatch({

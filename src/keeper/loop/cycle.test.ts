@@ -1,57 +1,14 @@
 import { Keypair } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
-import { createChain } from '../../chain/index.js'
-import type { KeeperInfo, VaultState } from '../clients/index.js'
-import { createMetrics } from '../metrics.js'
 import { makeResult, type ProtocolAdapter, type Task } from '../sdk/index.js'
-import { DashboardState } from '../state/dashboard.js'
-import { EventLog } from '../state/events.js'
 import { ExecutionEngine, ManualLedgerClock } from '../engine/index.js'
 import { runCycle } from './cycle.js'
 import { recordResult } from './record.js'
 import { PollLoop } from './scheduler.js'
-import type { CycleDeps, CycleVault } from './types.js'
+import type { CycleDeps } from './types.js'
+import { baseDeps, fakeVault, silentLogger, VAULT_STATE } from '../../../test/keeper/cycleFakes.js'
 
-const silent = { info() {}, warn() {}, error() {}, debug() {} }
 const keypair = Keypair.random()
-const state0: VaultState = { totalUsdc: 5_000_0000000n, totalShares: 4_000_0000000n, totalProfit: 0n, activeLiq: 0n }
-
-function fakeVault(opts: { draw?: bigint; failState?: boolean } = {}) {
-  const calls: string[] = []
-  let draw = opts.draw ?? 0n
-  const vault: CycleVault = {
-    async getState() {
-      if (opts.failState) throw new Error('rpc down')
-      return state0
-    },
-    async getKeeperDraw() {
-      return draw
-    },
-    async balance() {
-      return 7n
-    },
-    async getDepositor() {
-      return { shares: 3n, costBasis: 2n, totalDeposited: 2n, totalWithdrawn: 0n, lastDepositTime: 0, raw: {} }
-    },
-    async returnProceeds(_kp, amount) {
-      calls.push(`return ${amount}`)
-      draw = 0n
-      return 0n
-    },
-    bind() {
-      return {
-        draw: async (a) => {
-          calls.push(`draw ${a}`)
-        },
-        returnProceeds: async (a) => {
-          calls.push(`return ${a}`)
-          return 0n
-        },
-      }
-    },
-  }
-  return { vault, calls }
-}
 
 function engineFor(d: Omit<CycleDeps, 'engine'>): ExecutionEngine {
   const engine = new ExecutionEngine({
@@ -60,7 +17,7 @@ function engineFor(d: Omit<CycleDeps, 'engine'>): ExecutionEngine {
     vault: d.vault.bind(d.keypair),
     limits: async () => ({ idle: 1_000_000n, maxDraw: 1_000_000n }),
     clock: new ManualLedgerClock({ sequence: 1, closeTimeMs: 0 }),
-    logger: silent,
+    logger: silentLogger,
     emit: (kind, message, data) => d.events.push(kind, message, data),
     onResult: (e, r) => recordResult(d, e.adapter, e.label, r),
   })
@@ -69,36 +26,7 @@ function engineFor(d: Omit<CycleDeps, 'engine'>): ExecutionEngine {
 }
 
 function deps(over: Partial<Omit<CycleDeps, 'engine'>>): CycleDeps {
-  const me: KeeperInfo = {
-    operator: keypair.publicKey(),
-    name: 'k',
-    stake: 1n,
-    totalExecutions: 0,
-    successfulFills: 0,
-    totalProfit: 0n,
-    avgResponseTimeMs: 0,
-    hasActiveDraw: false,
-    drawAmount: 0n,
-    drawTimestamp: 0,
-    registeredAt: 0,
-    slashed: false,
-    slashCount: 0,
-    totalSlashed: 0n,
-  }
-  const d = {
-    chain: createChain({ rpcUrl: 'http://127.0.0.1:1', networkPassphrase: 'x' }),
-    keypair,
-    vault: fakeVault().vault,
-    registry: { getKeepers: async () => [me], getKeeper: async () => me },
-    usdcBalance: undefined,
-    adapters: [],
-    knownDepositors: [],
-    state: new DashboardState(),
-    events: new EventLog(),
-    metrics: createMetrics({ defaultMetrics: false }),
-    logger: silent,
-    ...over,
-  }
+  const d = baseDeps(keypair, over)
   return { ...d, engine: engineFor(d) }
 }
 
@@ -137,7 +65,7 @@ describe('runCycle', () => {
     expect(d.state.history.map((h) => h.label).sort()).toEqual(['b1', 'low', 'urgent', 'urgent2'])
     expect(d.engine.executions().find((e) => e.label === 'mid')?.stage).toBe('abandoned')
     expect(d.state.history[0]!.profit).toBe(2n)
-    expect(d.state.vault).toEqual(state0)
+    expect(d.state.vault).toEqual(VAULT_STATE)
     const metrics = await d.metrics.registry.getMetricsAsJSON()
     const liq = metrics.find((m) => m.name === 'service_liquidations_total')
     expect(liq?.values[0]?.value).toBe(4)
@@ -145,7 +73,7 @@ describe('runCycle', () => {
   })
 
   it('survives failing state reads and still refreshes the rest', async () => {
-    const d = deps({ vault: fakeVault({ failState: true }).vault, knownDepositors: [keypair.publicKey()] })
+    const d = deps({ vault: fakeVault({ failState: () => true }).vault, knownDepositors: [keypair.publicKey()] })
     const report = await runCycle(d)
     expect(report.errors).toBe(1)
     expect(d.state.vault).toBeNull()
@@ -171,35 +99,35 @@ describe('runCycle', () => {
 
 describe('stale-draw recovery', () => {
   it('returns the USDC on hand capped at the draw, before any task', async () => {
-    const { vault, calls } = fakeVault({ draw: 500n })
+    const { vault, box } = fakeVault({ draw: 500n })
     const log: string[] = []
     const d = deps({ vault, usdcBalance: async () => 800n, adapters: [adapter('a', async () => [t(1, 'x')], log)] })
     const report = await runCycle(d)
     await d.engine.drained()
     expect(report.recovered).toBe(500n)
-    expect(calls).toEqual(['return 500', 'draw 10', 'return 12'])
+    expect(box.calls).toEqual(['return 500', 'draw 10', 'return 12'])
   })
 
   it('returns less when less is on hand', async () => {
-    const { vault, calls } = fakeVault({ draw: 500n })
+    const { vault, box } = fakeVault({ draw: 500n })
     await runCycle(deps({ vault, usdcBalance: async () => 120n }))
-    expect(calls).toEqual(['return 120'])
+    expect(box.calls).toEqual(['return 120'])
   })
 
   it('is a no-op without USDC_CONTRACT, without a draw, or on a vault without get_keeper_draw', async () => {
     const a = fakeVault({ draw: 500n })
     await runCycle(deps({ vault: a.vault, usdcBalance: undefined }))
-    expect(a.calls).toEqual([])
+    expect(a.box.calls).toEqual([])
     const b = fakeVault({ draw: 0n })
     await runCycle(deps({ vault: b.vault, usdcBalance: async () => 800n }))
-    expect(b.calls).toEqual([])
+    expect(b.box.calls).toEqual([])
     const { SimulationError } = await import('../../chain/index.js')
     const c = fakeVault({ draw: 500n })
     c.vault.getKeeperDraw = async () => {
       throw new SimulationError('simulation failed', { details: 'HostError: Error(WasmVm, MissingValue) trying to invoke non-existent contract function' })
     }
     const report = await runCycle(deps({ vault: c.vault, usdcBalance: async () => 800n }))
-    expect(c.calls).toEqual([])
+    expect(c.box.calls).toEqual([])
     expect(report.errors).toBe(0)
   })
 })
@@ -211,7 +139,7 @@ describe('PollLoop', () => {
     let n = 0
     const loop = new PollLoop({
       intervalMs: 20,
-      logger: silent,
+      logger: silentLogger,
       async runCycle() {
         running++
         maxRunning = Math.max(maxRunning, running)
@@ -238,7 +166,7 @@ describe('PollLoop', () => {
   it('gives up waiting for a stuck cycle after the grace period', async () => {
     const loop = new PollLoop({
       intervalMs: 10,
-      logger: silent,
+      logger: silentLogger,
       runCycle: () => new Promise(() => {}),
     })
     loop.start()
