@@ -2,21 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { diffusionIncrements, gbmPath, jumpIncrements, jumpsPath } from './gbm.js'
 import { DAY_SECONDS, YEAR_SECONDS, type JumpsModel } from './grid.js'
 import { derive } from './rng.js'
-
-function logReturns(path: Float64Array): Float64Array {
-  const out = new Float64Array(path.length - 1)
-  for (let i = 1; i < path.length; i++) out[i - 1] = Math.log(path[i]! / path[i - 1]!)
-  return out
-}
-
-function meanAndStd(xs: Float64Array): { mean: number; std: number } {
-  let sum = 0
-  for (const x of xs) sum += x
-  const mean = sum / xs.length
-  let sq = 0
-  for (const x of xs) sq += (x - mean) * (x - mean)
-  return { mean, std: Math.sqrt(sq / (xs.length - 1)) }
-}
+import { meanAndStd, pathLogReturns } from '../../../test/sim/marketStats.js'
 
 describe('gbmPath', () => {
   const grid = { steps: 1000, dtSeconds: 5, startPrice: 2000 }
@@ -71,8 +57,8 @@ describe('gbmPath', () => {
   })
 
   it('drives paths with different volatility by the same shocks', () => {
-    const low = logReturns(gbmPath({ model: 'gbm', drift: 0, volatility: 0.4 }, grid, derive(5)))
-    const high = logReturns(gbmPath({ model: 'gbm', drift: 0, volatility: 0.8 }, grid, derive(5)))
+    const low = pathLogReturns(gbmPath({ model: 'gbm', drift: 0, volatility: 0.4 }, grid, derive(5)))
+    const high = pathLogReturns(gbmPath({ model: 'gbm', drift: 0, volatility: 0.8 }, grid, derive(5)))
     const dt = grid.dtSeconds / YEAR_SECONDS
     for (let i = 0; i < low.length; i++) {
       const zLow = (low[i]! + 0.08 * dt) / (0.4 * Math.sqrt(dt))

@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { MarketModelError } from './errors.js'
 import { derive } from './rng.js'
+import { meanAndStd } from '../../../test/sim/marketStats.js'
 
 function draws(n: number, next: () => number): Float64Array {
   const out = new Float64Array(n)
   for (let i = 0; i < n; i++) out[i] = next()
   return out
-}
-
-function meanAndStd(xs: Float64Array): { mean: number; std: number } {
-  let sum = 0
-  for (const x of xs) sum += x
-  const mean = sum / xs.length
-  let sq = 0
-  for (const x of xs) sq += (x - mean) * (x - mean)
-  return { mean, std: Math.sqrt(sq / (xs.length - 1)) }
 }
 
 describe('derive', () => {
