@@ -2,17 +2,8 @@ import { join } from 'node:path'
 import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../../../sandbox/ts/launch.js'
-import { loadScenario, parseScenarioText, ScenarioError } from './load.js'
-
-function problems(text: string, overrides: { path: string; value: unknown }[] = []): string[] {
-  try {
-    parseScenarioText(text, 'bad.yaml', overrides)
-  } catch (err) {
-    expect(err).toBeInstanceOf(ScenarioError)
-    return (err as ScenarioError).problems
-  }
-  throw new Error('expected the scenario to be refused')
-}
+import { problems } from '../../../test/sim/scenarioProblems.js'
+import { loadScenario, parseScenarioText } from './load.js'
 
 describe('scenario files', () => {
   it('names the line, the field and what was expected for each problem', () => {

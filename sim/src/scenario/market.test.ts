@@ -1,19 +1,10 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../../../sandbox/ts/launch.js'
+import { problems } from '../../../test/sim/scenarioProblems.js'
 import { correlation as sampleCorrelation, pathLogReturns } from '../../../test/sim/marketStats.js'
 import { marketTimeline } from '../market/paths.js'
-import { loadScenario, parseScenarioText, ScenarioError, type LoadedScenario } from './load.js'
-
-function problems(text: string, overrides: { path: string; value: unknown }[] = []): string[] {
-  try {
-    parseScenarioText(text, 'bad.yaml', overrides)
-  } catch (err) {
-    expect(err).toBeInstanceOf(ScenarioError)
-    return (err as ScenarioError).problems
-  }
-  throw new Error('expected the scenario to be refused')
-}
+import { loadScenario, parseScenarioText, type LoadedScenario } from './load.js'
 
 const GBM_PRICES = 'market:\n  prices:\n    WETH: {model: gbm, volatility: 0.8}\n    WBTC: {model: gbm, volatility: 0.6}\n'
 const scenario = (correlation: string) => `run: {duration: 1h}\n${GBM_PRICES}  correlation: ${correlation}\n`
