@@ -4,6 +4,7 @@
  * invariant, a slash) and an empty one (no auctions, no fills, no series points). The small run's
  * text fields carry markup and a closing script tag so escaping is exercised.
  */
+import { emptySeries } from '../../sim/src/report/series.js'
 import { REPORT_SCHEMA_VERSION, type Report } from '../../sim/src/report/types.js'
 
 const KEEPER_A = 'CAKEEPERAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'
@@ -168,20 +169,7 @@ export function emptyReportFixture(): Report {
     auctions: [],
     replay: { checks: r.replay.checks.map((c) => ({ ...c, checked: 0, mismatches: 0 })), mismatches: [] },
     audit: { holds: true, invariants: r.audit.invariants.map((i) => ({ ...i, holds: true, warning: false })) },
-    series: {
-      assets: ['XLM'],
-      ledger: [],
-      time: [],
-      sharePrice: [],
-      totalUsdc: [],
-      activeLiq: [],
-      totalProfit: [],
-      badDebt: [],
-      openAuctions: [],
-      market: { XLM: [] },
-      oracle: { XLM: [] },
-      dex: { XLM: [] },
-    },
+    series: emptySeries(['XLM']),
     events: [],
   }
 }

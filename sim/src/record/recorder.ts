@@ -1,6 +1,7 @@
 /** The per-ledger series of a run (report.json `series`), one point every `every` ledgers. */
 import { sharePrice } from '../../../src/core/index.js'
 import type { PricePlan } from '../agents/environment.js'
+import { emptySeries } from '../report/series.js'
 import type { Series } from '../report/types.js'
 import type { Observer, VaultSnapshot } from './observer.js'
 
@@ -17,21 +18,7 @@ export class Recorder {
     private readonly ledgerSeconds: number,
     private readonly every: number,
   ) {
-    const per = () => Object.fromEntries(prices.assets.map((c) => [c, [] as number[]]))
-    this.s = {
-      assets: [...prices.assets],
-      ledger: [],
-      time: [],
-      sharePrice: [],
-      totalUsdc: [],
-      activeLiq: [],
-      totalProfit: [],
-      badDebt: [],
-      openAuctions: [],
-      market: per(),
-      oracle: per(),
-      dex: Object.fromEntries(prices.assets.map((c) => [c, [] as (number | null)[]])),
-    }
+    this.s = emptySeries(prices.assets)
   }
 
   due(step: number): boolean {
