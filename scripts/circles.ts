@@ -1,5 +1,5 @@
 /**
- * Import circles in the repository: `bash scripts/node-run.sh npx tsx scripts/circles.ts`.
+ * Import circles in the repository: `npm run -s circles`.
  * Checks the TypeScript files and the Rust crates (sandbox, each contract); prints each circle
  * file -> file and exits 1, or prints what it checked and exits 0.
  */
