@@ -13,6 +13,7 @@ describe('src/core/index.ts', () => {
         'firstProfitableBlock', 'formatPercent', 'healthFactor', 'indexedEntries', 'meetsMinProfit', 'mulDiv', 'profitOf', 'scaleAuction', 'sharePrice',
         'sharesForDeposit', 'slippageFloor', 'sortTasksByPriority', 'taskPriority', 'toAssetFromBToken', 'toAssetFromDToken', 'toEffectiveAssetFromBToken',
         'toEffectiveAssetFromDToken', 'usdcForShares', 'utilization', 'valueInAsset', 'inclusionFeeBid', 'feeBumpBid',
+        'lockedProfit', 'bookProfit', 'freeAssets', 'keeperFee',
       ].sort(),
     )
   })
@@ -98,6 +99,16 @@ describe('src/core/index.ts', () => {
     expect(core.slippageFloor(100_0000000n, 50)).toBe(99_5000000n)
     expect(core.slippageFloor(999n, 50)).toBe(995n)
     expect(core.profitOf(1050_0000000n, 1000_0000000n)).toBe(50_0000000n)
+    expect(core.lockedProfit({ lockedProfit: 100_0000000n, lockStart: 1000n, lockEnd: 1000n + 86_400n }, 1000n + 43_200n)).toBe(50_0000000n)
+    expect(core.lockedProfit({ lockedProfit: 10n, lockStart: 0n, lockEnd: 3n }, 1n)).toBe(7n)
+    expect(core.lockedProfit({ lockedProfit: 10n, lockStart: 0n, lockEnd: 3n }, 3n)).toBe(0n)
+    expect(core.bookProfit({ lockedProfit: 0n, lockStart: 0n, lockEnd: 0n }, 50_0000000n, 1000n, 86_400n)).toEqual({ lockedProfit: 50_0000000n, lockStart: 1000n, lockEnd: 87_400n })
+    expect(core.bookProfit({ lockedProfit: 100n, lockStart: 0n, lockEnd: 100n }, 50n, 50n, 100n)).toEqual({ lockedProfit: 100n, lockStart: 50n, lockEnd: 125n })
+    expect(core.freeAssets(1100_0000000n, 60_0000000n)).toBe(1040_0000000n)
+    expect(core.freeAssets(5n, 10n)).toBe(0n)
+    expect(core.keeperFee(50_0000000n, 1000)).toBe(5_0000000n)
+    expect(core.keeperFee(3n, 5000)).toBe(1n)
+    expect(core.keeperFee(-7n, 1000)).toBe(0n)
     expect(core.formatPercent(0.1234)).toBe('12.34%')
     expect(core.apyDisplay([{ timestamp: 0, price: 10_000_000n }, { timestamp: 86_400, price: 10_040_000n }]).text).toBe('0.40% cumulative')
     expect(core.apyDisplay([]).text).toBe('—')

@@ -69,6 +69,11 @@ export { sortTasksByPriority } from './priority/sortTasksByPriority.js'
 
 export { BPS, slippageFloor } from './vault/slippageFloor.js'
 export { profitOf } from './vault/profitOf.js'
+export { U64_MAX, type ProfitLock } from './vault/profitLock.js'
+export { lockedProfit } from './vault/lockedProfit.js'
+export { bookProfit } from './vault/bookProfit.js'
+export { freeAssets } from './vault/freeAssets.js'
+export { keeperFee } from './vault/keeperFee.js'
 
 export { MISSING, formatPercent } from './display/formatPercent.js'
 export { APY_MIN_SPAN_SECONDS, apyDisplay, type ApyDisplayReturnType, type SharePricePoint } from './display/apyDisplay.js'
