@@ -1,20 +1,22 @@
-use soroban_sdk::{contract, contractimpl, panic_with_error, Address, Env, String, Vec};
+use soroban_sdk::{contract, contractimpl, panic_with_error, Address, Env, String};
 
 use crate::errors::ExecutorError;
-use crate::types::{Request, Swap};
+use crate::types::FlashCall;
 use crate::{external, liquidate, storage};
 
 #[contract]
 pub struct Executor;
 
 /// Public interface of the executor: a keeper operator's contract that is itself the registered
-/// keeper, so that draw, fill, swap and return can run in one transaction. Every write needs
-/// the owner's authorisation; the calls the executor makes to other contracts carry its own
-/// (direct calls, plus pre-authorised nested token transfers). Amounts are i128 (USDC with 7
-/// decimals).
+/// keeper, so that draw, fill, swap and return can run in one transaction. Deployed by the
+/// registry (`deploy_executor`) from the wasm it approves, which is what lets it take flash
+/// draws. Every write needs the owner's authorisation; the calls the executor makes to other
+/// contracts carry its own (direct calls, plus pre-authorised nested token transfers). Amounts
+/// are i128 (USDC with 7 decimals).
 pub trait ExecutorTrait {
-    /// Stores the owner (the keeper operator's account), the vault and the USDC token.
-    fn __constructor(env: Env, owner: Address, vault: Address, usdc: Address);
+    /// Stores the owner (the keeper operator's account), the vault, the USDC token and the
+    /// registry that deployed it.
+    fn __constructor(env: Env, owner: Address, vault: Address, usdc: Address, registry: Address);
 
     /// Owner. Registers the executor as a keeper: pulls the registry's `min_stake` USDC from
     /// the owner, pre-authorises the registry's pull of it and calls
@@ -26,22 +28,22 @@ pub trait ExecutorTrait {
     /// it). Errors: the registry's (NotRegistered, DrawOutstanding).
     fn deregister(env: Env, registry: Address);
 
-    /// Owner. The atomic path: `vault.draw(self, draw)`, the lending pool's
-    /// `submit_with_allowance(self, self, self, requests)` paid from the draw, each swap of the
-    /// executor's whole balance of `path[0]`, then `vault.return_proceeds(self, proceeds,
-    /// response_time_ms)` with `proceeds` = the USDC gained in this call. Returns the profit the
-    /// vault booked. Errors: InvalidAmount, InvalidSwap, ProceedsBelowDraw,
-    /// ProceedsBelowMinimum, and every error of the vault, the pool, the routers and the
-    /// tokens; any error reverts the whole transaction, so no draw is ever left outstanding.
-    fn liquidate(
-        env: Env,
-        pool: Address,
-        draw: i128,
-        requests: Vec<Request>,
-        swaps: Vec<Swap>,
-        min_proceeds: i128,
-        response_time_ms: u64,
-    ) -> i128;
+    /// Vault only, for the owner (both authorisations are required). The flash fill the vault
+    /// calls back inside `vault.flash_draw(self, amount, call, response_time_ms)`, which the
+    /// owner sends: fill on `call.pool`, sell everything the fill paid, give all the USDC gained
+    /// to the vault. Errors: InvalidAmount, VenueNotAllowed, InvalidSwap, CollateralKept,
+    /// ProceedsBelowDraw, ProceedsBelowMinimum, and every error of the pool, the routers and
+    /// the tokens; any error reverts the whole transaction, the vault's loan with it.
+    fn on_flash(env: Env, amount: i128, call: FlashCall);
+
+    /// Owner. Adds `amount` of the owner's USDC to the executor's bond in the registry (which
+    /// raises its two-step draw limit). Errors: InvalidAmount; the registry's and the token's.
+    fn add_bond(env: Env, registry: Address, amount: i128);
+
+    /// Owner. Takes `amount` out of the bond (the registry keeps at least min_stake and refuses
+    /// while a draw is outstanding) and sends it to the owner. Errors: InvalidAmount; the
+    /// registry's.
+    fn withdraw_bond(env: Env, registry: Address, amount: i128);
 
     /// Owner. Two-step proxy: `vault.draw(self, amount)`, and the USDC goes on to the owner.
     /// Errors: InvalidAmount; the vault's.
@@ -59,6 +61,7 @@ pub trait ExecutorTrait {
     fn owner(env: Env) -> Address;
     fn vault(env: Env) -> Address;
     fn usdc(env: Env) -> Address;
+    fn registry(env: Env) -> Address;
 }
 
 fn ok<T>(env: &Env, r: Result<T, ExecutorError>) -> T {
@@ -77,10 +80,11 @@ fn authorized_owner(env: &Env) -> Address {
 
 #[contractimpl]
 impl ExecutorTrait for Executor {
-    fn __constructor(env: Env, owner: Address, vault: Address, usdc: Address) {
+    fn __constructor(env: Env, owner: Address, vault: Address, usdc: Address, registry: Address) {
         storage::set_owner(&env, &owner);
         storage::set_vault(&env, &vault);
         storage::set_usdc(&env, &usdc);
+        storage::set_registry(&env, &registry);
         storage::extend_instance(&env);
     }
 
@@ -100,29 +104,21 @@ impl ExecutorTrait for Executor {
         external::registry_deregister(&env, &registry);
     }
 
-    fn liquidate(
-        env: Env,
-        pool: Address,
-        draw: i128,
-        requests: Vec<Request>,
-        swaps: Vec<Swap>,
-        min_proceeds: i128,
-        response_time_ms: u64,
-    ) -> i128 {
+    fn on_flash(env: Env, amount: i128, call: FlashCall) {
         storage::extend_instance(&env);
-        authorized_owner(&env);
-        ok(
-            &env,
-            liquidate::execute_liquidate(
-                &env,
-                &pool,
-                draw,
-                &requests,
-                &swaps,
-                min_proceeds,
-                response_time_ms,
-            ),
-        )
+        ok(&env, liquidate::execute_flash(&env, amount, &call));
+    }
+
+    fn add_bond(env: Env, registry: Address, amount: i128) {
+        storage::extend_instance(&env);
+        let owner = authorized_owner(&env);
+        ok(&env, liquidate::execute_add_bond(&env, &owner, &registry, amount));
+    }
+
+    fn withdraw_bond(env: Env, registry: Address, amount: i128) {
+        storage::extend_instance(&env);
+        let owner = authorized_owner(&env);
+        ok(&env, liquidate::execute_withdraw_bond(&env, &owner, &registry, amount));
     }
 
     fn draw(env: Env, amount: i128) {
@@ -162,5 +158,10 @@ impl ExecutorTrait for Executor {
     fn usdc(env: Env) -> Address {
         storage::extend_instance(&env);
         storage::get_usdc(&env)
+    }
+
+    fn registry(env: Env) -> Address {
+        storage::extend_instance(&env);
+        storage::get_registry(&env)
     }
 }

@@ -8,7 +8,7 @@ use soroban_sdk::contracterror;
 pub enum ExecutorError {
     // An amount <= 0 (draw, return, sweep), or a negative min_proceeds.
     InvalidAmount = 450,
-    // The USDC the executor gained in `liquidate` does not cover the draw: the vault would not
+    // The USDC the executor gained in a flash fill does not cover the draw: the vault would not
     // get its capital back, so the whole transaction reverts.
     ProceedsBelowDraw = 451,
     // The USDC gained is below the caller's `min_proceeds`.
@@ -19,4 +19,9 @@ pub enum ExecutorError {
     Overflow = 454,
     // The registry's configuration has no positive `min_stake` / no `usdc_token`.
     BadRegistryConfig = 455,
+    // A flash fill through a pool or router that is not among the registry's venues.
+    VenueNotAllowed = 456,
+    // A flash fill that left the executor holding more of a pool reserve token than before:
+    // everything the fill paid must be sold in the same transaction.
+    CollateralKept = 457,
 }

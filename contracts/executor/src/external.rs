@@ -6,8 +6,10 @@
 //! - vault (contracts/vault): `draw(keeper, amount)`,
 //!   `return_proceeds(keeper, amount, response_time_ms) -> i128`
 //! - registry (contracts/registry): `get_config() -> RegistryConfig`, `register(operator, name)`,
-//!   `deregister(operator)`
-//! - Blend v2 pool: `submit_with_allowance(from, spender, to, requests) -> Positions`
+//!   `deregister(operator)`, `add_bond(operator, amount)`, `withdraw_bond(operator, amount)`,
+//!   `get_venues() -> Vec<Address>`
+//! - Blend v2 pool: `submit_with_allowance(from, spender, to, requests) -> Positions`,
+//!   `get_reserve_list() -> Vec<Address>`
 //! - router (contracts/dex-router, Soroswap interface): `router_pair_for(a, b) -> Address`,
 //!   `swap_exact_tokens_for_tokens(amount_in, amount_out_min, path, to, deadline) -> Vec<i128>`
 //!
@@ -190,4 +192,26 @@ pub fn router_swap(
             deadline.into_val(env),
         ],
     );
+}
+
+/// `add_bond(self, amount)` or `withdraw_bond(self, amount)` on the registry.
+pub fn registry_bond(env: &Env, registry: &Address, add: bool, amount: i128) {
+    let name: &[u8] = if add { b"add_bond" } else { b"withdraw_bond" };
+    env.invoke_contract::<()>(
+        registry,
+        &host_symbol(env, name),
+        vec![
+            env,
+            env.current_contract_address().to_val(),
+            amount.into_val(env),
+        ],
+    );
+}
+
+pub fn registry_venues(env: &Env, registry: &Address) -> Vec<Address> {
+    env.invoke_contract(registry, &host_symbol(env, b"get_venues"), Vec::new(env))
+}
+
+pub fn pool_reserves(env: &Env, pool: &Address) -> Vec<Address> {
+    env.invoke_contract(pool, &host_symbol(env, b"get_reserve_list"), Vec::new(env))
 }

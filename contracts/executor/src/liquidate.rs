@@ -1,50 +1,57 @@
-//! The atomic liquidation and the two-step proxy.
+//! The flash fill and the two-step proxy.
 use soroban_sdk::{Address, Env, Vec};
 
 use crate::errors::ExecutorError;
 use crate::external;
 use crate::storage;
-use crate::types::{Request, Swap};
+use crate::types::FlashCall;
 
-/// One transaction: draw → fill on the lending pool → swap the seized collateral → return.
+/// The flash fill, called back by the vault inside its `flash_draw` after it has sent `amount`
+/// USDC here:
 ///
-/// 1. `usdc_before` = the executor's USDC balance (a refunded stake or anything else it holds
-///    is not part of the proceeds);
-/// 2. `vault.draw(self, draw)`;
-/// 3. `usdc.approve(self, pool, draw, this ledger)`, then
-///    `pool.submit_with_allowance(self, self, self, requests)`: the pool pulls the repayment with
-///    `transfer_from` and pays the withdrawn collateral to the executor. The allowance expires
-///    with this ledger and only the pool, called by the executor as spender, can use it;
-/// 4. each swap sells the executor's whole balance of `path[0]` (a token it holds none of is
+/// 1. only the stored vault may call (`vault.require_auth()`: satisfied when the vault is the
+///    direct caller) and only for its owner (`owner.require_auth()`);
+/// 2. the pool and every swap's router must be among the registry's venues;
+/// 3. the balance of every pool reserve token other than USDC is noted;
+/// 4. `usdc.approve(self, pool, amount, this ledger)`, then
+///    `pool.submit_with_allowance(self, self, self, requests)`: the pool pulls the repayment
+///    with `transfer_from` and pays the withdrawn collateral here;
+/// 5. each swap sells the executor's whole balance of `path[0]` (a token it holds none of is
 ///    skipped) for at least `min_out`, paid to the executor;
-/// 5. `proceeds = balance - usdc_before`; refused unless `proceeds >= draw` and
-///    `proceeds >= min_proceeds`;
-/// 6. `vault.return_proceeds(self, proceeds, response_time_ms)`.
-///
-/// Returns the profit the vault booked (`proceeds - draw`).
-pub fn execute_liquidate(
-    env: &Env,
-    pool: &Address,
-    draw: i128,
-    requests: &Vec<Request>,
-    swaps: &Vec<Swap>,
-    min_proceeds: i128,
-    response_time_ms: u64,
-) -> Result<i128, ExecutorError> {
-    if draw <= 0 || min_proceeds < 0 {
+/// 6. no reserve token may be held above what was noted (CollateralKept): what the fill paid is
+///    all sold in this transaction, none of it is left for the owner to sweep;
+/// 7. `proceeds` = the USDC gained over the balance before the loan; refused unless
+///    `proceeds >= amount` and `>= min_proceeds`; all of it goes to the vault, which pays the
+///    keeper's fee out of the profit.
+pub fn execute_flash(env: &Env, amount: i128, call: &FlashCall) -> Result<(), ExecutorError> {
+    storage::get_vault(env).require_auth();
+    storage::get_owner(env).require_auth();
+    if amount <= 0 || call.min_proceeds < 0 {
         return Err(ExecutorError::InvalidAmount);
     }
     let me = env.current_contract_address();
     let vault = storage::get_vault(env);
     let usdc = storage::get_usdc(env);
-    let usdc_before = external::balance(env, &usdc, &me);
+    let venues = external::registry_venues(env, &storage::get_registry(env));
+    if !venues.contains(&call.pool) || call.swaps.iter().any(|s| !venues.contains(&s.router)) {
+        return Err(ExecutorError::VenueNotAllowed);
+    }
+    let usdc_before = external::balance(env, &usdc, &me)
+        .checked_sub(amount)
+        .ok_or(ExecutorError::Overflow)?;
+    let mut held: Vec<(Address, i128)> = Vec::new(env);
+    for token in external::pool_reserves(env, &call.pool).iter() {
+        if token != usdc {
+            let b = external::balance(env, &token, &me);
+            held.push_back((token, b));
+        }
+    }
 
-    external::vault_draw(env, &vault, draw);
-    external::approve(env, &usdc, pool, draw, env.ledger().sequence());
-    external::pool_submit_with_allowance(env, pool, requests);
+    external::approve(env, &usdc, &call.pool, amount, env.ledger().sequence());
+    external::pool_submit_with_allowance(env, &call.pool, &call.requests);
 
     let deadline = env.ledger().timestamp();
-    for swap in swaps.iter() {
+    for swap in call.swaps.iter() {
         if swap.path.len() < 2 {
             return Err(ExecutorError::InvalidSwap);
         }
@@ -58,32 +65,25 @@ pub fn execute_liquidate(
         }
         let pair = external::router_pair_for(env, &swap.router, &sell, &swap.path.get_unchecked(1));
         external::authorize_transfer(env, &sell, &pair, amount_in);
-        external::router_swap(
-            env,
-            &swap.router,
-            amount_in,
-            swap.min_out,
-            &swap.path,
-            deadline,
-        );
+        external::router_swap(env, &swap.router, amount_in, swap.min_out, &swap.path, deadline);
+    }
+    for (token, before) in held.iter() {
+        if external::balance(env, &token, &me) > before {
+            return Err(ExecutorError::CollateralKept);
+        }
     }
 
     let proceeds = external::balance(env, &usdc, &me)
         .checked_sub(usdc_before)
         .ok_or(ExecutorError::Overflow)?;
-    if proceeds < draw {
+    if proceeds < amount {
         return Err(ExecutorError::ProceedsBelowDraw);
     }
-    if proceeds < min_proceeds {
+    if proceeds < call.min_proceeds {
         return Err(ExecutorError::ProceedsBelowMinimum);
     }
-    external::authorize_transfer(env, &usdc, &vault, proceeds);
-    Ok(external::vault_return(
-        env,
-        &vault,
-        proceeds,
-        response_time_ms,
-    ))
+    external::transfer(env, &usdc, &me, &vault, proceeds);
+    Ok(())
 }
 
 /// Two-step draw: the vault lends to the executor (the registered keeper), which forwards the
@@ -120,4 +120,38 @@ pub fn execute_return(
         amount,
         response_time_ms,
     ))
+}
+
+/// Adds `amount` of the owner's USDC to the executor's bond in the registry.
+pub fn execute_add_bond(
+    env: &Env,
+    owner: &Address,
+    registry: &Address,
+    amount: i128,
+) -> Result<(), ExecutorError> {
+    if amount <= 0 {
+        return Err(ExecutorError::InvalidAmount);
+    }
+    let me = env.current_contract_address();
+    let usdc = storage::get_usdc(env);
+    external::transfer(env, &usdc, owner, &me, amount);
+    external::authorize_transfer(env, &usdc, registry, amount);
+    external::registry_bond(env, registry, true, amount);
+    Ok(())
+}
+
+/// Takes `amount` back out of the executor's bond and sends it to the owner.
+pub fn execute_withdraw_bond(
+    env: &Env,
+    owner: &Address,
+    registry: &Address,
+    amount: i128,
+) -> Result<(), ExecutorError> {
+    if amount <= 0 {
+        return Err(ExecutorError::InvalidAmount);
+    }
+    external::registry_bond(env, registry, false, amount);
+    let me = env.current_contract_address();
+    external::transfer(env, &storage::get_usdc(env), &me, owner, amount);
+    Ok(())
 }

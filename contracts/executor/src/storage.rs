@@ -1,4 +1,4 @@
-//! Storage layout: instance only (owner, vault, USDC token). The executor keeps no other state:
+//! Storage layout: instance only (owner, vault, USDC token, registry). The executor keeps no other state:
 //! its balances live in the token contracts, its keeper record in the registry, its draw in the
 //! vault.
 use soroban_sdk::{symbol_short, Address, Env, Symbol};
@@ -10,6 +10,7 @@ pub const INSTANCE_TTL_THRESHOLD: u32 = INSTANCE_EXTEND_AMOUNT - DAY_IN_LEDGERS;
 const OWNER: Symbol = symbol_short!("owner");
 const VAULT: Symbol = symbol_short!("vault");
 const USDC: Symbol = symbol_short!("usdc");
+const REGISTRY: Symbol = symbol_short!("registry");
 
 pub fn extend_instance(env: &Env) {
     env.storage()
@@ -39,4 +40,12 @@ pub fn set_usdc(env: &Env, usdc: &Address) {
 
 pub fn get_usdc(env: &Env) -> Address {
     env.storage().instance().get(&USDC).unwrap()
+}
+
+pub fn set_registry(env: &Env, registry: &Address) {
+    env.storage().instance().set(&REGISTRY, registry);
+}
+
+pub fn get_registry(env: &Env) -> Address {
+    env.storage().instance().get(&REGISTRY).unwrap()
 }

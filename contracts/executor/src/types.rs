@@ -20,3 +20,15 @@ pub struct Swap {
     pub path: Vec<Address>,
     pub min_out: i128,
 }
+
+// What the owner asks the executor to do with a flash draw (passed through the vault's
+// `flash_draw` unchanged): fill on `pool`, sell what the fill paid through `swaps`, and hand at
+// least `min_proceeds` USDC back to the vault.
+#[contracttype]
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct FlashCall {
+    pub pool: Address,
+    pub requests: Vec<Request>,
+    pub swaps: Vec<Swap>,
+    pub min_proceeds: i128,
+}

@@ -4,14 +4,16 @@
 //! Blend v2 pool is exercised in src/keeper/clients/executor.e2e.test.ts.
 //!
 //! Every call under test runs with only the owner's signature mocked (`as_owner`): the
-//! executor's own authorisation of the nested token pulls (registry stake, router input, vault
-//! return) is checked by the host for real. The happy paths also run on the built wasm
-//! (target/wasm/executor.wasm, `bash scripts/build-wasm.sh executor`).
+//! executor's own authorisation of the nested token pulls (registry stake, router input) is
+//! checked by the host for real. Flash fills need an executor the registry deployed from its
+//! approved wasm (target/wasm/executor.wasm, `bash scripts/build-wasm.sh executor`): Mode::Wasm
+//! deploys it through `registry.deploy_executor`; Mode::Native registers the native contract
+//! directly, which the vault does not lend to in one transaction (NotApprovedExecutor).
 extern crate std;
 
 use dex_pair::DexPair;
 use dex_router::{DexRouter, DexRouterClient};
-use executor::{ExecutorClient, ExecutorError, Request, Swap};
+use executor::{ExecutorClient, ExecutorError, FlashCall, Request, Swap};
 use registry::{RegistryClient, RegistryConfig};
 use soroban_sdk::testutils::{
     Address as _, BytesN as _, EnvTestConfig, Ledger as _, MockAuth, MockAuthInvoke,
@@ -33,6 +35,10 @@ const INVALID_AMOUNT: u32 = 450;
 const PROCEEDS_BELOW_DRAW: u32 = 451;
 const PROCEEDS_BELOW_MINIMUM: u32 = 452;
 const INVALID_SWAP: u32 = 453;
+const VENUE_NOT_ALLOWED: u32 = 456;
+const COLLATERAL_KEPT: u32 = 457;
+const VAULT_NOT_APPROVED: u32 = 122;
+const KEEPER_FEE_BPS: u32 = 1_000;
 // Other contracts' codes that pass through.
 const VAULT_NO_ACTIVE_DRAW: u32 = 115;
 const REG_NOT_REGISTERED: u32 = 202;
@@ -86,6 +92,19 @@ impl MockPool {
             }
         }
         ().into_val(&env)
+    }
+
+    pub fn get_reserve_list(env: Env) -> Vec<Address> {
+        env.storage()
+            .instance()
+            .get(&symbol_short!("reserves"))
+            .unwrap_or(Vec::new(&env))
+    }
+
+    pub fn set_reserves(env: Env, reserves: Vec<Address>) {
+        env.storage()
+            .instance()
+            .set(&symbol_short!("reserves"), &reserves);
     }
 
     pub fn fills(env: Env) -> u32 {
@@ -157,6 +176,8 @@ impl Setup {
                     deposit_cap: 100_000_000 * U,
                     withdraw_cooldown: 0,
                     max_draw_per_keeper: 500_000 * U,
+                    keeper_fee_bps: KEEPER_FEE_BPS,
+                    profit_unlock_secs: 3_600,
                 },
             ),
         );
@@ -169,6 +190,9 @@ impl Setup {
                     slash_timeout: 3_600,
                     slash_rate_bps: 1_000,
                     usdc_token: usdc.clone(),
+                    executor_wasm: env
+                        .deployer()
+                        .upload_contract_wasm(executor_wasm().as_slice()),
                 },
             ),
         );
@@ -203,13 +227,17 @@ impl Setup {
 
         let pool = env.register(MockPool, ());
         StellarAssetClient::new(&env, &weth).mint(&pool, &(100 * U));
+        MockPoolClient::new(&env, &pool).set_reserves(&vec![&env, usdc.clone(), weth.clone()]);
+        RegistryClient::new(&env, &registry_id)
+            .set_venues(&vec![&env, pool.clone(), router_id.clone()]);
 
         let owner = Address::generate(&env);
         StellarAssetClient::new(&env, &usdc).mint(&owner, &(MIN_STAKE + 10_000 * U));
-        let args = (owner.clone(), vault_id.clone(), usdc.clone());
+        let args = (owner.clone(), vault_id.clone(), usdc.clone(), registry_id.clone());
         let exec_id = match mode {
             Mode::Native => env.register(executor::Executor, args),
-            Mode::Wasm => env.register(executor_wasm().as_slice(), args),
+            Mode::Wasm => RegistryClient::new(&env, &registry_id)
+                .deploy_executor(&owner, &BytesN::from_array(&env, &[7; 32])),
         };
         let borrower = Address::generate(&env);
         Setup {
@@ -325,6 +353,8 @@ impl Setup {
         amounts.last().unwrap()
     }
 
+    /// The owner sends `vault.flash_draw(executor, draw, call, 4000)`; only the owner's
+    /// authorisation of the executor's `on_flash(draw, call)` is mocked.
     fn liquidate_as(
         &self,
         who: &Address,
@@ -333,22 +363,34 @@ impl Setup {
         swaps: &Vec<Swap>,
         min_proceeds: i128,
     ) -> Result<i128, soroban_sdk::Error> {
+        self.flash_as(who, &self.pool.clone(), draw, requests, swaps, min_proceeds)
+    }
+
+    fn flash_as(
+        &self,
+        who: &Address,
+        pool: &Address,
+        draw: i128,
+        requests: &Vec<Request>,
+        swaps: &Vec<Swap>,
+        min_proceeds: i128,
+    ) -> Result<i128, soroban_sdk::Error> {
         let rt: u64 = 4_000;
-        let args = (
-            self.pool.clone(),
-            draw,
-            requests.clone(),
-            swaps.clone(),
+        let call = FlashCall {
+            pool: pool.clone(),
+            requests: requests.clone(),
+            swaps: swaps.clone(),
             min_proceeds,
-            rt,
-        )
-            .into_val(&self.env);
-        self.auth(who, "liquidate", args, &[]);
-        let r = self
-            .exec()
-            .try_liquidate(&self.pool, &draw, requests, swaps, &min_proceeds, &rt);
+        };
+        let call_val: Val = call.into_val(&self.env);
+        self.auth(who, "on_flash", (draw, call_val).into_val(&self.env), &[]);
+        let r = self.vault().try_flash_draw(&self.exec_id, &draw, &call_val, &rt);
         self.env.mock_all_auths();
         flatten(r)
+    }
+
+    fn fee(gross: i128) -> i128 {
+        gross * KEEPER_FEE_BPS as i128 / 10_000
     }
 }
 
@@ -435,10 +477,12 @@ fn liquidate_happy_path(mode: Mode) {
     let profit = s
         .liquidate_as(&s.owner.clone(), repay, &requests, &swaps, repay)
         .unwrap();
+    let gross = out - repay;
+    let fee = Setup::fee(gross);
     assert_eq!(
         profit,
-        out - repay,
-        "proceeds = swap output; the draw paid the repay"
+        gross - fee,
+        "proceeds = swap output; the draw paid the repay; the keeper's fee comes out of it"
     );
     let after = s.vault().get_state();
     assert_eq!(
@@ -448,14 +492,18 @@ fn liquidate_happy_path(mode: Mode) {
             total_shares: before.total_shares,
             total_profit: before.total_profit + profit,
             active_liq: 0,
+            locked_profit: profit,
+            lock_start: NOW,
+            lock_end: NOW + 3_600,
+            pending_shares: 0,
         }
     );
     assert_eq!(s.vault().get_keeper_draw(&s.exec_id), 0);
     assert_eq!(s.balance(&s.usdc, &s.vault_id), POOL_DEPOSIT + profit);
     assert_eq!(s.balance(&s.usdc, &s.pool), pool_usdc_before + repay);
     assert_eq!(MockPoolClient::new(&s.env, &s.pool).fills(), 1);
-    // nothing stays with the executor
-    assert_eq!(s.balance(&s.usdc, &s.exec_id), 0);
+    // nothing stays with the executor but the keeper's fee
+    assert_eq!(s.balance(&s.usdc, &s.exec_id), fee);
     assert_eq!(s.balance(&s.weth, &s.exec_id), 0);
     let info = s.registry().get_keeper(&s.exec_id);
     assert_eq!(
@@ -471,8 +519,12 @@ fn liquidate_happy_path(mode: Mode) {
 }
 
 #[test]
-fn liquidate_happy_path_native() {
-    liquidate_happy_path(Mode::Native);
+fn a_native_executor_is_not_approved_for_flash_draws() {
+    let s = Setup::registered(Mode::Native);
+    let repay = 140_000 * U;
+    let r = s.liquidate_as(&s.owner.clone(), repay, &s.requests(repay, 80 * U), &s.weth_swap(0), 0);
+    assert_eq!(contract_code(r), VAULT_NOT_APPROVED);
+    assert!(!s.registry().get_keeper(&s.exec_id).approved);
 }
 
 #[test]
@@ -482,7 +534,7 @@ fn liquidate_happy_path_wasm() {
 
 #[test]
 fn liquidate_keeps_usdc_the_executor_already_held() {
-    let s = Setup::registered(Mode::Native);
+    let s = Setup::registered(Mode::Wasm);
     // e.g. a refunded stake: not part of the proceeds
     StellarAssetClient::new(&s.env, &s.usdc).mint(&s.exec_id, &(500 * U));
     let repay = 140_000 * U;
@@ -496,8 +548,9 @@ fn liquidate_keeps_usdc_the_executor_already_held() {
             0,
         )
         .unwrap();
-    assert_eq!(profit, out - repay);
-    assert_eq!(s.balance(&s.usdc, &s.exec_id), 500 * U);
+    let fee = Setup::fee(out - repay);
+    assert_eq!(profit, out - repay - fee);
+    assert_eq!(s.balance(&s.usdc, &s.exec_id), 500 * U + fee);
 }
 
 /// Every outcome that must revert: the vault's books, the registry's record, the pool's and
@@ -530,7 +583,7 @@ fn assert_reverts(
 
 #[test]
 fn liquidate_reverts_when_proceeds_do_not_cover_the_draw() {
-    let s = Setup::registered(Mode::Native);
+    let s = Setup::registered(Mode::Wasm);
     let repay = 140_000 * U;
     // 70 WETH sell for ~130,000 USDC: less than the draw
     let seized = 70 * U;
@@ -547,7 +600,7 @@ fn liquidate_reverts_when_proceeds_do_not_cover_the_draw() {
 
 #[test]
 fn liquidate_reverts_below_min_proceeds() {
-    let s = Setup::registered(Mode::Native);
+    let s = Setup::registered(Mode::Wasm);
     let repay = 140_000 * U;
     let out = s.quote(80 * U);
     assert_reverts(
@@ -562,7 +615,7 @@ fn liquidate_reverts_below_min_proceeds() {
 
 #[test]
 fn liquidate_reverts_on_the_swap_floor() {
-    let s = Setup::registered(Mode::Native);
+    let s = Setup::registered(Mode::Wasm);
     let repay = 140_000 * U;
     let out = s.quote(80 * U);
     assert_reverts(
@@ -577,10 +630,10 @@ fn liquidate_reverts_on_the_swap_floor() {
 
 #[test]
 fn liquidate_refuses_bad_arguments() {
-    let s = Setup::registered(Mode::Native);
+    let s = Setup::registered(Mode::Wasm);
     let repay = 140_000 * U;
     let r = s.requests(repay, 80 * U);
-    assert_reverts(&s, 0, &r, &s.weth_swap(0), 0, INVALID_AMOUNT);
+    assert_reverts(&s, 0, &r, &s.weth_swap(0), 0, 103); // the vault's InvalidAmount
     assert_reverts(&s, repay, &r, &s.weth_swap(0), -1, INVALID_AMOUNT);
     let short = vec![
         &s.env,
@@ -604,7 +657,7 @@ fn liquidate_refuses_bad_arguments() {
 
 #[test]
 fn liquidate_by_an_unregistered_executor_fails_in_the_vault() {
-    let s = Setup::new(Mode::Native);
+    let s = Setup::new(Mode::Wasm);
     let repay = 140_000 * U;
     let r = s.liquidate_as(
         &s.owner.clone(),
@@ -618,7 +671,7 @@ fn liquidate_by_an_unregistered_executor_fails_in_the_vault() {
 
 #[test]
 fn only_the_owner_may_liquidate() {
-    let s = Setup::registered(Mode::Native);
+    let s = Setup::registered(Mode::Wasm);
     let stranger = Address::generate(&s.env);
     let repay = 140_000 * U;
     let state = s.vault().get_state();
@@ -638,6 +691,9 @@ fn two_step_draw_and_return() {
     let owner = s.owner.clone();
     let owner_before = s.balance(&s.usdc, &owner);
     let amount = 20_000 * U;
+    // a draw that large needs bond: stake 23,000 USDC, limit 20,700
+    StellarAssetClient::new(&s.env, &s.usdc).mint(&owner, &(22_000 * U));
+    s.exec().add_bond(&s.registry_id, &(22_000 * U));
 
     s.auth(&owner, "draw", (amount,).into_val(&s.env), &[]);
     s.exec().draw(&amount);
@@ -664,13 +720,15 @@ fn two_step_draw_and_return() {
     s.auth(&owner, "return_proceeds", (back, rt).into_val(&s.env), &sub);
     let profit = s.exec().return_proceeds(&back, &rt);
     s.env.mock_all_auths();
-    assert_eq!(profit, 300 * U);
+    // 10 % of the 300 USDC profit is the keeper's fee, paid to the executor
+    assert_eq!(profit, 270 * U);
     assert_eq!(s.balance(&s.usdc, &owner), owner_before - 300 * U);
+    assert_eq!(s.balance(&s.usdc, &s.exec_id), 30 * U);
     assert_eq!(s.vault().get_keeper_draw(&s.exec_id), 0);
     let st = s.vault().get_state();
     assert_eq!(
         (st.active_liq, st.total_usdc, st.total_profit),
-        (0, POOL_DEPOSIT + 300 * U, 300 * U)
+        (0, POOL_DEPOSIT + 270 * U, 270 * U)
     );
     let info = s.registry().get_keeper(&s.exec_id);
     assert_eq!(
@@ -774,6 +832,57 @@ fn deregister_then_sweep_the_stake() {
     );
 }
 
+/// A keeper that routes the sale through a router of its own (which could pay the vault only
+/// the principal and keep the rest) or fills on a pool the registry does not list.
+#[test]
+fn flash_fills_only_through_the_registry_venues() {
+    let s = Setup::registered(Mode::Wasm);
+    let repay = 140_000 * U;
+    let r = s.requests(repay, 80 * U);
+    let own_router = vec![
+        &s.env,
+        Swap {
+            router: Address::generate(&s.env),
+            path: vec![&s.env, s.weth.clone(), s.usdc.clone()],
+            min_out: 0,
+        },
+    ];
+    assert_reverts(&s, repay, &r, &own_router, 0, VENUE_NOT_ALLOWED);
+    let other_pool = s.env.register(MockPool, ());
+    let code = contract_code(s.flash_as(&s.owner.clone(), &other_pool, repay, &r, &s.weth_swap(0), 0));
+    assert_eq!(code, VENUE_NOT_ALLOWED);
+}
+
+/// A keeper that leaves the seized collateral unsold (to sweep it later) instead of selling it
+/// for the vault: the flash fill reverts.
+#[test]
+fn flash_fills_sell_everything_the_fill_paid() {
+    let s = Setup::registered(Mode::Wasm);
+    // proceeds would cover the draw even without the sale: the vault lends 140,000, the pool
+    // takes 100,000 and pays 80 WETH
+    let r = s.requests(100_000 * U, 80 * U);
+    let no_sale: Vec<Swap> = Vec::new(&s.env);
+    assert_reverts(&s, 140_000 * U, &r, &no_sale, 0, COLLATERAL_KEPT);
+}
+
+/// The two-step proxy is held to the executor's bond: the draw limit is 90 % of its stake.
+#[test]
+fn two_step_draws_are_bonded() {
+    let s = Setup::registered(Mode::Native);
+    let limit = s.registry().get_keeper(&s.exec_id).draw_limit;
+    assert_eq!(limit, MIN_STAKE * 9 / 10);
+    assert_eq!(contract_code(flatten(s.exec().try_draw(&(limit + 1)))), 216);
+    s.exec().add_bond(&s.registry_id, &(2_000 * U));
+    let info = s.registry().get_keeper(&s.exec_id);
+    assert_eq!((info.stake, info.draw_limit), (3_000 * U, 2_700 * U));
+    s.exec().draw(&(2_700 * U));
+    s.exec().return_proceeds(&(2_700 * U), &0);
+    let before = s.balance(&s.usdc, &s.owner);
+    s.exec().withdraw_bond(&s.registry_id, &(2_000 * U));
+    assert_eq!(s.balance(&s.usdc, &s.owner), before + 2_000 * U);
+    assert_eq!(s.registry().get_keeper(&s.exec_id).stake, MIN_STAKE);
+}
+
 #[test]
 fn error_codes_are_stable() {
     assert_eq!(ExecutorError::InvalidAmount as u32, INVALID_AMOUNT);
@@ -785,4 +894,6 @@ fn error_codes_are_stable() {
     assert_eq!(ExecutorError::InvalidSwap as u32, INVALID_SWAP);
     assert_eq!(ExecutorError::Overflow as u32, 454);
     assert_eq!(ExecutorError::BadRegistryConfig as u32, 455);
+    assert_eq!(ExecutorError::VenueNotAllowed as u32, VENUE_NOT_ALLOWED);
+    assert_eq!(ExecutorError::CollateralKept as u32, COLLATERAL_KEPT);
 }

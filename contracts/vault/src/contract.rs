@@ -1,11 +1,13 @@
-use soroban_sdk::{contract, contractimpl, panic_with_error, Address, Env};
+use soroban_sdk::{contract, contractimpl, panic_with_error, Address, Env, Val};
 
 use crate::errors::VaultError;
 use crate::events::{
-    Deposited, DrawWrittenOff, Drawn, PauseChanged, ProceedsReturned, RegistrySet, Withdrawn,
+    Deposited, DrawWrittenOff, Drawn, FlashDrawn, PauseChanged, ProceedsReturned, RegistrySet,
+    WithdrawRequested, Withdrawn,
 };
 use crate::types::{DepositorInfo, PauseFlags, VaultConfig, VaultState};
-use crate::{deposit, draw, share_math, storage};
+use crate::unlock::{MAX_KEEPER_FEE_BPS, MAX_PERIOD_SECS};
+use crate::{deposit, draw, flash, share_math, storage, unlock};
 
 #[contract]
 pub struct Vault;
@@ -14,7 +16,8 @@ pub struct Vault;
 /// have 7 decimals too.
 pub trait VaultTrait {
     /// Stores the admin, the USDC token and the configuration. Errors: InvalidConfig when
-    /// deposit_cap <= 0 or max_draw_per_keeper <= 0.
+    /// deposit_cap <= 0 or max_draw_per_keeper <= 0; InvalidCooldown (withdraw_cooldown above
+    /// 30 days), InvalidKeeperFee (above 5000 bps), InvalidUnlockPeriod (0 or above 30 days).
     fn __constructor(env: Env, admin: Address, usdc: Address, config: VaultConfig);
 
     /// Admin, once. Until it is called every pool operation fails with NotInit.
@@ -33,8 +36,21 @@ pub trait VaultTrait {
     /// InsufficientShares, CooldownActive, ZeroAssets, InsufficientLiquidity, Overflow.
     fn withdraw(env: Env, depositor: Address, shares: i128) -> i128;
 
+    /// Depositor auth. Sets the depositor's withdrawal request to `shares` (0 clears it).
+    /// Errors: NotInit, InvalidAmount (negative), InsufficientShares, Overflow.
+    fn request_withdraw(env: Env, depositor: Address, shares: i128);
+
+    /// No auth of its own: the approved executor's callback requires its owner's. Lends
+    /// `amount` to `keeper`, calls `keeper.on_flash(amount, call)` and requires the principal
+    /// back before returning. Returns the profit booked for the depositors. Errors: NotInit,
+    /// DrawsPaused, registry NotRegistered (202), KeeperSlashed, NotApprovedExecutor,
+    /// InvalidAmount, DrawCapExceeded, InsufficientLiquidity, FlashNotRepaid, Overflow.
+    fn flash_draw(env: Env, keeper: Address, amount: i128, call: Val, response_time_ms: u64)
+        -> i128;
+
     /// Keeper auth. Errors: NotInit, DrawsPaused, registry NotRegistered (202), KeeperSlashed,
-    /// InvalidAmount, DrawOutstanding, DrawCapExceeded, InsufficientLiquidity.
+    /// InvalidAmount, DrawOutstanding, DrawCapExceeded, InsufficientLiquidity,
+    /// WithdrawalPending, registry BondTooSmall (216).
     fn draw(env: Env, keeper: Address, amount: i128);
 
     /// Keeper auth (the keeper that drew). Returns the profit booked (0 on a partial return).
@@ -54,10 +70,13 @@ pub trait VaultTrait {
     fn get_usdc(env: Env) -> Address;
     /// The depositor's record (all zero when unknown).
     fn get_depositor(env: Env, depositor: Address) -> DepositorInfo;
-    /// USDC value of the depositor's shares: floor(shares * total_usdc / total_shares).
+    /// USDC value of the depositor's shares: floor(shares * free assets / total_shares).
     fn balance(env: Env, depositor: Address) -> i128;
-    /// Share price with 7 decimals: floor(total_usdc * 1e7 / total_shares), 1e7 when empty.
+    /// Share price with 7 decimals: floor(free assets * 1e7 / total_shares), 1e7 when empty.
+    /// Free assets = total_usdc less the profit still locked.
     fn share_price(env: Env) -> i128;
+    /// Booked profit not yet released to the share price.
+    fn get_locked_profit(env: Env) -> i128;
     /// Outstanding draw of the keeper, 0 when none.
     fn get_keeper_draw(env: Env, keeper: Address) -> i128;
 }
@@ -74,6 +93,15 @@ impl VaultTrait for Vault {
     fn __constructor(env: Env, admin: Address, usdc: Address, config: VaultConfig) {
         if config.deposit_cap <= 0 || config.max_draw_per_keeper <= 0 {
             panic_with_error!(&env, VaultError::InvalidConfig);
+        }
+        if config.withdraw_cooldown > MAX_PERIOD_SECS {
+            panic_with_error!(&env, VaultError::InvalidCooldown);
+        }
+        if config.keeper_fee_bps > MAX_KEEPER_FEE_BPS {
+            panic_with_error!(&env, VaultError::InvalidKeeperFee);
+        }
+        if config.profit_unlock_secs == 0 || config.profit_unlock_secs > MAX_PERIOD_SECS {
+            panic_with_error!(&env, VaultError::InvalidUnlockPeriod);
         }
         storage::set_admin(&env, &admin);
         storage::set_usdc(&env, &usdc);
@@ -126,6 +154,35 @@ impl VaultTrait for Vault {
         amount
     }
 
+    fn request_withdraw(env: Env, depositor: Address, shares: i128) {
+        storage::extend_instance(&env);
+        depositor.require_auth();
+        ok(&env, deposit::execute_request(&env, &depositor, shares));
+        WithdrawRequested { depositor, shares }.emit(&env);
+    }
+
+    fn flash_draw(
+        env: Env,
+        keeper: Address,
+        amount: i128,
+        call: Val,
+        response_time_ms: u64,
+    ) -> i128 {
+        storage::extend_instance(&env);
+        let settled = ok(
+            &env,
+            flash::execute_flash(&env, &keeper, amount, call, response_time_ms),
+        );
+        FlashDrawn {
+            keeper,
+            amount,
+            profit: settled.profit,
+            fee: settled.fee,
+        }
+        .emit(&env);
+        settled.profit
+    }
+
     fn draw(env: Env, keeper: Address, amount: i128) {
         storage::extend_instance(&env);
         keeper.require_auth();
@@ -136,7 +193,7 @@ impl VaultTrait for Vault {
     fn return_proceeds(env: Env, keeper: Address, amount: i128, response_time_ms: u64) -> i128 {
         storage::extend_instance(&env);
         keeper.require_auth();
-        let (profit, remaining) = ok(
+        let (profit, remaining, fee) = ok(
             &env,
             draw::execute_return(&env, &keeper, amount, response_time_ms),
         );
@@ -146,6 +203,7 @@ impl VaultTrait for Vault {
             profit,
             remaining,
             response_time_ms,
+            fee,
         }
         .emit(&env);
         profit
@@ -203,19 +261,24 @@ impl VaultTrait for Vault {
             return 0;
         }
         let state = storage::get_state(&env);
+        let free = ok(&env, unlock::free_assets(&env, &state, env.ledger().timestamp()));
         ok(
             &env,
-            share_math::usdc_for_shares(&env, shares, state.total_usdc, state.total_shares),
+            share_math::usdc_for_shares(&env, shares, free, state.total_shares),
         )
     }
 
     fn share_price(env: Env) -> i128 {
         storage::extend_instance(&env);
         let state = storage::get_state(&env);
-        ok(
-            &env,
-            share_math::share_price(&env, state.total_usdc, state.total_shares),
-        )
+        let free = ok(&env, unlock::free_assets(&env, &state, env.ledger().timestamp()));
+        ok(&env, share_math::share_price(&env, free, state.total_shares))
+    }
+
+    fn get_locked_profit(env: Env) -> i128 {
+        storage::extend_instance(&env);
+        let state = storage::get_state(&env);
+        ok(&env, unlock::locked(&env, &state, env.ledger().timestamp()))
     }
 
     fn get_keeper_draw(env: Env, keeper: Address) -> i128 {

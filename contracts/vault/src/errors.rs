@@ -41,4 +41,16 @@ pub enum VaultError {
     Unauthorized = 117,
     // A withdraw whose shares are worth 0 USDC (the shares are kept).
     ZeroAssets = 118,
+    // Constructor: withdraw_cooldown above 30 days.
+    InvalidCooldown = 119,
+    // Constructor: keeper_fee_bps above 5000.
+    InvalidKeeperFee = 120,
+    // Constructor: profit_unlock_secs of 0 or above 30 days.
+    InvalidUnlockPeriod = 121,
+    // flash_draw by a keeper that is not an executor deployed by the registry.
+    NotApprovedExecutor = 122,
+    // A flash draw whose receiver returned less than the principal.
+    FlashNotRepaid = 123,
+    // A two-step draw that would take idle USDC that requested withdrawals need.
+    WithdrawalPending = 124,
 }

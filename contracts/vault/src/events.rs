@@ -47,6 +47,26 @@ pub struct ProceedsReturned {
     // Capital still out after this return (0 = draw closed).
     pub remaining: i128,
     pub response_time_ms: u64,
+    // Paid to the keeper out of the gross profit (keeper_fee_bps).
+    pub fee: i128,
+}
+
+#[contractevent(topics = ["flash"])]
+pub struct FlashDrawn {
+    #[topic]
+    pub keeper: Address,
+    pub amount: i128,
+    // Booked for the depositors (locked, unlocking over profit_unlock_secs).
+    pub profit: i128,
+    // Paid to the keeper.
+    pub fee: i128,
+}
+
+#[contractevent(topics = ["wreq"])]
+pub struct WithdrawRequested {
+    #[topic]
+    pub depositor: Address,
+    pub shares: i128,
 }
 
 #[contractevent(topics = ["write_off"])]
@@ -152,9 +172,10 @@ impl ProceedsReturned {
             env,
             symbol_short!("return"),
             Some(&self.keeper),
-            &["amount", "profit", "remaining", "response_time_ms"],
+            &["amount", "fee", "profit", "remaining", "response_time_ms"],
             &[
                 self.amount.into_val(env),
+                self.fee.into_val(env),
                 self.profit.into_val(env),
                 self.remaining.into_val(env),
                 self.response_time_ms.into_val(env),
@@ -175,6 +196,36 @@ impl DrawWrittenOff {
                 self.recovered.into_val(env),
                 self.written_down.into_val(env),
             ],
+        );
+    }
+}
+
+impl FlashDrawn {
+    pub fn emit(&self, env: &Env) {
+        Self::spec_shaking_marker();
+        emit(
+            env,
+            symbol_short!("flash"),
+            Some(&self.keeper),
+            &["amount", "fee", "profit"],
+            &[
+                self.amount.into_val(env),
+                self.fee.into_val(env),
+                self.profit.into_val(env),
+            ],
+        );
+    }
+}
+
+impl WithdrawRequested {
+    pub fn emit(&self, env: &Env) {
+        Self::spec_shaking_marker();
+        emit(
+            env,
+            symbol_short!("wreq"),
+            Some(&self.depositor),
+            &["shares"],
+            &[self.shares.into_val(env)],
         );
     }
 }

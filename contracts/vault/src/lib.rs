@@ -11,10 +11,12 @@ mod deposit;
 mod draw;
 mod errors;
 pub mod events;
+mod flash;
 mod registry;
 pub mod share_math;
 mod storage;
 mod types;
+pub mod unlock;
 
 pub use contract::{Vault, VaultArgs, VaultClient, VaultTrait};
 pub use errors::VaultError;

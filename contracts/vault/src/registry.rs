@@ -1,6 +1,6 @@
 //! The part of the registry's interface the vault calls (see contracts/registry):
 //!
-//! - `get_keeper(operator: Address) -> KeeperInfo`
+//! - `get_keeper(operator: Address) -> KeeperInfo` (its `slashed` and `approved` fields)
 //! - `mark_draw(vault: Address, keeper: Address, amount: i128)`
 //! - `clear_draw(vault: Address, keeper: Address)`
 //! - `record_execution(vault: Address, keeper: Address, success: bool, profit: i128,
@@ -19,19 +19,33 @@ fn host_symbol(env: &Env, name: &[u8]) -> Symbol {
     Symbol::try_from_val(env, &obj.to_val()).unwrap()
 }
 
+/// What the vault needs of a keeper's registry record.
+pub struct KeeperFlags {
+    pub slashed: bool,
+    /// An executor the registry deployed from its approved wasm (flash draws need it).
+    pub approved: bool,
+}
+
 /// Asks the registry about `keeper` (its NotRegistered error reverts the caller) and returns
-/// the `slashed` flag; a record without a readable flag counts as slashed (fail closed).
+/// its `slashed` and `approved` flags. A record without a readable flag fails closed: counted
+/// as slashed and as not approved.
 ///
 /// The registry returns its `KeeperInfo`; the vault reads it as the map it is encoded as, so
 /// it needs no copy of the struct (and does not break when the registry adds fields).
-pub fn is_slashed(env: &Env, registry: &Address, keeper: &Address) -> bool {
+pub fn keeper_flags(env: &Env, registry: &Address, keeper: &Address) -> KeeperFlags {
     let info: Map<Symbol, Val> = env.invoke_contract(
         registry,
         &host_symbol(env, b"get_keeper"),
         vec![env, keeper.to_val()],
     );
-    info.get(symbol_short!("slashed"))
-        .is_none_or(|v| bool::try_from_val(env, &v).unwrap_or(true))
+    let flag = |name: Symbol, missing: bool| {
+        info.get(name)
+            .map_or(missing, |v| bool::try_from_val(env, &v).unwrap_or(missing))
+    };
+    KeeperFlags {
+        slashed: flag(symbol_short!("slashed"), true),
+        approved: flag(symbol_short!("approved"), false),
+    }
 }
 
 pub fn mark_draw(env: &Env, registry: &Address, vault: &Address, keeper: &Address, amount: i128) {

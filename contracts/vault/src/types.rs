@@ -10,8 +10,17 @@ pub struct VaultState {
     pub total_shares: i128,
     // Profit booked from keeper returns (gross; write-downs are not netted here).
     pub total_profit: i128,
-    // Capital currently drawn by keepers.
+    // Capital currently drawn by keepers (two-step draws; a flash draw never outlives its
+    // transaction).
     pub active_liq: i128,
+    // Profit booked but not yet released to the share price, as of lock_start; it unlocks
+    // linearly until lock_end (see unlock.rs).
+    pub locked_profit: i128,
+    pub lock_start: u64,
+    pub lock_end: u64,
+    // Shares that depositors asked to withdraw (request_withdraw): two-step draws may not take
+    // the idle USDC their value needs.
+    pub pending_shares: i128,
 }
 
 #[contracttype]
@@ -21,8 +30,13 @@ pub struct VaultConfig {
     pub deposit_cap: i128,
     // Seconds after a depositor's last deposit before it may withdraw.
     pub withdraw_cooldown: u64,
-    // Upper bound of one keeper's draw.
+    // Upper bound of one keeper's draw (flash or two-step).
     pub max_draw_per_keeper: i128,
+    // The keeper's share of each fill's gross profit, in basis points (<= 5000), paid in USDC
+    // to the keeper by the vault.
+    pub keeper_fee_bps: u32,
+    // Seconds over which booked profit unlocks into the share price (1 s to 30 days).
+    pub profit_unlock_secs: u64,
 }
 
 // One depositor's record. The vault's own address holds the dead shares.
@@ -37,6 +51,8 @@ pub struct DepositorInfo {
     pub total_withdrawn: i128,
     // Ledger timestamp of the last deposit (starts the withdraw cooldown).
     pub last_deposit_time: u64,
+    // Shares the depositor asked to withdraw (request_withdraw), at most `shares`.
+    pub withdraw_request: i128,
 }
 
 // Admin pause switches. Withdraw and return_proceeds can never be paused.

@@ -92,10 +92,12 @@ fn entry_point_costs_on_wasm() {
     s.vault().deposit(&d2, &(10_000 * U));
     rows.push(measure(&s, "deposit"));
 
-    let k = s.funded(MIN_STAKE + 1_000 * U);
+    let k = s.funded(KEEPER_STAKE + 1_000 * U);
     s.registry()
         .register(&k, &String::from_str(&s.env, "keeper-1"));
     rows.push(measure(&s, "register"));
+    s.registry().add_bond(&k, &(KEEPER_STAKE - MIN_STAKE));
+    rows.push(measure(&s, "add_bond"));
 
     s.vault().draw(&k, &(5_000 * U));
     rows.push(measure(&s, "draw (the keeper's first)"));
@@ -107,6 +109,8 @@ fn entry_point_costs_on_wasm() {
     s.advance(COOLDOWN);
     s.vault().withdraw(&d, &(1_000 * U));
     rows.push(measure(&s, "withdraw"));
+    s.vault().request_withdraw(&d2, &(1_000 * U));
+    rows.push(measure(&s, "request_withdraw"));
 
     s.vault().draw(&k, &(1_000 * U));
     rows.push(measure(&s, "draw (the keeper's next draw)"));

@@ -5,7 +5,10 @@
 //!   2. the vault's USDC balance == total_usdc - active_liq;
 //!   3. no depositor can hold or have withdrawn more than it deposited plus its pro-rata
 //!      share of the pool's income (profit, recovered stake) plus rounding dust of others;
-//!   4. vault and registry agree on who has an active draw and how much is out.
+//!   4. vault and registry agree on who has an active draw and how much is out;
+//!   5. the pending withdrawal requests add up, each within its holding, and the locked profit
+//!      stays within the booked profit (income is credited to holders as it unlocks);
+//!   6. no outstanding draw exceeds the keeper's draw limit (what its bond covers).
 //!
 //! Size: CASES sequences of OPS operations (20 x 500 = 10,000 operations) on the native
 //! contracts, plus WASM_CASES x WASM_OPS on the built wasm. Override with the environment
@@ -37,6 +40,8 @@ enum Op {
     Deregister { keeper: usize },
     Pause { deposits: bool, draws: bool },
     Advance { seconds: u64 },
+    Bond { keeper: usize, amount: i128 },
+    RequestWithdraw { who: usize, bps: i128 },
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -59,6 +64,9 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(deposits, draws)| Op::Pause { deposits, draws }),
         4 => prop_oneof![0u64..120, 500u64..700, 3_000u64..4_000]
             .prop_map(|seconds| Op::Advance { seconds }),
+        1 => (0..KEEPERS, prop_oneof![1i128..1_000, 1_000 * U..100_000 * U])
+            .prop_map(|(keeper, amount)| Op::Bond { keeper, amount }),
+        2 => (0..DEPOSITORS, 0i128..=10_000).prop_map(|(who, bps)| Op::RequestWithdraw { who, bps }),
     ]
 }
 
@@ -76,6 +84,8 @@ struct World {
     depositors: Vec<Address>,
     keepers: Vec<Address>,
     claims: Vec<Claim>,
+    /// Booked profit already unlocked (and credited to the holders of the time).
+    unlocked_seen: i128,
     successes: usize,
     by_kind: std::collections::BTreeMap<&'static str, (usize, usize)>,
 }
@@ -94,6 +104,7 @@ impl World {
             depositors,
             keepers,
             claims: vec![Claim::default(); DEPOSITORS],
+            unlocked_seen: 0,
             successes: 0,
             by_kind: Default::default(),
         }
@@ -113,6 +124,17 @@ impl World {
         }
     }
 
+    /// Income reaches the share price only as it unlocks: credit what unlocked since the last
+    /// look to the depositors holding shares now.
+    fn accrue_unlocked(&mut self) {
+        let st = self.s.vault().get_state();
+        let unlocked = st.total_profit - self.s.vault().get_locked_profit();
+        let delta = unlocked - self.unlocked_seen;
+        assert!(delta >= 0, "unlocked profit went down: {delta}");
+        self.accrue_income(delta);
+        self.unlocked_seen = unlocked;
+    }
+
     /// Another depositor's deposit or withdrawal rounds toward the pool: the others may gain
     /// up to one share's value (+1 unit) from it.
     fn accrue_dust(&mut self, actor: usize, price_before: i128) {
@@ -126,7 +148,9 @@ impl World {
 
     fn apply(&mut self, op: &Op) {
         let before = self.successes;
+        self.accrue_unlocked();
         self.apply_inner(op);
+        self.accrue_unlocked();
         let kind = format!("{op:?}");
         let kind: &'static str = Box::leak(
             kind.split_whitespace()
@@ -184,7 +208,6 @@ impl World {
                     self.s.mint(&k, profit);
                     let booked = v.return_proceeds(&k, &(out + profit), &(profit as u64 % 5_000));
                     assert_eq!(booked, profit);
-                    self.accrue_income(profit);
                     self.successes += 1;
                 } else {
                     assert!(v.try_return_proceeds(&k, &(1 + profit), &1).is_err());
@@ -216,7 +239,7 @@ impl World {
                         assert_eq!(after.total_usdc, before.total_usdc - out + slashed);
                         assert_eq!(after.active_liq, before.active_liq - out);
                         assert!(r.get_keeper(&k).slashed);
-                        self.accrue_income(slashed);
+                        assert!(slashed >= out, "the bond covers the draw");
                         self.successes += 1;
                     }
                     _ => assert_eq!(v.get_state(), before),
@@ -246,6 +269,20 @@ impl World {
                 v.set_pause(&deposits, &draws);
             }
             Op::Advance { seconds } => self.s.advance(seconds),
+            Op::Bond { keeper, amount } => {
+                let k = self.keepers[keeper].clone();
+                self.s.mint(&k, amount);
+                if r.try_add_bond(&k, &amount).is_ok() {
+                    self.successes += 1;
+                }
+            }
+            Op::RequestWithdraw { who, bps } => {
+                let d = self.depositors[who].clone();
+                let held = v.get_depositor(&d).shares;
+                if v.try_request_withdraw(&d, &(held * bps / 10_000)).is_ok() {
+                    self.successes += 1;
+                }
+            }
         }
     }
 
@@ -287,6 +324,25 @@ impl World {
                 c.accrued,
                 ctx()
             );
+        }
+
+        // 5. the pending requests are the depositors' requests, each within its holding; the
+        //    profit still locked is within what was booked
+        let mut requested = 0;
+        for d in &self.depositors {
+            let info = v.get_depositor(d);
+            assert!(info.withdraw_request <= info.shares, "request above holding, {}", ctx());
+            requested += info.withdraw_request;
+        }
+        assert_eq!(requested, st.pending_shares, "pending shares, {}", ctx());
+        let locked = v.get_locked_profit();
+        assert!(locked >= 0 && locked <= st.total_profit, "locked profit, {}", ctx());
+
+        // 6. no outstanding draw above what the keeper's bond covers
+        for k in &self.keepers {
+            if let Ok(Ok(info)) = r.try_get_keeper(k) {
+                assert!(info.draw_amount <= info.draw_limit, "draw above bond, {}", ctx());
+            }
         }
 
         // 4. vault and registry agree on draws

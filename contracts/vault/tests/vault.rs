@@ -3,14 +3,15 @@ mod common;
 
 use common::*;
 use registry::events::{
-    DrawCleared, DrawMarked, ExecutionRecorded, KeeperDeregistered, KeeperRegistered,
+    BondAdded, DrawCleared, DrawMarked, ExecutionRecorded, KeeperDeregistered, KeeperRegistered,
     KeeperSlashed, VaultSet,
 };
 use soroban_sdk::testutils::{Address as _, Events as _};
 use soroban_sdk::xdr::ContractEvent;
 use soroban_sdk::{Address, Event as _, String};
 use vault::events::{
-    Deposited, DrawWrittenOff, Drawn, PauseChanged, ProceedsReturned, RegistrySet, Withdrawn,
+    Deposited, DrawWrittenOff, Drawn, PauseChanged, ProceedsReturned, RegistrySet,
+    WithdrawRequested, Withdrawn,
 };
 use vault::share_math::DEAD_SHARES;
 use vault::{PauseFlags, VaultConfig, VaultState};
@@ -70,7 +71,8 @@ fn first_deposit(mode: Mode) {
             total_usdc: 1_000 * U,
             total_shares: 1_000 * U,
             total_profit: 0,
-            active_liq: 0
+            active_liq: 0,
+            ..state(&s)
         }
     );
     assert_eq!(s.vault().get_depositor(&s.vault_id).shares, DEAD_SHARES);
@@ -92,7 +94,11 @@ fn deposit_at_price_after_profit(mode: Mode) {
     s.vault().deposit(&d1, &(1_000 * U));
     let k = s.keeper(100 * U);
     s.vault().draw(&k, &(500 * U));
-    s.vault().return_proceeds(&k, &(600 * U), &100); // 100 USDC profit: price 1.1
+    s.vault().return_proceeds(&k, &(600 * U), &100); // 100 USDC profit, locked at first
+    assert_eq!(s.vault().share_price(), 10_000_000);
+    assert_eq!(s.vault().get_locked_profit(), 100 * U);
+    s.unlock_all(); // unlocked: price 1.1
+    assert_eq!(s.vault().get_locked_profit(), 0);
     assert_eq!(s.vault().share_price(), 11_000_000);
     let d2 = s.funded(110 * U);
     let shares = s.vault().deposit(&d2, &(110 * U));
@@ -190,7 +196,8 @@ fn zero_shares_after_price_rise(mode: Mode) {
     s.vault().deposit(&d, &(1_000 * U));
     let k = s.keeper(5_000 * U);
     s.vault().draw(&k, &(1_000 * U));
-    s.vault().return_proceeds(&k, &(3_000 * U), &1); // price 3.0
+    s.vault().return_proceeds(&k, &(3_000 * U), &1);
+    s.unlock_all(); // price 3.0
     assert_eq!(code(s.vault().try_deposit(&d, &2)), ZERO_SHARES);
     assert_eq!(s.vault().deposit(&d, &3), 1);
 }
@@ -257,40 +264,28 @@ fn withdraw_errors(mode: Mode) {
     assert_books(&s);
 }
 
-fn withdraw_zero_assets_and_insolvency(mode: Mode) {
+fn slash_makes_the_pool_whole(mode: Mode) {
+    // The draw is within the keeper's bond: the slash takes the outstanding capital and the
+    // lateness penalty from the bond, so the pool loses nothing and earns the penalty (locked,
+    // then unlocking like a fill's profit).
     let s = Setup::new(mode);
     let d = s.funded(1_000 * U);
     let shares = s.vault().deposit(&d, &(1_000 * U));
     let k = s.keeper(0);
     s.vault().draw(&k, &(1_000 * U));
     s.advance(SLASH_TIMEOUT + 1);
-    let slashed = s.registry().slash(&k);
-    assert_eq!(slashed, MIN_STAKE * SLASH_RATE_BPS as i128 / 10_000);
-    // 1000 USDC lost, 500 USDC of stake recovered: price 0.5.
-    assert_eq!(state(&s).total_usdc, 500 * U);
-    assert_eq!(s.vault().share_price(), 5_000_000);
-    s.advance(COOLDOWN);
-    assert_eq!(code(s.vault().try_withdraw(&d, &1)), ZERO_ASSETS);
+    let penalty = KEEPER_STAKE * SLASH_RATE_BPS as i128 / 10_000;
+    assert_eq!(s.registry().slash(&k), 1_000 * U + penalty);
+    assert_eq!(state(&s).total_usdc, 1_000 * U + penalty);
+    assert_eq!(state(&s).total_profit, penalty);
+    assert_eq!(s.vault().get_locked_profit(), penalty);
+    assert_eq!(s.vault().share_price(), 10_000_000);
+    assert_eq!(s.registry().get_keeper(&k).stake, KEEPER_STAKE - 1_000 * U - penalty);
+    s.advance(COOLDOWN.max(UNLOCK_SECS));
     assert_eq!(
         s.vault().withdraw(&d, &shares),
-        (shares * 500 * U) / (1_000 * U)
+        shares * (1_000 * U + penalty) / (1_000 * U)
     );
-    assert_books(&s);
-
-    // Total loss with nothing recovered (slash rate 0): shares without USDC cannot be priced.
-    let s = Setup::with_slash_rate(mode, 0);
-    let d = s.funded(2_000 * U);
-    let shares = s.vault().deposit(&d, &(100 * U));
-    let k = s.keeper(0);
-    s.vault().draw(&k, &(100 * U));
-    s.advance(SLASH_TIMEOUT + 1);
-    assert_eq!(s.registry().slash(&k), 0);
-    assert_eq!(state(&s).total_usdc, 0);
-    assert_eq!(s.vault().share_price(), 0);
-    assert_eq!(code(s.vault().try_deposit(&d, &(10 * U))), POOL_INSOLVENT);
-    s.advance(COOLDOWN);
-    assert_eq!(code(s.vault().try_withdraw(&d, &shares)), ZERO_ASSETS);
-    assert_eq!(s.vault().balance(&d), 0);
     assert_books(&s);
 }
 
@@ -319,6 +314,7 @@ fn draw_and_full_return_with_profit(mode: Mode) {
         profit,
         remaining: 0,
         response_time_ms: 1_200,
+        fee: 0,
     }
     .to_xdr(&s.env, &s.vault_id);
     assert_eq!(ev.events().last(), Some(&expected));
@@ -328,7 +324,8 @@ fn draw_and_full_return_with_profit(mode: Mode) {
             total_usdc: 10_250 * U,
             total_shares: 10_000 * U,
             total_profit: 250 * U,
-            active_liq: 0
+            active_liq: 0,
+            ..state(&s)
         }
     );
     assert_eq!(s.vault().get_keeper_draw(&k), 0);
@@ -370,9 +367,10 @@ fn partial_return_keeps_timestamp(mode: Mode) {
     // The slash clock still runs from the original draw.
     s.advance(11);
     let slashed = s.registry().slash(&k);
-    assert_eq!(slashed, 500 * U);
-    // Lost 600 of the pool's 10000, recovered 500.
-    assert_eq!(state(&s).total_usdc, 10_000 * U - 600 * U + 500 * U);
+    let penalty = KEEPER_STAKE * SLASH_RATE_BPS as i128 / 10_000;
+    assert_eq!(slashed, 600 * U + penalty);
+    // The 600 still out came back from the bond, with the penalty on top.
+    assert_eq!(state(&s).total_usdc, 10_000 * U + penalty);
     assert_eq!(state(&s).active_liq, 0);
     assert_books(&s);
 }
@@ -433,7 +431,7 @@ fn draw_errors(mode: Mode) {
         code(s.vault().try_draw(&stranger, &(1 * U))),
         REG_NOT_REGISTERED
     );
-    let k = s.keeper(0);
+    let k = s.keeper_staked(2 * MAX_DRAW, 0);
     assert_eq!(code(s.vault().try_draw(&k, &0)), INVALID_AMOUNT);
     assert_eq!(code(s.vault().try_draw(&k, &-3)), INVALID_AMOUNT);
     assert_eq!(
@@ -446,7 +444,7 @@ fn draw_errors(mode: Mode) {
     s.vault().draw(&k, &MAX_DRAW);
     assert_eq!(code(s.vault().try_draw(&k, &(1 * U))), DRAW_OUTSTANDING);
     // Only idle USDC can be drawn: 50000 left.
-    let k2 = s.keeper(0);
+    let k2 = s.keeper_staked(2 * MAX_DRAW, 0);
     assert_eq!(
         code(s.vault().try_draw(&k2, &(50_000 * U + 1))),
         INSUFFICIENT_LIQUIDITY
@@ -472,7 +470,8 @@ fn slash_timing_and_ban(mode: Mode) {
     let before = state(&s);
     let vault_before = s.vault_balance();
     let slashed = s.registry().slash(&k);
-    assert_eq!(slashed, 500 * U);
+    let penalty = KEEPER_STAKE * SLASH_RATE_BPS as i128 / 10_000;
+    assert_eq!(slashed, 2_000 * U + penalty);
     assert_eq!(s.vault_balance(), vault_before + slashed);
     let after = state(&s);
     assert_eq!(after.total_usdc, before.total_usdc - 2_000 * U + slashed);
@@ -484,7 +483,7 @@ fn slash_timing_and_ban(mode: Mode) {
     assert!(!info.has_active_draw);
     assert_eq!(
         (info.slash_count, info.total_slashed, info.stake),
-        (1, slashed, MIN_STAKE - slashed)
+        (1, slashed, KEEPER_STAKE - slashed)
     );
     assert_eq!(info.total_executions, 1);
     assert_eq!(info.successful_fills, 0);
@@ -496,7 +495,7 @@ fn slash_timing_and_ban(mode: Mode) {
     assert_eq!(code(s.vault().try_draw(&k, &(1 * U))), KEEPER_SLASHED);
     // It can leave with what is left of its stake, but not come back.
     s.registry().deregister(&k);
-    assert_eq!(s.token().balance(&k), 2_000 * U + MIN_STAKE - slashed);
+    assert_eq!(s.token().balance(&k), 2_000 * U + KEEPER_STAKE - slashed);
     s.mint(&k, MIN_STAKE);
     assert_eq!(
         code(
@@ -583,7 +582,8 @@ fn actors_must_authorise(mode: Mode) {
     s.vault().draw(&k, &(10 * U));
     s.advance(SLASH_TIMEOUT + 1);
     s.env.set_auths(&[]);
-    assert_eq!(s.registry().slash(&k), 500 * U);
+    let penalty = KEEPER_STAKE * SLASH_RATE_BPS as i128 / 10_000;
+    assert_eq!(s.registry().slash(&k), 10 * U + penalty);
     s.env.mock_all_auths();
     assert_books(&s);
 }
@@ -655,13 +655,21 @@ fn events_match_their_definitions(mode: Mode) {
     .to_xdr(&s.env, &s.vault_id);
     assert_eq!(vault_events(&s), [expected]);
 
-    let k = s.funded(MIN_STAKE + 100 * U);
+    let k = s.funded(KEEPER_STAKE + 100 * U);
     s.registry()
         .register(&k, &String::from_str(&s.env, "events"));
     let expected = KeeperRegistered {
         operator: k.clone(),
         name: String::from_str(&s.env, "events"),
         stake: MIN_STAKE,
+    }
+    .to_xdr(&s.env, &s.registry_id);
+    assert_eq!(registry_events(&s), [expected]);
+    s.registry().add_bond(&k, &(KEEPER_STAKE - MIN_STAKE));
+    let expected = BondAdded {
+        operator: k.clone(),
+        amount: KEEPER_STAKE - MIN_STAKE,
+        stake: KEEPER_STAKE,
     }
     .to_xdr(&s.env, &s.registry_id);
     assert_eq!(registry_events(&s), [expected]);
@@ -689,6 +697,7 @@ fn events_match_their_definitions(mode: Mode) {
         profit: 0,
         remaining: 600 * U,
         response_time_ms: 900,
+        fee: 0,
     }
     .to_xdr(&s.env, &s.vault_id);
     assert_eq!(vault_events(&s), [expected]);
@@ -707,6 +716,7 @@ fn events_match_their_definitions(mode: Mode) {
         profit: 100 * U,
         remaining: 0,
         response_time_ms: 1_100,
+        fee: 0,
     }
     .to_xdr(&s.env, &s.vault_id);
     assert_eq!(vault_events(&s), [expected]);
@@ -736,7 +746,7 @@ fn events_match_their_definitions(mode: Mode) {
         keeper: k.clone(),
         slashed,
         written_down: 2_000 * U,
-        remaining_stake: MIN_STAKE - slashed,
+        remaining_stake: KEEPER_STAKE - slashed,
     }
     .to_xdr(&s.env, &s.registry_id);
     assert_eq!(registry_events(&s), [expected]);
@@ -744,10 +754,18 @@ fn events_match_their_definitions(mode: Mode) {
     s.registry().deregister(&k);
     let expected = KeeperDeregistered {
         operator: k.clone(),
-        refund: MIN_STAKE - slashed,
+        refund: KEEPER_STAKE - slashed,
     }
     .to_xdr(&s.env, &s.registry_id);
     assert_eq!(registry_events(&s), [expected]);
+
+    s.vault().request_withdraw(&d, &(1_000 * U));
+    let expected = WithdrawRequested {
+        depositor: d.clone(),
+        shares: 1_000 * U,
+    }
+    .to_xdr(&s.env, &s.vault_id);
+    assert_eq!(vault_events(&s), [expected]);
 
     s.advance(COOLDOWN);
     let paid = s.vault().withdraw(&d, &(1_000 * U));
@@ -769,7 +787,7 @@ both_modes!(
     zero_shares_after_price_rise,
     withdraw_after_cooldown,
     withdraw_errors,
-    withdraw_zero_assets_and_insolvency,
+    slash_makes_the_pool_whole,
     draw_and_full_return_with_profit,
     partial_return_keeps_timestamp,
     return_larger_than_draw_books_profit_only_on_own_draw,

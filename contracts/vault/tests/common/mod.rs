@@ -17,6 +17,12 @@ pub const COOLDOWN: u64 = 3_600;
 pub const DEPOSIT_CAP: i128 = 10_000_000 * U;
 pub const MAX_DRAW: i128 = 100_000 * U;
 pub const START_TIME: u64 = 1_700_000_000;
+/// The seed's tables (vault.rs) run without a keeper fee; economics.rs sets one.
+pub const KEEPER_FEE_BPS: u32 = 0;
+pub const UNLOCK_SECS: u64 = 3_600;
+/// A keeper's stake from `Setup::keeper`: min_stake plus bond. Its two-step draw limit is
+/// stake * (10000 - rate) / 10000 (5,000 USDC at the fixture's 50 % slash rate).
+pub const KEEPER_STAKE: i128 = 10_000 * U;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -44,6 +50,7 @@ pub struct Setup {
     pub usdc: Address,
     pub vault_id: Address,
     pub registry_id: Address,
+    pub slash_rate_bps: u32,
 }
 
 pub fn vault_config() -> VaultConfig {
@@ -51,6 +58,8 @@ pub fn vault_config() -> VaultConfig {
         deposit_cap: DEPOSIT_CAP,
         withdraw_cooldown: COOLDOWN,
         max_draw_per_keeper: MAX_DRAW,
+        keeper_fee_bps: KEEPER_FEE_BPS,
+        profit_unlock_secs: UNLOCK_SECS,
     }
 }
 
@@ -91,11 +100,15 @@ impl Setup {
         let usdc = env
             .register_stellar_asset_contract_v2(Address::generate(&env))
             .address();
+        let executor_wasm = env
+            .deployer()
+            .upload_contract_wasm(wasm_bytes("executor").as_slice());
         let rconfig = RegistryConfig {
             min_stake: MIN_STAKE,
             slash_timeout: SLASH_TIMEOUT,
             slash_rate_bps,
             usdc_token: usdc.clone(),
+            executor_wasm,
         };
         let (vault_id, registry_id) = match mode {
             Mode::Native => (
@@ -118,6 +131,7 @@ impl Setup {
             usdc,
             vault_id,
             registry_id,
+            slash_rate_bps,
         }
     }
 
@@ -146,8 +160,36 @@ impl Setup {
         a
     }
 
-    /// A registered keeper holding `extra` USDC beyond its stake.
+    /// A registered keeper holding `extra` USDC beyond its stake of KEEPER_STAKE (min_stake
+    /// plus an added bond).
     pub fn keeper(&self, extra: i128) -> Address {
+        self.keeper_staked(KEEPER_STAKE, extra)
+    }
+
+    /// A registered keeper with a stake of `stake` (>= MIN_STAKE) holding `extra` USDC.
+    pub fn keeper_staked(&self, stake: i128, extra: i128) -> Address {
+        let k = self.funded(stake + extra);
+        self.registry()
+            .register(&k, &String::from_str(&self.env, "keeper"));
+        if stake > MIN_STAKE {
+            self.registry().add_bond(&k, &(stake - MIN_STAKE));
+        }
+        k
+    }
+
+    /// The most a keeper with `stake` may hold two-step.
+    pub fn draw_limit(&self, stake: i128) -> i128 {
+        stake * (10_000 - self.slash_rate_bps as i128) / 10_000
+    }
+
+    /// Moves time past the profit unlock period.
+    pub fn unlock_all(&self) {
+        self.advance(UNLOCK_SECS);
+    }
+
+    /// A registered keeper with only min_stake and `extra` USDC: its draw limit is
+    /// MIN_STAKE * (10000 - rate) / 10000.
+    pub fn keeper_unbonded(&self, extra: i128) -> Address {
         let k = self.funded(MIN_STAKE + extra);
         self.registry()
             .register(&k, &String::from_str(&self.env, "keeper"));
