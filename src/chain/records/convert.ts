@@ -26,6 +26,13 @@ export function toStr(v: unknown): string {
   return v === undefined || v === null ? '' : String(v)
 }
 
+/** Bytes (a `BytesN<32>` hash, ...) as lowercase hex; a string is taken as it is. */
+export function toHex(v: unknown): string {
+  if (typeof v === 'string') return v
+  if (v instanceof Uint8Array) return Array.from(v, (b) => b.toString(16).padStart(2, '0')).join('')
+  return ''
+}
+
 export function asRecord(v: unknown): Record<string, unknown> {
   return v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {}
 }

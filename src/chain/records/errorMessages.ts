@@ -32,22 +32,34 @@ export const VAULT_ERRORS: Readonly<Record<number, { name: string; message: stri
   116: { name: 'KeeperSlashed', message: 'This keeper was slashed.' },
   117: { name: 'Unauthorized', message: 'Only the registry may do this.' },
   118: { name: 'ZeroAssets', message: 'These shares are worth 0 USDC; nothing would be paid out.' },
+  119: { name: 'InvalidCooldown', message: 'The withdrawal cooldown may be at most 30 days.' },
+  120: { name: 'InvalidKeeperFee', message: 'The keeper fee may be at most 5000 basis points (50 %).' },
+  121: { name: 'InvalidUnlockPeriod', message: 'The profit unlock period must be from 1 second to 30 days.' },
+  122: { name: 'NotApprovedExecutor', message: 'Only an executor deployed by the registry may flash-draw.' },
+  123: { name: 'FlashNotRepaid', message: 'The flash draw was not repaid in full.' },
+  124: { name: 'WithdrawalPending', message: 'The vault keeps this idle USDC for requested withdrawals.' },
 }
 
 export const REGISTRY_ERRORS: Readonly<Record<number, { name: string; message: string }>> = {
-  200: { name: 'InvalidConfig', message: 'A registry setting or argument is out of range.' },
+  200: { name: 'InvalidConfig', message: 'The registry configuration is out of range (the minimum stake must be more than 0).' },
   201: { name: 'AlreadyRegistered', message: 'This account is already registered as a keeper.' },
   202: { name: 'NotRegistered', message: 'This account is not a registered keeper.' },
   203: { name: 'Unauthorized', message: 'Only the vault may do this.' },
   204: { name: 'VaultNotSet', message: 'The registry is not linked to a vault yet.' },
   205: { name: 'VaultAlreadySet', message: 'The registry is already linked to a vault.' },
-  206: { name: 'DrawOutstanding', message: 'The keeper still holds vault capital; return it before deregistering.' },
+  206: { name: 'DrawOutstanding', message: 'The keeper still holds vault capital; return it before deregistering or withdrawing bond.' },
   207: { name: 'NoActiveDraw', message: 'This keeper has no active draw to slash.' },
   208: { name: 'SlashTooEarly', message: 'The draw has not been out longer than the slash timeout yet.' },
-  209: { name: 'KeeperBanned', message: 'This operator was slashed and may not register again.' },
+  209: { name: 'KeeperBanned', message: 'This operator was slashed and may not register, draw or add bond again.' },
   210: { name: 'InvalidAmount', message: 'The amount must be greater than zero.' },
   211: { name: 'Overflow', message: 'The amount is too large to compute.' },
   212: { name: 'InvalidName', message: 'The keeper name must be 1 to 64 bytes.' },
+  213: { name: 'InvalidSlashRate', message: 'The slash rate must be from 1 to 5000 basis points.' },
+  214: { name: 'InvalidTimeout', message: 'The slash timeout must be from 1 second to 7 days.' },
+  215: { name: 'BondBelowMinimum', message: 'Withdrawing this much bond would leave less than the minimum stake.' },
+  216: { name: 'BondTooSmall', message: 'The keeper’s bond does not back a draw this large; add bond first.' },
+  217: { name: 'PageOutOfRange', message: 'The page starts past the last keeper.' },
+  218: { name: 'InvalidPageSize', message: 'A page of keepers holds 1 to 200 records.' },
 }
 
 /**

@@ -2,7 +2,7 @@
  * The keeper registry's records (contracts/registry/src/types.rs), one decoder per struct from
  * the value `scValToNative` returns. Browser-safe.
  */
-import { asRecord, pick, toBigInt, toBool, toNumber, toStr } from './convert.js'
+import { asRecord, pick, toBigInt, toBool, toHex, toNumber, toStr } from './convert.js'
 
 /** `KeeperInfo`: a registered operator, its stake and its performance counters. */
 export interface KeeperInfo {
@@ -21,6 +21,10 @@ export interface KeeperInfo {
   slashed: boolean
   slashCount: number
   totalSlashed: bigint
+  /** The operator is an executor the registry deployed from its executor code (may flash-draw). */
+  approved: boolean
+  /** The largest new two-step draw the keeper's stake backs: floor(stake × (10000 − slash_rate_bps) / 10000). */
+  drawLimit: bigint
 }
 
 /** `RegistryConfig`. */
@@ -30,6 +34,8 @@ export interface RegistryConfig {
   slashTimeout: number
   slashRateBps: number
   usdcToken: string
+  /** Hash (hex) of the executor code `deploy_executor` deploys. */
+  executorWasm: string
 }
 
 export function toKeeperInfo(v: unknown): KeeperInfo {
@@ -51,6 +57,8 @@ export function toKeeperInfo(v: unknown): KeeperInfo {
     slashed: slashedRaw === undefined ? slashCount > 0 : toBool(slashedRaw),
     slashCount,
     totalSlashed: toBigInt(r.total_slashed),
+    approved: toBool(r.approved),
+    drawLimit: toBigInt(r.draw_limit),
   }
 }
 
@@ -61,5 +69,6 @@ export function toRegistryConfig(v: unknown): RegistryConfig {
     slashTimeout: toNumber(r.slash_timeout),
     slashRateBps: toNumber(r.slash_rate_bps),
     usdcToken: toStr(r.usdc_token),
+    executorWasm: toHex(r.executor_wasm),
   }
 }

@@ -10,6 +10,16 @@ export interface VaultState {
   totalShares: bigint
   totalProfit: bigint
   activeLiq: bigint
+  /** Profit booked but not yet released to the share price, as of `lockStart`. */
+  lockedProfit: bigint
+  /**
+   * Ledger timestamps (s, u64) between which `lockedProfit` unlocks linearly; bigints, so a
+   * VaultState is src/core's `ProfitLock` (`lockedProfit(state, now)`).
+   */
+  lockStart: bigint
+  lockEnd: bigint
+  /** Shares depositors asked to withdraw (`request_withdraw`). */
+  pendingShares: bigint
 }
 
 /** `VaultConfig`. */
@@ -18,6 +28,10 @@ export interface VaultConfig {
   /** Seconds after a deposit before its depositor may withdraw. */
   withdrawCooldown: number
   maxDrawPerKeeper: bigint
+  /** The keeper's share of a fill's gross profit, in basis points (at most 5000). */
+  keeperFeeBps: number
+  /** Seconds over which booked profit unlocks into the share price. */
+  profitUnlockSecs: number
 }
 
 /** `DepositorInfo`. */
@@ -28,6 +42,8 @@ export interface DepositorInfo {
   totalWithdrawn: bigint
   /** Ledger timestamp (s) of the depositor's last deposit; 0 when none. */
   lastDepositTime: number
+  /** Shares the depositor asked to withdraw (`request_withdraw`), at most `shares`. */
+  withdrawRequest: bigint
   /** Every field the contract returned, as decoded. */
   raw: Record<string, unknown>
 }
@@ -39,6 +55,10 @@ export function toVaultState(v: unknown): VaultState {
     totalShares: toBigInt(r.total_shares),
     totalProfit: toBigInt(r.total_profit),
     activeLiq: toBigInt(r.active_liq),
+    lockedProfit: toBigInt(r.locked_profit),
+    lockStart: toBigInt(r.lock_start),
+    lockEnd: toBigInt(r.lock_end),
+    pendingShares: toBigInt(r.pending_shares),
   }
 }
 
@@ -48,6 +68,8 @@ export function toVaultConfig(v: unknown): VaultConfig {
     depositCap: toBigInt(r.deposit_cap),
     withdrawCooldown: toNumber(r.withdraw_cooldown),
     maxDrawPerKeeper: toBigInt(r.max_draw_per_keeper),
+    keeperFeeBps: toNumber(r.keeper_fee_bps),
+    profitUnlockSecs: toNumber(r.profit_unlock_secs),
   }
 }
 
@@ -59,6 +81,7 @@ export function toDepositorInfo(v: unknown): DepositorInfo {
     totalDeposited: toBigInt(r.total_deposited),
     totalWithdrawn: toBigInt(r.total_withdrawn),
     lastDepositTime: toNumber(pick(r, 'last_deposit_time', 'last_deposit', 'last_deposit_ts')),
+    withdrawRequest: toBigInt(r.withdraw_request),
     raw: r,
   }
 }
