@@ -2,8 +2,10 @@
  * Typed reads of the vault, the registry and the USDC token, each one simulation through
  * `simulate` (rpc.ts), with the field names of contracts/vault and contracts/registry.
  */
+import { readKeeperPages } from '../chain/records/keeperPages.js'
+import { toHex } from '../chain/records/convert.js'
 import { toVaultState, type VaultState } from '../chain/records/vault.js'
-import { addr } from '../chain/scval.js'
+import { addr, u32 } from '../chain/scval.js'
 import { simulate, simulateOrCode, type AuditConnection, type Read } from './rpc.js'
 
 /** The vault's books (`VaultState`, decoded by src/chain/records). */
@@ -16,6 +18,8 @@ export interface DepositorRecord {
   costBasis: bigint
   totalDeposited: bigint
   totalWithdrawn: bigint
+  /** Shares the depositor asked to withdraw (`request_withdraw`). */
+  withdrawRequest: bigint
   /** `vault.balance(account)`; undefined when the call failed (see `balanceError`). */
   balance?: bigint
   /** The contract error the `balance` call returned, e.g. `contract error #103`. */
@@ -33,6 +37,10 @@ export interface KeeperRecord {
   drawTimestamp: bigint
   slashed: boolean
   totalSlashed: bigint
+  /** An executor the registry deployed (may flash-draw). */
+  approved: boolean
+  /** The largest new draw the stake backs. */
+  drawLimit: bigint
 }
 
 /** The registry's configuration (`RegistryConfig`). */
@@ -41,6 +49,8 @@ export interface RegistrySettings {
   slashTimeout: bigint
   slashRateBps: number
   usdcToken: string
+  /** Hash (hex) of the executor code the registry deploys. */
+  executorWasm: string
 }
 
 type Raw = Record<string, unknown>
@@ -66,6 +76,8 @@ export function toKeeper(v: unknown): KeeperRecord {
     drawTimestamp: big(r.draw_timestamp),
     slashed: r.slashed === true,
     totalSlashed: big(r.total_slashed),
+    approved: r.approved === true,
+    drawLimit: big(r.draw_limit),
   }
 }
 
@@ -84,6 +96,7 @@ export async function readDepositor(c: AuditConnection, vault: string, account: 
       costBasis: big(x.cost_basis),
       totalDeposited: big(x.total_deposited),
       totalWithdrawn: big(x.total_withdrawn),
+      withdrawRequest: big(x.withdraw_request),
     }
   })
 }
@@ -101,10 +114,21 @@ export async function readVaultBalance(
 export const readKeeperDraw = async (c: AuditConnection, vault: string, keeper: string): Promise<Read<bigint>> =>
   map(await simulate(c, `vault.get_keeper_draw(${keeper})`, vault, 'get_keeper_draw', [addr(keeper)]), big)
 
-export const readKeepers = async (c: AuditConnection, registry: string): Promise<Read<KeeperRecord[]>> =>
-  map(await simulate<unknown[]>(c, 'registry.get_keepers', registry, 'get_keepers'), (list) =>
-    (Array.isArray(list) ? list : []).map(toKeeper),
-  )
+/**
+ * Every keeper, `get_keepers(start, 200)` page after page until a short one (one read for fewer
+ * than 200 keepers); the ledger is the latest any page was read at.
+ */
+export async function readKeepers(c: AuditConnection, registry: string): Promise<Read<KeeperRecord[]>> {
+  let ledger = 0
+  // A page past the end (the list shrank meanwhile) is a ChainReadError caused by PageOutOfRange,
+  // which readKeeperPages takes as the end of the list.
+  const keepers = await readKeeperPages(async (start, limit) => {
+    const r = await simulate<unknown[]>(c, 'registry.get_keepers', registry, 'get_keepers', [u32(start), u32(limit)])
+    ledger = Math.max(ledger, r.ledger)
+    return (Array.isArray(r.value) ? r.value : []).map(toKeeper)
+  })
+  return { value: keepers, ledger }
+}
 
 /** SEP-41 `balance(holder)` (a Stellar Asset Contract answers it too). */
 export const readTokenBalance = async (c: AuditConnection, label: string, token: string, holder: string): Promise<Read<bigint>> =>
@@ -112,7 +136,13 @@ export const readTokenBalance = async (c: AuditConnection, label: string, token:
 
 export const readRegistrySettings = async (c: AuditConnection, registry: string): Promise<RegistrySettings> => {
   const r = record((await simulate(c, 'registry.get_config', registry, 'get_config')).value)
-  return { minStake: big(r.min_stake), slashTimeout: big(r.slash_timeout), slashRateBps: Number(r.slash_rate_bps), usdcToken: String(r.usdc_token) }
+  return {
+    minStake: big(r.min_stake),
+    slashTimeout: big(r.slash_timeout),
+    slashRateBps: Number(r.slash_rate_bps),
+    usdcToken: String(r.usdc_token),
+    executorWasm: toHex(r.executor_wasm),
+  }
 }
 
 export const readVaultUsdc = async (c: AuditConnection, vault: string): Promise<string> =>

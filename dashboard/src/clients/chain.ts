@@ -5,8 +5,9 @@
 import { scValToNative, type xdr } from '@stellar/stellar-sdk'
 import { createChain, type Chain } from '../../../src/chain/connection.js'
 import { simulateReadAt } from '../../../src/chain/simulate.js'
-import { addr } from '../../../src/chain/scval.js'
+import { addr, u32 } from '../../../src/chain/scval.js'
 import {
+  readKeeperPages,
   toBigInt,
   toDepositorInfo,
   toKeeperInfo,
@@ -50,8 +51,13 @@ export class Reads {
     read(this.chain, this.contracts.vault, 'get_depositor', [addr(account)], toDepositorInfo)
   /** `vault.balance(account)`: the USDC value of the account's shares (floor). */
   vaultBalance = (account: string): Promise<bigint> => read(this.chain, this.contracts.vault, 'balance', [addr(account)], (v) => toBigInt(v))
+  /** Every registered keeper: `keeper_count`, then the pages of `get_keepers(start, 200)` it covers. */
   keepers = (): Promise<KeeperInfo[]> =>
-    read(this.chain, this.contracts.registry, 'get_keepers', [], (v) => (Array.isArray(v) ? v : []).map(toKeeperInfo))
+    readKeeperPages(
+      (start, limit) =>
+        read(this.chain, this.contracts.registry, 'get_keepers', [u32(start), u32(limit)], (v) => (Array.isArray(v) ? v : []).map(toKeeperInfo)),
+      { count: () => read(this.chain, this.contracts.registry, 'keeper_count', [], (v) => Number(toBigInt(v))) },
+    )
   /** An executor contract's `owner()`: the account that runs a keeper registered through it. */
   executorOwner = (executor: string): Promise<string> => read(this.chain, executor, 'owner', [], toStr)
   registryConfig = (): Promise<RegistryConfig> => read(this.chain, this.contracts.registry, 'get_config', [], toRegistryConfig)

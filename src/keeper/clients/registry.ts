@@ -1,12 +1,23 @@
 import type { Keypair } from '@stellar/stellar-sdk'
-import { addr, invoke, read, str, type Chain } from '../../chain/index.js'
+import { addr, i128, invoke, read, readKeeperPages, str, u32, type Chain } from '../../chain/index.js'
 import { toKeeperInfo, toRegistryConfig, type KeeperInfo, type RegistryConfig } from '../../chain/records/registry.js'
+import { toNumber } from './convert.js'
 
 /** Registry error codes (contracts/registry, band 200-299) the keeper reacts to. */
 export const RegistryErrorCode = {
   AlreadyRegistered: 201,
   NotRegistered: 202,
   Unauthorized: 203,
+  VaultNotSet: 204,
+  DrawOutstanding: 206,
+  KeeperBanned: 209,
+  InvalidAmount: 210,
+  /** `withdraw_bond` would leave less than min_stake. */
+  BondBelowMinimum: 215,
+  /** A new two-step draw above the keeper's `draw_limit` (its bond backs less). */
+  BondTooSmall: 216,
+  PageOutOfRange: 217,
+  InvalidPageSize: 218,
 } as const
 
 export { toKeeperInfo, type KeeperInfo, type RegistryConfig } from '../../chain/records/registry.js'
@@ -28,13 +39,39 @@ export class RegistryContract {
     await invoke(this.chain, operator, this.contractId, 'deregister', [addr(operator.publicKey())])
   }
 
+  /** add_bond(operator, amount): more of the operator's USDC behind its draws (raises `drawLimit`). */
+  async addBond(operator: Keypair, amount: bigint): Promise<void> {
+    await invoke(this.chain, operator, this.contractId, 'add_bond', [addr(operator.publicKey()), i128(amount)])
+  }
+
   async getKeeper(operator: string): Promise<KeeperInfo> {
     return toKeeperInfo(await read(this.chain, this.contractId, 'get_keeper', [addr(operator)]))
   }
 
-  async getKeepers(): Promise<KeeperInfo[]> {
-    const list = await read<unknown[]>(this.chain, this.contractId, 'get_keepers')
+  /** One page of keepers: slots [start, min(start + limit, keeper_count)), limit 1-200. */
+  async getKeeperPage(start: number, limit: number): Promise<KeeperInfo[]> {
+    const list = await read<unknown[]>(this.chain, this.contractId, 'get_keepers', [u32(start), u32(limit)])
     return (Array.isArray(list) ? list : []).map(toKeeperInfo)
+  }
+
+  async keeperCount(): Promise<number> {
+    return toNumber(await read(this.chain, this.contractId, 'keeper_count'))
+  }
+
+  /** Every registered keeper, read a page of 200 at a time. */
+  async getKeepers(): Promise<KeeperInfo[]> {
+    return readKeeperPages((start, limit) => this.getKeeperPage(start, limit), { count: () => this.keeperCount() })
+  }
+
+  /** Whether `address` is an executor this registry deployed (`is_executor`). */
+  async isExecutor(address: string): Promise<boolean> {
+    return (await read<boolean>(this.chain, this.contractId, 'is_executor', [addr(address)])) === true
+  }
+
+  /** The pools and routers an approved executor may use (empty when never set). */
+  async getVenues(): Promise<string[]> {
+    const list = await read<unknown[]>(this.chain, this.contractId, 'get_venues')
+    return (Array.isArray(list) ? list : []).map(String)
   }
 
   async getConfig(): Promise<RegistryConfig> {
