@@ -7,15 +7,16 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { Asset, Keypair, Operation } from '@stellar/stellar-sdk'
+import { Asset, Keypair, Operation, StrKey } from '@stellar/stellar-sdk'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dashboardConfig, readAddressesFile } from '../../dashboard/server/config.js'
 import { faucetUnavailable } from '../../dashboard/server/faucet.js'
-import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
+import { REPO_ROOT, startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
 import { runCli as runAudit } from '../audit/cli/run.js'
 import { parseCli as parseAuditCli, type CliOptions } from '../audit/cli/options.js'
 import { addr, createChain, fundAccount, read, submit, toKeeperInfo, toRegistryConfig, toVaultConfig, type Chain } from '../chain/index.js'
+import { wasmHashOf } from '../chain/deployOnce.js'
 import { contractIdFor } from '../chain/ledgerEntries.js'
 import { applyDeploymentsFile, parseConfig } from '../keeper/config/index.js'
 import { startKeeperRuntime } from '../keeper/runtime.js'
@@ -50,12 +51,13 @@ describe('npm run deploy on the sandbox', () => {
     const first = await deployProcess(args, { DEPLOY_CRASH_AT: 'after:upload-registry' })
     expect(first.signal).toBe('SIGKILL')
     expect(first.stdout).toMatch(/no deployer key given .*created deployer G[A-Z2-7]{55} for this local network, to be funded by friendbot; its secret is in .*local\.deployer\.secret/)
-    expect(first.stdout).toMatch(/\[4\/9\] upload-registry: uploaded registry code [0-9a-f]{64} \(tx /)
+    expect(first.stdout).toMatch(/\[4\/11\] upload-executor: uploaded executor code [0-9a-f]{64} \(tx /)
+    expect(first.stdout).toMatch(/\[5\/11\] upload-registry: uploaded registry code [0-9a-f]{64} \(tx /)
     deployer = Keypair.fromSecret(readFileSync(deployerSecretPath(file), 'utf8').trim())
     expect(first.stdout + first.stderr).not.toContain(deployer.secret())
     const partial = readDeployFile(file)!
     expect(partial.deploy.status).toBe('in-progress')
-    expect(Object.keys(partial.deploy.steps)).toEqual(['deployer', 'usdc', 'upload-vault', 'upload-registry'])
+    expect(Object.keys(partial.deploy.steps)).toEqual(['deployer', 'usdc', 'upload-vault', 'upload-executor', 'upload-registry'])
     expect(partial.service).toBeUndefined()
     // Until it is complete, the keeper refuses the file.
     expect(() => parseConfig(applyDeploymentsFile({ KEEPER_SECRET: Keypair.random().secret(), DEPLOYMENTS_FILE: file }))).toThrow(/DEPLOYMENTS_FILE .*local\.json: no service section/)
@@ -63,29 +65,32 @@ describe('npm run deploy on the sandbox', () => {
     // 2. Killed after the registry's deployment landed, before the file knew.
     const second = await deployProcess(args, { DEPLOY_CRASH_AT: 'sent:deploy-registry' })
     expect(second.signal).toBe('SIGKILL')
-    expect(second.stdout).toMatch(/resuming \(4 of 9 steps recorded\)/)
-    expect(second.stdout).toMatch(/\[3\/9\] upload-vault: vault code [0-9a-f]{64} is on the ledger\n/)
-    expect(second.stdout).toMatch(/\[5\/9\] deploy-vault: deployed the vault at C[A-Z2-7]{55} \(tx /)
+    expect(second.stdout).toMatch(/resuming \(5 of 11 steps recorded\)/)
+    expect(second.stdout).toMatch(/\[3\/11\] upload-vault: vault code [0-9a-f]{64} is on the ledger\n/)
+    expect(second.stdout).toMatch(/\[4\/11\] upload-executor: executor code [0-9a-f]{64} is on the ledger\n/)
+    expect(second.stdout).toMatch(/\[6\/11\] deploy-vault: deployed the vault at C[A-Z2-7]{55} \(tx /)
     expect(Object.keys(readDeployFile(file)!.deploy.steps)).not.toContain('deploy-registry')
 
     // 3. The rerun finds the registry at its address and finishes.
     const third = await deployProcess(args)
     expect(third.stderr).toBe('')
     expect(third.code).toBe(0)
-    expect(third.stdout).toMatch(/\[6\/9\] deploy-registry: registry C[A-Z2-7]{55} exists with the planned parameters \(found on the chain, not recorded yet\)/)
+    expect(third.stdout).toMatch(/\[7\/11\] deploy-registry: registry C[A-Z2-7]{55} exists with the planned parameters \(found on the chain, not recorded yet\)/)
+    // No pool or router given: the venues are left unset, nothing sent for them.
+    expect(third.stdout).toMatch(/\[10\/11\] set-venues: no lending pool or DEX router given: the registry has no venues/)
     expect(third.stdout).toMatch(/this run sent 2 transaction\(s\)/)
     deployed = readDeployFile(file)!
     expect(deployed.deploy.status).toBe('complete')
 
-    // Exactly one of everything: one asset contract, two uploads, two contracts, two links.
+    // Exactly one of everything: one asset contract, three uploads, two contracts, two links.
     const txs = await history()
     expect(txs.every((t) => t.status === 'SUCCESS')).toBe(true)
-    expect(txs.map((t) => t.ops.join('+'))).toEqual(['sac', 'upload', 'upload', 'create', 'create', 'invoke:set_registry', 'invoke:set_vault'])
+    expect(txs.map((t) => t.ops.join('+'))).toEqual(['sac', 'upload', 'upload', 'upload', 'create', 'create', 'invoke:set_registry', 'invoke:set_vault'])
     const salted = (c: 'vault' | 'registry') => contractIdFor(sandbox.networkPassphrase, deployer.publicKey(), serviceSalt('service', c))
     expect(deployed.service).toEqual({ vault: salted('vault'), registry: salted('registry') })
     const recordedHashes = deployed.deploy.transactions.map((t) => t.hash)
-    expect(recordedHashes).toHaveLength(6) // the registry's deployment landed unrecorded
-    expect(txs.filter((t) => recordedHashes.includes(t.hash))).toHaveLength(6)
+    expect(recordedHashes).toHaveLength(7) // the registry's deployment landed unrecorded
+    expect(txs.filter((t) => recordedHashes.includes(t.hash))).toHaveLength(7)
   }, 180_000)
 
   it('deploys the preset\'s parameters, the created USDC, linked both ways', async () => {
@@ -96,13 +101,20 @@ describe('npm run deploy on the sandbox', () => {
       depositCap: p.deposit_cap,
       withdrawCooldown: Number(p.withdraw_cooldown),
       maxDrawPerKeeper: p.max_draw_per_keeper,
+      keeperFeeBps: 1_000,
+      profitUnlockSecs: 3_600,
     })
+    // The registry deploys the executor code the deployment uploaded.
+    const executorWasm = wasmHashOf(readFileSync(join(REPO_ROOT, 'target', 'wasm', 'executor.wasm')))
+    expect(deployed.deploy.wasm.executor).toBe(executorWasm)
     expect(toRegistryConfig(await read(chain, registry, 'get_config'))).toEqual({
       minStake: p.min_stake,
       slashTimeout: Number(p.slash_timeout),
       slashRateBps: p.slash_rate_bps,
       usdcToken: usdc.contract,
+      executorWasm,
     })
+    expect(await read(chain, registry, 'get_venues')).toEqual([])
     expect(await read(chain, vault, 'get_usdc')).toBe(usdc.contract)
     expect(await read(chain, vault, 'get_registry')).toBe(registry)
     expect(await read(chain, registry, 'get_vault')).toBe(vault)
@@ -111,7 +123,18 @@ describe('npm run deploy on the sandbox', () => {
     expect(deployed.network).toEqual({ name: 'local', rpcUrl: sandbox.rpcUrl, networkPassphrase: sandbox.networkPassphrase, friendbotUrl: sandbox.friendbotUrl })
     expect(deployed.deploy).toMatchObject({
       preset: 'testnet',
-      parameters: { min_stake: '1000000000', slash_timeout: '3600', slash_rate_bps: 1000, deposit_cap: '100000000000000', withdraw_cooldown: '3600', max_draw_per_keeper: '100000000000' },
+      version: 2,
+      parameters: {
+        min_stake: '1000000000',
+        slash_timeout: '3600',
+        slash_rate_bps: 1000,
+        deposit_cap: '100000000000000',
+        withdraw_cooldown: '3600',
+        max_draw_per_keeper: '100000000000',
+        keeper_fee_bps: 1000,
+        profit_unlock_secs: '3600',
+      },
+      venues: { routers: [] },
       deployer: deployer.publicKey(),
       usdcSource: 'created',
       salt: 'service',
@@ -149,7 +172,37 @@ describe('npm run deploy on the sandbox', () => {
     const r = await deployInProcess([...args, '--min-stake', '200'])
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/was started with other settings: the parameters differ from the file's \(min_stake 2000000000 instead of 1000000000\)/)
+    const fee = await deployInProcess([...args, '--keeper-fee-bps', '500'])
+    expect(fee.code).toBe(2)
+    expect(fee.stderr).toMatch(/the parameters differ from the file's \(keeper_fee_bps 500 instead of 1000\)/)
   })
+
+  it('sets the registry\'s venues when a rerun names the pool and routers, once', async () => {
+    const pool = StrKey.encodeContract(Buffer.alloc(32, 21))
+    const router = StrKey.encodeContract(Buffer.alloc(32, 22))
+    const txs = (await history()).length
+    const r = await deployInProcess([...args, '--lending-pool', pool, '--dex-router', router])
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain(`venues ${pool}, ${router} replace the file's (none)`)
+    expect(r.stdout).toMatch(new RegExp(`\\[10/11\\] set-venues: registry\\.set_venues\\(${pool}, ${router}\\) \\(tx [0-9a-f]{64}`))
+    expect(r.stdout).toMatch(/\[11\/11\] verify: read back: .*, the venues as planned/)
+    expect(r.stdout).toMatch(/this run sent 1 transaction\(s\)/)
+    expect(await read(chain, deployed.service!.registry, 'get_venues')).toEqual([pool, router])
+    expect((await history()).slice(txs).map((t) => t.ops.join('+'))).toEqual(['invoke:set_venues'])
+    const file2 = readDeployFile(file)!
+    expect(file2.deploy.venues).toEqual({ pool, routers: [router] })
+    expect(file2.deploy.steps['set-venues']?.tx).toBe(file2.deploy.transactions.at(-1)?.hash)
+
+    // Again (with the flags or without): the chain shows them, nothing is sent.
+    for (const again of [args, [...args, '--lending-pool', pool, '--dex-router', router]]) {
+      const same = await deployInProcess(again)
+      expect(same.code).toBe(0)
+      expect(same.stdout).toMatch(/already complete and verified on the chain; nothing sent\n/)
+    }
+    expect(await history()).toHaveLength(txs + 1)
+    deployed = readDeployFile(file)!
+  }, 60_000)
 
   it('is accepted by the keeper, which registers an operator holding 100 USDC', async () => {
     const issuer = localUsdcIssuer(deployer)
@@ -171,7 +224,8 @@ describe('npm run deploy on the sandbox', () => {
     try {
       expect(runtime.registration).toBe('registered')
       const info = toKeeperInfo(await read(chain, deployed.service!.registry, 'get_keeper', [addr(operator.publicKey())]))
-      expect(info).toMatchObject({ operator: operator.publicKey(), name: 'deployed-keeper', stake: 100_0000000n, slashed: false })
+      // A plain account: not an approved executor; its stake backs two-step draws up to 90 %.
+      expect(info).toMatchObject({ operator: operator.publicKey(), name: 'deployed-keeper', stake: 100_0000000n, slashed: false, approved: false, drawLimit: 90_0000000n })
       expect(await read(chain, usdc.contractId(sandbox.networkPassphrase), 'balance', [addr(operator.publicKey())])).toBe(0n)
     } finally {
       await runtime.stop()

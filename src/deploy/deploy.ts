@@ -13,11 +13,11 @@ import { parametersToJson } from './preset.js'
 import type { Step, StepContext } from './context.js'
 import { formatXlm } from './context.js'
 import { StepFailedError, UsageError } from './errors.js'
-import type { CrashPoint, DeployOptions } from './options.js'
+import { venueList, type CrashPoint, type DeployOptions } from './options.js'
 import { preparePlan, type Plan } from './plan.js'
 import { serviceSteps } from './serviceSteps.js'
 import { setupSteps } from './setupSteps.js'
-import { writeDeployFile, type DeployFile, type RecordedTransaction } from './state.js'
+import { DEPLOY_FILE_VERSION, writeDeployFile, type DeployFile, type RecordedTransaction } from './state.js'
 
 /** Every step, in the order they run. */
 export const STEPS: readonly Step[] = [...setupSteps, ...serviceSteps]
@@ -41,6 +41,10 @@ export interface DeployOutcome {
   elapsedMs: number
 }
 
+function venuesJson(plan: Plan): DeployFile['deploy']['venues'] {
+  return { ...(plan.venues.pool === undefined ? {} : { pool: plan.venues.pool }), routers: [...plan.venues.routers] }
+}
+
 function newFile(plan: Plan, at: string): DeployFile {
   const { network } = plan
   return {
@@ -51,7 +55,7 @@ function newFile(plan: Plan, at: string): DeployFile {
       ...(network.friendbotUrl === undefined ? {} : { friendbotUrl: network.friendbotUrl }),
     },
     deploy: {
-      version: 1,
+      version: DEPLOY_FILE_VERSION,
       status: 'in-progress',
       preset: plan.preset,
       parameters: parametersToJson(plan.parameters) as DeployFile['deploy']['parameters'],
@@ -60,6 +64,7 @@ function newFile(plan: Plan, at: string): DeployFile {
       salt: plan.salt,
       usdcSource: plan.usdc.source,
       ...(plan.usdc.contract === undefined ? {} : { usdc: plan.usdc.contract }),
+      venues: venuesJson(plan),
       wasm: {},
       contracts: {},
       steps: {},
@@ -71,7 +76,8 @@ function newFile(plan: Plan, at: string): DeployFile {
 }
 
 /**
- * Deploys (or resumes, or verifies) the vault and the registry as `opts` asks.
+ * Deploys (or resumes, or verifies) the vault and the registry (with the executor code it
+ * deploys, and its venues) as `opts` asks.
  * @throws UsageError when it cannot start as asked (nothing sent); StepFailedError when a step fails (the file holds what was done)
  */
 export async function deploy(opts: DeployOptions, io: DeployIo): Promise<DeployOutcome> {
@@ -95,6 +101,12 @@ export async function deploy(opts: DeployOptions, io: DeployIo): Promise<DeployO
   let dirty = existing === undefined
   if (file.network.rpcUrl !== network.rpcUrl) {
     file.network.rpcUrl = network.rpcUrl
+    dirty = true
+  }
+  if (venueList({ pool: file.deploy.venues.pool, routers: file.deploy.venues.routers }).join() !== venueList(plan.venues).join()) {
+    // Other venues than the file's (the registry admin may change them): a new set-venues step.
+    file.deploy.venues = venuesJson(plan)
+    delete file.deploy.steps['set-venues']
     dirty = true
   }
   let wrote = false

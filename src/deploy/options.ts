@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { Keypair, StrKey } from '@stellar/stellar-sdk'
 import { parseFlags } from '../cli/flags.js'
 import { UsageError } from './errors.js'
-import { PARAMETER_NAMES, PRESETS, isPresetName, parseUsdc, type PresetName, type ServiceParameters } from './preset.js'
+import { PARAMETER_BOUNDS, PARAMETER_NAMES, PRESETS, boundsText, isPresetName, parseUsdc, type PresetName, type ServiceParameters } from './preset.js'
 import { STEP_NAMES, type StepName } from './state.js'
 
 export const NETWORKS = ['testnet', 'local'] as const
@@ -34,11 +34,17 @@ options:
                              for testnet, ${DEFAULT_RPC.local} for local)
   --preset testnet           the contracts' parameters (the default and only preset): min_stake 100 USDC,
                              slash_timeout 3600 s, slash_rate_bps 1000, deposit_cap 10,000,000 USDC,
-                             withdraw_cooldown 3600 s, max_draw_per_keeper 10,000 USDC; on the testnet
-                             also Circle's USDC
+                             withdraw_cooldown 3600 s, max_draw_per_keeper 10,000 USDC, keeper_fee_bps
+                             1000, profit_unlock_secs 3600 s; on the testnet also Circle's USDC
   --min-stake USDC  --slash-timeout SECONDS  --slash-rate-bps BPS
   --deposit-cap USDC  --withdraw-cooldown SECONDS  --max-draw-per-keeper USDC
-                             one parameter instead of the preset's (USDC with up to 7 decimals)
+  --keeper-fee-bps BPS  --profit-unlock-secs SECONDS
+                             one parameter instead of the preset's (USDC with up to 7 decimals);
+                             slash_timeout 1-604800 s, slash_rate_bps 1-5000, withdraw_cooldown
+                             0-2592000 s, keeper_fee_bps 0-5000, profit_unlock_secs 1-2592000 s
+  --lending-pool C...        the lending pool approved executors may use (registry.set_venues)
+  --dex-router C...          a DEX router they may use (repeat the flag for several); without
+                             either flag the registry's venues are left unset
   --usdc C...                the USDC Stellar Asset Contract (default: the preset's on the testnet; on
                              a local network a USDC issued by a key derived from the deployer's)
   --secret-file FILE         the deployer's secret key (S...); or the DEPLOYER_SECRET variable. On a
@@ -47,13 +53,24 @@ options:
   --out FILE                 the deployments file (default deployments/<network>.json)
   --salt LABEL               the contracts' addresses derive from the deployer and this label
                              (default service); another label deploys another pair
-  --wasm-dir DIR             where vault.wasm and registry.wasm are (default target/wasm)
+  --wasm-dir DIR             where vault.wasm, executor.wasm and registry.wasm are (default target/wasm)
   --allow-mainnet            deploy even when the RPC is on the public network
   -h, --help
 
 A rerun continues an unfinished deployment from the file, or verifies a finished one and sends
 nothing. Exit status: 0 deployed (or already complete), 1 a step failed on the chain (rerun to
 resume), 2 bad command line or a refused file or network.`
+
+/** What approved executors may use: the lending pool and the DEX routers (registry.set_venues). */
+export interface Venues {
+  pool: string | undefined
+  routers: string[]
+}
+
+/** The venues as the registry's list: the pool first, then the routers, each once. */
+export function venueList(v: Venues): string[] {
+  return [...new Set([...(v.pool === undefined ? [] : [v.pool]), ...v.routers])]
+}
 
 /** Where a test makes the deployment crash: after a step is recorded, or after its transaction landed but before it is recorded. */
 export type CrashPoint = `${'after' | 'sent'}:${StepName}`
@@ -67,6 +84,11 @@ export interface DeployOptions {
   parameters: ServiceParameters
   /** Whether --preset or a parameter flag was given (a rerun otherwise keeps the file's parameters). */
   parametersGiven: boolean
+  /**
+   * The pool and routers for `registry.set_venues` (--lending-pool, --dex-router); undefined when
+   * neither flag was given (a rerun then keeps the file's).
+   */
+  venues: Venues | undefined
   usdc: string | undefined
   /** The deployer's key and where it came from ("--secret-file F", "DEPLOYER_SECRET"). */
   deployer: { keypair: Keypair; from: string } | undefined
@@ -78,7 +100,13 @@ export interface DeployOptions {
 }
 
 const AMOUNT_FLAGS = { 'min-stake': 'min_stake', 'deposit-cap': 'deposit_cap', 'max-draw-per-keeper': 'max_draw_per_keeper' } as const
-const SECONDS_FLAGS = { 'slash-timeout': 'slash_timeout', 'withdraw-cooldown': 'withdraw_cooldown' } as const
+const SECONDS_FLAGS = { 'slash-timeout': 'slash_timeout', 'withdraw-cooldown': 'withdraw_cooldown', 'profit-unlock-secs': 'profit_unlock_secs' } as const
+const BPS_FLAGS = { 'slash-rate-bps': 'slash_rate_bps', 'keeper-fee-bps': 'keeper_fee_bps' } as const
+
+function contractFlag(flag: string, raw: string): string {
+  if (!StrKey.isValidContract(raw)) throw new UsageError(`--${flag} must be a contract address (C..., 56 characters), got ${JSON.stringify(raw)}`)
+  return raw
+}
 
 function httpUrl(raw: string): string {
   if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) throw new UsageError(`--rpc-url must be an http(s) URL, got ${JSON.stringify(raw)}`)
@@ -127,6 +155,10 @@ export function parseOptions(argv: readonly string[], env: Record<string, string
       'deposit-cap': { type: 'string' },
       'withdraw-cooldown': { type: 'string' },
       'max-draw-per-keeper': { type: 'string' },
+      'keeper-fee-bps': { type: 'string' },
+      'profit-unlock-secs': { type: 'string' },
+      'lending-pool': { type: 'string' },
+      'dex-router': { type: 'string', multiple: true },
       usdc: { type: 'string' },
       'secret-file': { type: 'string' },
       out: { type: 'string' },
@@ -156,19 +188,23 @@ export function parseOptions(argv: readonly string[], env: Record<string, string
   for (const [flag, key] of Object.entries(SECONDS_FLAGS)) {
     const raw = values[flag as keyof typeof SECONDS_FLAGS]
     if (raw === undefined) continue
-    if (!/^\d+$/.test(raw) || BigInt(raw) >= 1n << 64n) throw new UsageError(`--${flag} must be a whole number of seconds, got ${JSON.stringify(raw)}`)
+    const { min, max } = PARAMETER_BOUNDS[key]
+    if (!/^\d+$/.test(raw) || BigInt(raw) < min || BigInt(raw) > max) throw new UsageError(`--${flag} must be a whole number of seconds ${boundsText(key)}, got ${JSON.stringify(raw)}`)
     parameters[key] = BigInt(raw)
   }
-  const bps = values['slash-rate-bps']
-  if (bps !== undefined) {
-    if (!/^\d+$/.test(bps) || Number(bps) > 10_000) throw new UsageError(`--slash-rate-bps must be an integer from 0 to 10000, got ${JSON.stringify(bps)}`)
-    parameters.slash_rate_bps = Number(bps)
+  for (const [flag, key] of Object.entries(BPS_FLAGS)) {
+    const raw = values[flag as keyof typeof BPS_FLAGS]
+    if (raw === undefined) continue
+    const { min, max } = PARAMETER_BOUNDS[key]
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new UsageError(`--${flag} must be an integer ${boundsText(key)}, got ${JSON.stringify(raw)}`)
+    parameters[key] = Number(raw)
   }
   const parametersGiven = values.preset !== undefined || PARAMETER_NAMES.some((k) => values[k.replaceAll('_', '-') as 'min-stake'] !== undefined)
 
-  if (values.usdc !== undefined && !StrKey.isValidContract(values.usdc)) {
-    throw new UsageError(`--usdc must be a contract address (C..., 56 characters), got ${JSON.stringify(values.usdc)}`)
-  }
+  if (values.usdc !== undefined) contractFlag('usdc', values.usdc)
+  const pool = values['lending-pool'] === undefined ? undefined : contractFlag('lending-pool', values['lending-pool'])
+  const routers = (values['dex-router'] ?? []).map((r) => contractFlag('dex-router', r))
+  const venues = pool === undefined && routers.length === 0 ? undefined : { pool, routers: [...new Set(routers)] }
   if (values.salt !== undefined && !/^[A-Za-z0-9._-]{1,64}$/.test(values.salt)) {
     throw new UsageError(`--salt must be 1-64 letters, digits, '.', '_' or '-', got ${JSON.stringify(values.salt)}`)
   }
@@ -188,6 +224,7 @@ export function parseOptions(argv: readonly string[], env: Record<string, string
     preset,
     parameters,
     parametersGiven,
+    venues,
     usdc: values.usdc,
     deployer,
     out: resolve(cwd, values.out ?? join('deployments', `${network}.json`)),

@@ -8,7 +8,7 @@ import { basename, dirname, join, relative } from 'node:path'
 import { Keypair, Networks, rpc } from '@stellar/stellar-sdk'
 import { createChain, type Chain } from '../chain/index.js'
 import { UsageError } from './errors.js'
-import { DEFAULT_RPC, type DeployOptions, type NetworkName } from './options.js'
+import { DEFAULT_RPC, venueList, type DeployOptions, type NetworkName, type Venues } from './options.js'
 import { PRESETS, differingParameters, parameterProblems, parametersFromJson, type ServiceParameters } from './preset.js'
 import { readDeployFile, type DeployFile } from './state.js'
 
@@ -25,6 +25,8 @@ export interface Plan {
   preset: string
   parameters: ServiceParameters
   salt: string
+  /** What registry.set_venues sets: the flags', else the file's; none when neither names any. */
+  venues: Venues
   /** The USDC contract when it is known before the usdc step (given, the preset's or recorded). */
   usdc: { source: 'flag' | 'preset' | 'created'; contract: string | undefined }
   /** What an earlier run recorded; undefined for a new deployment. */
@@ -163,6 +165,12 @@ export async function preparePlan(opts: DeployOptions): Promise<Plan> {
     preset = recorded.preset
   }
   const usdc = resolveUsdc(opts, existing, rpcUrl, passphrase, conflicts)
+  // Venues are the registry admin's to change: flags that differ from the file's replace them.
+  const recordedVenues = recorded?.venues === undefined ? undefined : { pool: recorded.venues.pool, routers: recorded.venues.routers }
+  const venues = opts.venues ?? recordedVenues ?? { pool: undefined, routers: [] }
+  if (recordedVenues !== undefined && opts.venues !== undefined && venueList(opts.venues).join() !== venueList(recordedVenues).join()) {
+    notes.push(`venues ${venueList(opts.venues).join(', ')} replace the file's (${venueList(recordedVenues).join(', ') || 'none'})`)
+  }
   if (conflicts.length > 0) {
     throw new UsageError(`${opts.out} was started with other settings: ${conflicts.join('; ')}. Rerun with the settings it was started with, or choose another --out`)
   }
@@ -173,5 +181,5 @@ export async function preparePlan(opts: DeployOptions): Promise<Plan> {
 
   const network = { name: opts.network, rpcUrl, passphrase, friendbotUrl: friendbotUrl ?? existing?.network.friendbotUrl }
   const chain = createChain({ rpcUrl, networkPassphrase: passphrase, server, ...(network.friendbotUrl === undefined ? {} : { friendbotUrl: network.friendbotUrl }) })
-  return { out: opts.out, network, server, chain, deployer, preset, parameters, salt: opts.salt ?? recorded?.salt ?? DEFAULT_SALT, usdc, existing, notes }
+  return { out: opts.out, network, server, chain, deployer, preset, parameters, salt: opts.salt ?? recorded?.salt ?? DEFAULT_SALT, venues, usdc, existing, notes }
 }

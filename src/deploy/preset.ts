@@ -9,19 +9,57 @@ import { TESTNET_DEFAULTS } from '../keeper/config/config.js'
 export interface ServiceParameters {
   /** Registry: USDC an operator stakes at `register`. */
   min_stake: bigint
-  /** Registry: seconds a draw may stay out before anyone may slash its keeper. */
+  /** Registry: seconds a draw may stay out before anyone may slash its keeper (1 s to 7 days). */
   slash_timeout: bigint
-  /** Registry: share of the stake a slash sends to the vault, in basis points (<= 10000). */
+  /**
+   * Registry: share of the stake a slash sends to the vault, in basis points (1 to 5000); a
+   * keeper's stake backs two-step draws up to stake × (10000 − slash_rate_bps) / 10000.
+   */
   slash_rate_bps: number
   /** Vault: the most USDC the vault accepts. */
   deposit_cap: bigint
-  /** Vault: seconds after a deposit before its depositor may withdraw. */
+  /** Vault: seconds after a deposit before its depositor may withdraw (at most 30 days). */
   withdraw_cooldown: bigint
   /** Vault: the largest draw one keeper may hold. */
   max_draw_per_keeper: bigint
+  /** Vault: the keeper's share of each fill's gross profit, in basis points (0 to 5000). */
+  keeper_fee_bps: number
+  /** Vault: seconds over which booked profit unlocks into the share price (1 s to 30 days). */
+  profit_unlock_secs: bigint
 }
 
-export const PARAMETER_NAMES = ['min_stake', 'slash_timeout', 'slash_rate_bps', 'deposit_cap', 'withdraw_cooldown', 'max_draw_per_keeper'] as const
+export const PARAMETER_NAMES = [
+  'min_stake',
+  'slash_timeout',
+  'slash_rate_bps',
+  'deposit_cap',
+  'withdraw_cooldown',
+  'max_draw_per_keeper',
+  'keeper_fee_bps',
+  'profit_unlock_secs',
+] as const
+export type ParameterName = (typeof PARAMETER_NAMES)[number]
+
+/** 30 days, the longest withdraw_cooldown and profit_unlock_secs the vault accepts. */
+export const THIRTY_DAYS = 2_592_000n
+/** 7 days, the longest slash_timeout the registry accepts. */
+export const SEVEN_DAYS = 604_800n
+
+/**
+ * The range the contracts' constructors accept for each parameter that is not a USDC amount
+ * (inclusive): the vault refuses the rest with InvalidCooldown (119), InvalidKeeperFee (120),
+ * InvalidUnlockPeriod (121), the registry with InvalidSlashRate (213), InvalidTimeout (214).
+ */
+export const PARAMETER_BOUNDS = {
+  keeper_fee_bps: { min: 0, max: 5_000 },
+  slash_rate_bps: { min: 1, max: 5_000 },
+  profit_unlock_secs: { min: 1n, max: THIRTY_DAYS },
+  withdraw_cooldown: { min: 0n, max: THIRTY_DAYS },
+  slash_timeout: { min: 1n, max: SEVEN_DAYS },
+} as const
+
+/** The USDC amounts: more than 0 (the constructors' InvalidConfig), at most i128's maximum. */
+export const AMOUNT_PARAMETERS = ['min_stake', 'deposit_cap', 'max_draw_per_keeper'] as const
 
 /** A USDC Stellar Asset Contract and its classic asset. */
 export interface UsdcAsset {
@@ -54,6 +92,9 @@ export const PRESETS = {
       deposit_cap: 10_000_000n * UNIT,
       withdraw_cooldown: 3_600n,
       max_draw_per_keeper: 10_000n * UNIT,
+      // Nectar's keeper share: 10 % of each fill's gross profit.
+      keeper_fee_bps: 1_000,
+      profit_unlock_secs: 3_600n,
     },
     usdc: { networkPassphrase: Networks.TESTNET, asset: TESTNET_USDC },
   },
@@ -65,21 +106,33 @@ export function isPresetName(name: string): name is PresetName {
   return Object.hasOwn(PRESETS, name)
 }
 
-/** Problems of a parameter set the contracts' constructors would refuse (InvalidConfig) or cannot encode. */
+/** "from 0 to 5000" for a range of PARAMETER_BOUNDS. */
+export function boundsText(name: keyof typeof PARAMETER_BOUNDS): string {
+  const b = PARAMETER_BOUNDS[name]
+  return `from ${b.min} to ${b.max}`
+}
+
+/**
+ * Problems of a parameter set the contracts' constructors would refuse, each naming the
+ * parameter (empty when there are none).
+ */
 export function parameterProblems(p: ServiceParameters): string[] {
   const out: string[] = []
   const I128_MAX = (1n << 127n) - 1n
-  const U64_MAX = (1n << 64n) - 1n
-  if (p.min_stake <= 0n || p.min_stake > I128_MAX) out.push('min_stake must be more than 0')
-  if (p.deposit_cap <= 0n || p.deposit_cap > I128_MAX) out.push('deposit_cap must be more than 0')
-  if (p.max_draw_per_keeper <= 0n || p.max_draw_per_keeper > I128_MAX) out.push('max_draw_per_keeper must be more than 0')
-  if (!Number.isInteger(p.slash_rate_bps) || p.slash_rate_bps < 0 || p.slash_rate_bps > 10_000) out.push('slash_rate_bps must be an integer from 0 to 10000')
-  for (const k of ['slash_timeout', 'withdraw_cooldown'] as const) if (p[k] < 0n || p[k] > U64_MAX) out.push(`${k} must be from 0 to 2^64-1 seconds`)
+  for (const k of AMOUNT_PARAMETERS) if (p[k] <= 0n || p[k] > I128_MAX) out.push(`${k} must be more than 0`)
+  for (const k of ['slash_rate_bps', 'keeper_fee_bps'] as const) {
+    const b = PARAMETER_BOUNDS[k]
+    if (!Number.isInteger(p[k]) || p[k] < b.min || p[k] > b.max) out.push(`${k} must be an integer ${boundsText(k)}`)
+  }
+  for (const k of ['slash_timeout', 'withdraw_cooldown', 'profit_unlock_secs'] as const) {
+    const b = PARAMETER_BOUNDS[k]
+    if (p[k] < b.min || p[k] > b.max) out.push(`${k} must be ${boundsText(k)} seconds`)
+  }
   return out
 }
 
 /** The parameters as JSON (amounts and seconds as decimal strings: they do not fit a double). */
-export function parametersToJson(p: ServiceParameters): Record<(typeof PARAMETER_NAMES)[number], string | number> {
+export function parametersToJson(p: ServiceParameters): Record<ParameterName, string | number> {
   return {
     min_stake: p.min_stake.toString(),
     slash_timeout: p.slash_timeout.toString(),
@@ -87,6 +140,8 @@ export function parametersToJson(p: ServiceParameters): Record<(typeof PARAMETER
     deposit_cap: p.deposit_cap.toString(),
     withdraw_cooldown: p.withdraw_cooldown.toString(),
     max_draw_per_keeper: p.max_draw_per_keeper.toString(),
+    keeper_fee_bps: p.keeper_fee_bps,
+    profit_unlock_secs: p.profit_unlock_secs.toString(),
   }
 }
 
@@ -99,11 +154,13 @@ export function parametersFromJson(j: Record<string, string | number>): ServiceP
     deposit_cap: big('deposit_cap'),
     withdraw_cooldown: big('withdraw_cooldown'),
     max_draw_per_keeper: big('max_draw_per_keeper'),
+    keeper_fee_bps: Number(j.keeper_fee_bps),
+    profit_unlock_secs: big('profit_unlock_secs'),
   }
 }
 
 /** Names of the parameters whose values differ. */
-export function differingParameters(a: ServiceParameters, b: ServiceParameters): (typeof PARAMETER_NAMES)[number][] {
+export function differingParameters(a: ServiceParameters, b: ServiceParameters): ParameterName[] {
   return PARAMETER_NAMES.filter((k) => a[k] !== b[k])
 }
 
@@ -130,5 +187,7 @@ export function describeParameters(p: ServiceParameters): string[] {
     `deposit_cap ${formatUsdc(p.deposit_cap)} USDC`,
     `withdraw_cooldown ${p.withdraw_cooldown} s`,
     `max_draw_per_keeper ${formatUsdc(p.max_draw_per_keeper)} USDC`,
+    `keeper_fee_bps ${p.keeper_fee_bps}`,
+    `profit_unlock_secs ${p.profit_unlock_secs} s`,
   ]
 }

@@ -115,7 +115,7 @@ describe('npm run deploy: refusals, failures, a record without its chain', () =>
     expect(again.stderr).toBe('')
     expect(again.code).toBe(0)
     // The code was uploaded before the snapshot (by beforeAll's deployment): only the uploads survive.
-    const redone = [...again.stdout.matchAll(/\[\d\/9\] ([a-z-]+): recorded as done, but the chain does not show it: doing it again/g)].map((m) => m[1])
+    const redone = [...again.stdout.matchAll(/\[\d+\/11\] ([a-z-]+): recorded as done, but the chain does not show it: doing it again/g)].map((m) => m[1])
     expect(redone).toEqual(['deployer', 'usdc', 'deploy-vault', 'deploy-registry', 'link-vault', 'link-registry'])
     expect(first.stdout).toMatch(/this run sent 5 transaction\(s\)/)
     expect(again.stdout).toMatch(/this run sent 5 transaction\(s\)/)

@@ -1,12 +1,15 @@
 /**
  * The service's steps: deploy the vault and the registry (at the addresses the deployer and the
- * salt determine), link them (`vault.set_registry`, `registry.set_vault`, each once) and read
- * everything back. A contract found at its address must hold exactly the planned parameters.
+ * salt determine; the registry with the hash of the executor code it deploys), link them
+ * (`vault.set_registry`, `registry.set_vault`, each once), set the registry's venues (the lending
+ * pool and DEX routers approved executors may use) when the plan names any, and read everything
+ * back. A contract found at its address must hold exactly the planned parameters.
  */
-import { hash, type xdr } from '@stellar/stellar-sdk'
+import { hash, xdr } from '@stellar/stellar-sdk'
 import { ContractConflictError, ensureContractDeployed } from '../chain/deployOnce.js'
 import { contractExecutable, contractIdFor } from '../chain/ledgerEntries.js'
 import { ContractError, addr, i128, invoke, read, struct, u32, u64, toRegistryConfig, toVaultConfig } from '../chain/index.js'
+import { venueList } from './options.js'
 import { sentTransaction } from '../chain/deployOnce.js'
 import { signer, type Step, type StepContext, type StepResult } from './context.js'
 import type { ServiceParameters } from './preset.js'
@@ -29,7 +32,7 @@ function usdcOf(ctx: StepContext): string {
   return usdc
 }
 
-function wasmOf(ctx: StepContext, contract: Service): string {
+function wasmOf(ctx: StepContext, contract: Service | 'executor'): string {
   const h = ctx.file.deploy.wasm[contract]
   if (h === undefined) throw new Error(`no ${contract} code recorded (the upload-${contract} step did not run)`)
   return h
@@ -42,10 +45,25 @@ function constructorArgs(ctx: StepContext, contract: Service): xdr.ScVal[] {
     return [
       admin,
       addr(usdcOf(ctx)),
-      struct({ deposit_cap: i128(p.deposit_cap), max_draw_per_keeper: i128(p.max_draw_per_keeper), withdraw_cooldown: u64(p.withdraw_cooldown) }),
+      struct({
+        deposit_cap: i128(p.deposit_cap),
+        keeper_fee_bps: u32(p.keeper_fee_bps),
+        max_draw_per_keeper: i128(p.max_draw_per_keeper),
+        profit_unlock_secs: u64(p.profit_unlock_secs),
+        withdraw_cooldown: u64(p.withdraw_cooldown),
+      }),
     ]
   }
-  return [admin, struct({ min_stake: i128(p.min_stake), slash_rate_bps: u32(p.slash_rate_bps), slash_timeout: u64(p.slash_timeout), usdc_token: addr(usdcOf(ctx)) })]
+  return [
+    admin,
+    struct({
+      executor_wasm: xdr.ScVal.scvBytes(Buffer.from(wasmOf(ctx, 'executor'), 'hex')),
+      min_stake: i128(p.min_stake),
+      slash_rate_bps: u32(p.slash_rate_bps),
+      slash_timeout: u64(p.slash_timeout),
+      usdc_token: addr(usdcOf(ctx)),
+    }),
+  ]
 }
 
 /** Differences between a contract's configuration on chain and the plan, in words (empty when none). */
@@ -62,6 +80,8 @@ export async function configDifferences(ctx: StepContext, contract: Service, id:
     cmp('deposit_cap', config.depositCap, p.deposit_cap)
     cmp('withdraw_cooldown', config.withdrawCooldown, p.withdraw_cooldown)
     cmp('max_draw_per_keeper', config.maxDrawPerKeeper, p.max_draw_per_keeper)
+    cmp('keeper_fee_bps', config.keeperFeeBps, p.keeper_fee_bps)
+    cmp('profit_unlock_secs', config.profitUnlockSecs, p.profit_unlock_secs)
     cmp('usdc', token, usdc)
   } else {
     const config = toRegistryConfig(await read(chain, id, 'get_config'))
@@ -69,6 +89,7 @@ export async function configDifferences(ctx: StepContext, contract: Service, id:
     cmp('slash_timeout', config.slashTimeout, p.slash_timeout)
     cmp('slash_rate_bps', config.slashRateBps, p.slash_rate_bps)
     cmp('usdc_token', config.usdcToken, usdc)
+    cmp('executor_wasm', config.executorWasm, wasmOf(ctx, 'executor'))
   }
   return out
 }
@@ -144,6 +165,38 @@ function linkStep(from: Service): Step {
   }
 }
 
+/** The registry's venues on the chain. */
+async function venuesOf(ctx: StepContext): Promise<string[]> {
+  const v = await read<unknown[]>(ctx.plan.chain, contractOf(ctx, 'registry'), 'get_venues')
+  return (Array.isArray(v) ? v : []).map(String)
+}
+
+/** Differences between the registry's venues and the plan's, in words (empty when none; a plan without venues accepts any). */
+async function venueDifferences(ctx: StepContext): Promise<string[]> {
+  const planned = venueList(ctx.plan.venues)
+  if (planned.length === 0) return []
+  const actual = await venuesOf(ctx)
+  return actual.join() === planned.join() ? [] : [`venues ${actual.join(', ') || '(none)'} (planned ${planned.join(', ')})`]
+}
+
+const venuesStep: Step = {
+  name: 'set-venues',
+  async check(ctx) {
+    const planned = venueList(ctx.plan.venues)
+    if (planned.length === 0) {
+      const actual = await venuesOf(ctx)
+      return { detail: actual.length === 0 ? 'no lending pool or DEX router given: the registry has no venues (approved executors cannot fill until registry.set_venues)' : `no venues given; the registry's are ${actual.join(', ')}` }
+    }
+    if ((await venueDifferences(ctx)).length > 0) return undefined
+    return { detail: `registry.get_venues() is ${planned.join(', ')}` }
+  },
+  async run(ctx) {
+    const planned = venueList(ctx.plan.venues)
+    const res = await invoke(ctx.plan.chain, signer(ctx, 'set-venues'), contractOf(ctx, 'registry'), 'set_venues', [xdr.ScVal.scvVec(planned.map(addr))])
+    return { detail: `registry.set_venues(${planned.join(', ')})`, sent: await sentTransaction(ctx.plan.chain, res) }
+  },
+}
+
 const verifyStep: Step = {
   name: 'verify',
   async check(ctx) {
@@ -152,11 +205,13 @@ const verifyStep: Step = {
     const problems = [
       ...(await configDifferences(ctx, 'vault', vault)).map((d) => `vault ${d}`),
       ...(await configDifferences(ctx, 'registry', registry)).map((d) => `registry ${d}`),
+      ...(await venueDifferences(ctx)).map((d) => `registry ${d}`),
     ]
     if ((await linkOf(ctx, 'vault')) !== registry) problems.push(`vault not linked to ${registry}`)
     if ((await linkOf(ctx, 'registry')) !== vault) problems.push(`registry not linked to ${vault}`)
     if (problems.length > 0) throw new Error(`read back: ${problems.join('; ')}`)
-    return { detail: 'read back: both configurations as planned, both on the same USDC, linked to each other' }
+    const venues = venueList(ctx.plan.venues).length > 0 ? ', the venues as planned' : ''
+    return { detail: `read back: both configurations as planned, both on the same USDC, linked to each other${venues}` }
   },
   async run(ctx) {
     const result = await this.check(ctx)
@@ -165,5 +220,5 @@ const verifyStep: Step = {
   },
 }
 
-/** The steps after the contract code: the two contracts, their links and the read-back. */
-export const serviceSteps: readonly Step[] = [deployStep('vault'), deployStep('registry'), linkStep('vault'), linkStep('registry'), verifyStep]
+/** The steps after the contract code: the two contracts, their links, the venues and the read-back. */
+export const serviceSteps: readonly Step[] = [deployStep('vault'), deployStep('registry'), linkStep('vault'), linkStep('registry'), venuesStep, verifyStep]

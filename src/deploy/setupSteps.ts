@@ -1,6 +1,7 @@
 /**
  * The first steps of a deployment: the deployer's account, the USDC (given, the preset's, or
- * created on a local network) and the vault's and registry's code.
+ * created on a local network) and the code of the vault, the executor (which the registry
+ * deploys for keepers: its hash is part of the registry's configuration) and the registry.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -95,7 +96,10 @@ const usdcStep: Step = {
   },
 }
 
-function readWasm(ctx: StepContext, name: 'vault' | 'registry'): Buffer {
+/** The contract code a deployment uploads. */
+export type UploadedCode = 'vault' | 'executor' | 'registry'
+
+function readWasm(ctx: StepContext, name: UploadedCode): Buffer {
   const path = join(ctx.wasmDir, `${name}.wasm`)
   try {
     return readFileSync(path)
@@ -104,7 +108,7 @@ function readWasm(ctx: StepContext, name: 'vault' | 'registry'): Buffer {
   }
 }
 
-function uploadStep(name: 'vault' | 'registry'): Step {
+function uploadStep(name: UploadedCode): Step {
   const step = `upload-${name}` as const
   return {
     name: step,
@@ -123,5 +127,5 @@ function uploadStep(name: 'vault' | 'registry'): Step {
   }
 }
 
-/** The steps up to the contract code: deployer account, USDC, vault and registry code. */
-export const setupSteps: readonly Step[] = [deployerStep, usdcStep, uploadStep('vault'), uploadStep('registry')]
+/** The steps up to the contract code: deployer account, USDC, vault, executor and registry code. */
+export const setupSteps: readonly Step[] = [deployerStep, usdcStep, uploadStep('vault'), uploadStep('executor'), uploadStep('registry')]

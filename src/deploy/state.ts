@@ -37,8 +37,14 @@ const stepSchema = z.looseObject({
   tx: hex32.optional(),
 })
 
+/**
+ * The record's format. 2: the vault's keeper fee and profit unlock period, the executor code the
+ * registry deploys, the registry's venues. A version 1 record is of the contracts before those.
+ */
+export const DEPLOY_FILE_VERSION = 2
+
 export const deploySectionSchema = z.looseObject({
-  version: z.literal(1),
+  version: z.literal(DEPLOY_FILE_VERSION),
   status: z.enum(['in-progress', 'complete']),
   preset: z.string(),
   parameters: z.object({
@@ -48,6 +54,8 @@ export const deploySectionSchema = z.looseObject({
     deposit_cap: decimal,
     withdraw_cooldown: decimal,
     max_draw_per_keeper: decimal,
+    keeper_fee_bps: z.number().int(),
+    profit_unlock_secs: decimal,
   }),
   deployer: accountId,
   /** Where the deployer's secret was written when the deployment created the deployer. */
@@ -56,7 +64,9 @@ export const deploySectionSchema = z.looseObject({
   salt: z.string(),
   usdcSource: z.enum(['flag', 'preset', 'created']),
   usdc: contractId.optional(),
-  wasm: z.object({ vault: hex32.optional(), registry: hex32.optional() }),
+  /** The pool and DEX routers the registry's venues are set to (empty when the deployment knows none). */
+  venues: z.object({ pool: contractId.optional(), routers: z.array(contractId) }),
+  wasm: z.object({ vault: hex32.optional(), executor: hex32.optional(), registry: hex32.optional() }),
   contracts: z.object({ vault: contractId.optional(), registry: contractId.optional() }),
   steps: z.partialRecord(z.enum(STEP_NAMES), stepSchema),
   transactions: z.array(transactionSchema),
@@ -101,6 +111,12 @@ export function readDeployFile(path: string): DeployFile | undefined {
   }
   if (typeof json !== 'object' || json === null || !('deploy' in json)) {
     throw new UsageError(`${path} exists and was not written by npm run deploy (no deploy section); move it away or choose another --out`)
+  }
+  const version = (json.deploy as { version?: unknown } | null)?.version
+  if (typeof version === 'number' && version < DEPLOY_FILE_VERSION) {
+    throw new UsageError(
+      `${path} records a deployment of version ${version}, contracts older than these (no keeper fee, profit unlock or registry-deployed executors): deploy the current contracts with another --out, or move the file away`,
+    )
   }
   const parsed = fileSchema.safeParse(json)
   if (!parsed.success) {

@@ -3,11 +3,13 @@ export const STEP_NAMES = [
   'deployer',
   'usdc',
   'upload-vault',
+  'upload-executor',
   'upload-registry',
   'deploy-vault',
   'deploy-registry',
   'link-vault',
   'link-registry',
+  'set-venues',
   'verify',
 ] as const
 export type StepName = (typeof STEP_NAMES)[number]
