@@ -16,7 +16,17 @@ import { ORACLE_DECIMALS, WorldOracle } from './oracle.js'
 import { addrs, blendRequest, vec } from './scval.js'
 import { planBorrowers } from './planBorrowers.js'
 import { keypairFor, seedBytes } from './seed.js'
-import { depositToVault, deployService, registerKeeper } from './service.js'
+import {
+  addBond,
+  DEFAULT_KEEPER_FEE_BPS,
+  DEFAULT_PROFIT_UNLOCK_SECS,
+  bondForDraw,
+  depositToVault,
+  deployService,
+  registerKeeper,
+  type RegistryConfig,
+  type VaultConfig,
+} from './service.js'
 import type {
   AssetEntry,
   BlendPositions,
@@ -52,7 +62,8 @@ function rebalanceWeights(collaterals: number): number[] {
  * (classic assets + SACs, trustlines), the SEP-40 mock oracle, the real Blend v2 protocol with
  * an active pool (USDC + collaterals), a lender's USDC supply and borrowers near their limit,
  * two DEX routers with pairs and liquidity, a rebalance vault, and the service vault and
- * registry with depositors and registered keepers. Same seed + same network = same addresses.
+ * registry (its venues the pool and both routers) with depositors and registered keepers, each
+ * bonded to back the largest draw. Same seed + same network = same addresses.
  *
  * @example
  * import { startSandbox } from '../../sandbox/ts/launch.js'
@@ -71,7 +82,20 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
   const service = opts.service ?? true
   const nDepositors = service ? (opts.depositors ?? 3) : 0
   const depositAmount = opts.depositAmount ?? 100_000n * UNIT
-  const keeperUsdc = opts.keeperUsdc ?? 10_000n * UNIT
+  const vaultConfig: VaultConfig = {
+    depositCap: 100_000_000n * UNIT,
+    withdrawCooldown: 0n,
+    maxDrawPerKeeper: 1_000_000n * UNIT,
+    keeperFeeBps: DEFAULT_KEEPER_FEE_BPS,
+    profitUnlockSecs: DEFAULT_PROFIT_UNLOCK_SECS,
+    ...opts.vaultConfig,
+  }
+  const registryConfig: RegistryConfig = { minStake: 1_000n * UNIT, slashTimeout: 3_600n, slashRateBps: 1_000, ...opts.registryConfig }
+  const registerKeepers = service && (opts.registerKeepers ?? true)
+  // Keepers registered here are plain accounts (two-step draws): their bond must back the largest
+  // draw, so they get it on top of their keeperUsdc and add it after registering.
+  const keeperBond = registerKeepers ? bondForDraw(vaultConfig.maxDrawPerKeeper, registryConfig) : 0n
+  const keeperUsdc = (opts.keeperUsdc ?? 10_000n * UNIT) + keeperBond
   const lenderSupply = opts.lenderSupply ?? 2_000_000n * UNIT
   const hfRange = opts.borrowerHealthFactor ?? { min: 10_400_000n, max: 1_1000000n }
   if (hfRange.min < 10_100_000n || hfRange.max < hfRange.min) {
@@ -240,21 +264,22 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
   let serviceAddrs: { vault: string; registry: string } | undefined
   if (service) {
     log('service vault and registry')
-    serviceAddrs = await deployService(
-      chain,
-      admin,
-      usdc.contract,
-      { depositCap: 100_000_000n * UNIT, withdrawCooldown: 0n, maxDrawPerKeeper: 1_000_000n * UNIT, ...opts.vaultConfig },
-      { minStake: 1_000n * UNIT, slashTimeout: 3_600n, slashRateBps: 1_000, ...opts.registryConfig },
-      wasm,
-      { vault: salt('vault'), registry: salt('registry') },
-    )
+    // The pool and both routers exist by now: they are the registry's venues.
+    serviceAddrs = await deployService(chain, admin, usdc.contract, vaultConfig, registryConfig, wasm, { vault: salt('vault'), registry: salt('registry') }, [
+      pool,
+      primaryRouter,
+      fallbackRouter,
+    ])
     const { vault, registry } = serviceAddrs
     if (serial) for (const d of depositors) await depositToVault(chain, d, vault, depositAmount)
     else await Promise.all(depositors.map((d) => depositToVault(chain, d, vault, depositAmount)))
-    if (opts.registerKeepers ?? true) {
-      if (serial) for (const [i, k] of keepers.entries()) await registerKeeper(chain, k, registry, `keeper-${i}`)
-      else await Promise.all(keepers.map((k, i) => registerKeeper(chain, k, registry, `keeper-${i}`)))
+    if (registerKeepers) {
+      // One registration at a time (each takes the registry's next slot); the bonds may go at once.
+      if (serial) for (const [i, k] of keepers.entries()) await registerKeeper(chain, k, registry, `keeper-${i}`, keeperBond)
+      else {
+        for (const [i, k] of keepers.entries()) await registerKeeper(chain, k, registry, `keeper-${i}`)
+        await Promise.all(keepers.map((k) => addBond(chain, k, registry, keeperBond)))
+      }
     }
   }
 

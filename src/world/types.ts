@@ -38,15 +38,25 @@ export interface DeployWorldOptions {
   depositAmount?: bigint
   /** Deploy the service vault and registry (default true). */
   service?: boolean
-  /** Register every keeper in the registry (default true; needs `service`). */
+  /**
+   * Register every keeper in the registry (default true; needs `service`). Each registers as a
+   * plain account (two-step draws) and adds the bond that makes its draw_limit cover
+   * `vaultConfig.maxDrawPerKeeper` (`bondForDraw`).
+   */
   registerKeepers?: boolean
-  /** USDC a keeper account starts with (default 10k). */
+  /**
+   * USDC a keeper account has to spare (default 10k). A keeper the world registers gets its
+   * bond on top (it pays min_stake out of this amount, as before, and the bond out of the extra).
+   */
   keeperUsdc?: bigint
   /** USDC the lender supplies to the Blend pool (default 2M). */
   lenderSupply?: bigint
   /** Share of borrowers per collateral asset, in `collaterals` order (default: equal). */
   collateralWeights?: readonly number[]
-  /** The service vault's configuration (default: cap 100M USDC, no cooldown, max draw 1M). */
+  /**
+   * The service vault's configuration (default: cap 100M USDC, no cooldown, max draw 1M, keeper
+   * fee 1000 bps, profit unlocking over 3,600 s).
+   */
   vaultConfig?: Partial<VaultConfig>
   /** The registry's configuration (default: stake 1,000 USDC, slash after 3,600 s, 10 %). */
   registryConfig?: Partial<RegistryConfig>

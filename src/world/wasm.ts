@@ -47,21 +47,26 @@ export function loadWasm(kind: 'own' | 'blend', name: string, build = true): Buf
   return readFileSync(path)
 }
 
-/** Hashes (hex) of every uploaded contract code the world deploys (executors are deployed per keeper, later). */
-export type WasmHashes = Record<Exclude<OwnContract, 'executor'> | BlendContract, string>
+/**
+ * Hashes (hex) of every uploaded contract code the world uses. The executor's is the registry's
+ * `executor_wasm` (the registry deploys executors for keepers, later), so it is uploaded first.
+ */
+export type WasmHashes = Record<OwnContract | BlendContract, string>
 
-const OWN: readonly Exclude<OwnContract, 'executor'>[] = ['dex_pair', 'dex_router', 'rebalance_vault', 'vault', 'registry']
+/** In upload order: the executor before the registry, whose configuration names its hash. */
+const OWN: readonly OwnContract[] = ['dex_pair', 'dex_router', 'rebalance_vault', 'vault', 'executor', 'registry']
+const SERVICE: readonly OwnContract[] = ['vault', 'executor', 'registry']
 const BLEND: readonly BlendContract[] = ['pool', 'backstop', 'pool_factory', 'emitter', 'comet', 'sep40_oracle_mock']
 
 /**
  * Uploads every contract code the world uses (one transaction each, from `source`).
- * `service: false` skips the vault and registry.
+ * `service: false` skips the vault, the executor and the registry.
  */
 export async function uploadWasms(chain: Chain, source: Keypair, service: boolean): Promise<WasmHashes> {
   const out: Partial<WasmHashes> = {}
   for (const name of BLEND) out[name] = await uploadWasm(chain, source, loadWasm('blend', name))
   for (const name of OWN) {
-    if (!service && (name === 'vault' || name === 'registry')) continue
+    if (!service && SERVICE.includes(name)) continue
     out[name] = await uploadWasm(chain, source, loadWasm('own', name))
   }
   return out as WasmHashes

@@ -4,10 +4,14 @@ import { join } from 'node:path'
 import { scValToNative } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
-import { ContractError, addr, invoke, read, simulateRead, u32, type Chain } from '../chain/index.js'
+import { ContractError, addr, invoke, read, simulateRead, toRegistryConfig, toVaultConfig, u32, type Chain } from '../chain/index.js'
+import { wasmHashOf } from '../chain/deployOnce.js'
+import { RegistryContract } from '../keeper/clients/registry.js'
 import { healthFactor, type Reserve } from '../core/index.js'
 import { addrs } from './scval.js'
 import { POOL_STATUS, contractAddress, deployWorld, quoteOut, seedBytes, type World, type WorldAddresses } from './index.js'
+import { bondForDraw } from './service.js'
+import { loadWasm } from './wasm.js'
 
 const UNIT = 10_000_000n
 
@@ -140,8 +144,30 @@ describe('deployWorld on a fresh sandbox', () => {
     const state = await read<{ total_usdc: bigint; total_shares: bigint }>(world.chain, world.service!.vault, 'get_state')
     expect(state.total_usdc).toBe(300_000n * UNIT)
     expect(state.total_shares).toBe(300_000n * UNIT)
-    const keepers = await read<unknown[]>(world.chain, world.service!.registry, 'get_keepers')
-    expect(keepers).toHaveLength(world.keepers.length)
+  })
+
+  it('deploys the service with the new configuration fields, venues and keepers bonded for the largest draw', async () => {
+    const { vault, registry } = world.service!
+    const config = toVaultConfig(await read(world.chain, vault, 'get_config'))
+    expect(config).toEqual({ depositCap: 100_000_000n * UNIT, withdrawCooldown: 0, maxDrawPerKeeper: 1_000_000n * UNIT, keeperFeeBps: 1_000, profitUnlockSecs: 3_600 })
+    const registryConfig = toRegistryConfig(await read(world.chain, registry, 'get_config'))
+    expect(registryConfig).toMatchObject({ minStake: 1_000n * UNIT, slashRateBps: 1_000, usdcToken: world.usdc.contract })
+    expect(registryConfig.executorWasm).toBe(wasmHashOf(loadWasm('own', 'executor')))
+    expect(await read(world.chain, registry, 'get_venues')).toEqual([world.blend.pool, world.dex.primaryRouter, world.dex.fallbackRouter])
+
+    expect(await read(world.chain, registry, 'keeper_count')).toBe(world.keepers.length)
+    const keepers = await new RegistryContract(world.chain, registry).getKeepers()
+    expect(keepers.map((k) => k.operator).sort()).toEqual(world.keepers.map((k) => k.publicKey()).sort())
+    // ceil(1M × 10000 / 9000) USDC staked: min_stake plus the bond, a draw limit of at least 1M.
+    const bond = bondForDraw(1_000_000n * UNIT, { minStake: 1_000n * UNIT, slashTimeout: 3_600n, slashRateBps: 1_000 })
+    expect(bond).toBe(1_111_111_1111112n - 1_000n * UNIT)
+    for (const k of keepers) {
+      expect(k).toMatchObject({ stake: 1_000n * UNIT + bond, approved: false, slashed: false })
+      expect(k.drawLimit).toBeGreaterThanOrEqual(1_000_000n * UNIT)
+      expect(k.drawLimit).toBe(((1_000n * UNIT + bond) * 9_000n) / 10_000n)
+      // Each keeper keeps its 10k less min_stake: the bond was minted on top.
+      expect(await world.balance('USDC', k.operator)).toBe(10_000n * UNIT - 1_000n * UNIT)
+    }
   })
 
   it('writes the addresses file the keeper and dashboard read', () => {

@@ -14,7 +14,7 @@ import { addTrustlines, balanceOf, classicAsset, type Mint, type WorldAsset } fr
 import { readPositions, keeperEnv, writeAddressesFile } from '../deployWorld.js'
 import { deployDexes, setRouterPaused } from '../dex.js'
 import { keypairFor, seedBytes } from '../seed.js'
-import { depositToVault, deployService, registerKeeper, type ServiceSettings } from '../service.js'
+import { bondForDraw, depositToVault, deployService, registerKeeper, type ServiceSettings } from '../service.js'
 import type { AssetEntry, Borrower, World, WorldAddresses, WorldNetwork, WorldSource } from '../types.js'
 import { loadWasm } from '../wasm.js'
 import { assetOfSacName, createAccounts, credit, type CheatNode } from './ledgerCheats.js'
@@ -129,6 +129,8 @@ export async function buildOnFoundPool(node: CheatNode & WorldNetwork, o: FoundW
     dex_pair: await uploadWasm(chain, admin, loadWasm('own', 'dex_pair')),
     dex_router: await uploadWasm(chain, admin, loadWasm('own', 'dex_router')),
     vault: await uploadWasm(chain, admin, loadWasm('own', 'vault')),
+    // Before the registry: its configuration names the executor code it deploys.
+    executor: await uploadWasm(chain, admin, loadWasm('own', 'executor')),
     registry: await uploadWasm(chain, admin, loadWasm('own', 'registry')),
   }
 
@@ -148,13 +150,21 @@ export async function buildOnFoundPool(node: CheatNode & WorldNetwork, o: FoundW
   }
 
   log('service vault and registry')
-  const service = await deployService(chain, admin, usdc.contract, o.vaultConfig, o.registryConfig, wasm, { vault: salt('vault'), registry: salt('registry') })
+  // Venues: the found pool and the routers, which exist by now.
+  const service = await deployService(chain, admin, usdc.contract, o.vaultConfig, o.registryConfig, wasm, { vault: salt('vault'), registry: salt('registry') }, [
+    o.pool,
+    dex.primaryRouter,
+    dex.fallbackRouter,
+  ])
+  // Keepers registered here are plain accounts: their bond backs the largest draw (see deployWorld).
+  const registerKeepers = o.registerKeepers ?? false
+  const keeperBond = registerKeepers ? bondForDraw(o.vaultConfig.maxDrawPerKeeper, o.registryConfig) : 0n
   await mintMany([
-    ...keepers.map((k) => ({ asset: usdc, to: k.publicKey(), amount: o.keeperUsdc })),
+    ...keepers.map((k) => ({ asset: usdc, to: k.publicKey(), amount: o.keeperUsdc + keeperBond })),
     ...depositors.map((d) => ({ asset: usdc, to: d.publicKey(), amount: o.depositAmount })),
   ])
   for (const d of depositors) await depositToVault(chain, d, service.vault, o.depositAmount)
-  if (o.registerKeepers ?? false) for (const [i, k] of keepers.entries()) await registerKeeper(chain, k, service.registry, `keeper-${i}`)
+  if (registerKeepers) for (const [i, k] of keepers.entries()) await registerKeeper(chain, k, service.registry, `keeper-${i}`, keeperBond)
 
   const borrowers: Borrower[] = scan.borrowers
     .filter((b) => b.positions.liabilities.size > 0)
