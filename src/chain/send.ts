@@ -18,14 +18,24 @@ import {
 } from './errors.js'
 
 /**
- * Simulates `tx` for submission (with the chain's instruction leeway).
+ * Simulates `tx` for submission (with the chain's instruction leeway). `authMode`
+ * `record_allow_nonroot` records a `require_auth` made below the transaction's root call (an
+ * executor's `on_flash`, called back by the vault, requiring its owner); the node's default
+ * records only those of the root call (and enforces the entries a transaction already carries).
  * @throws ContractError, SimulationError, or ChainError when the footprint needs a restore
  */
-export async function simulateOrThrow(chain: Chain, tx: Transaction): Promise<rpc.Api.SimulateTransactionSuccessResponse> {
+export async function simulateOrThrow(
+  chain: Chain,
+  tx: Transaction,
+  authMode?: 'record_allow_nonroot',
+): Promise<rpc.Api.SimulateTransactionSuccessResponse> {
+  const leeway = chain.instructionLeeway > 0 ? { cpuInstructions: chain.instructionLeeway } : undefined
   const sim =
-    chain.instructionLeeway > 0
-      ? await chain.server.simulateTransaction(tx, { cpuInstructions: chain.instructionLeeway })
-      : await chain.server.simulateTransaction(tx)
+    authMode !== undefined
+      ? await chain.server.simulateTransaction(tx, leeway, authMode)
+      : leeway !== undefined
+        ? await chain.server.simulateTransaction(tx, leeway)
+        : await chain.server.simulateTransaction(tx)
   if (rpc.Api.isSimulationError(sim)) throw simulationFailure(sim.error, sim.events)
   if (rpc.Api.isSimulationRestore(sim)) {
     throw new ChainError('simulation needs a state restore first', { details: 'archived ledger entries in the footprint' })
@@ -40,6 +50,8 @@ export type Outcome =
       hash: string
       ledger: number
       returnValue: xdr.ScVal | undefined
+      /** The contract events the transaction emitted, in order (empty when the node's answer has none). */
+      events: xdr.ContractEvent[]
       /** The fee the network charged (the result's `feeCharged`, stroops); undefined when the answer has no result. */
       feeCharged: bigint | undefined
       /** Latest ledger when the transaction was sent; undefined when no answer told it. */
@@ -220,7 +232,8 @@ function settle(
 ): Outcome {
   if (res.status === rpc.Api.GetTransactionStatus.SUCCESS) {
     const feeCharged = safe(() => BigInt(res.resultXdr.feeCharged.toString()))
-    return { kind: 'included', hash, ledger: res.ledger, returnValue: res.returnValue, feeCharged, ...info }
+    const events = safe(() => res.events?.contractEventsXdr?.flat() ?? []) ?? []
+    return { kind: 'included', hash, ledger: res.ledger, returnValue: res.returnValue, events, feeCharged, ...info }
   }
   if (res.status === rpc.Api.GetTransactionStatus.FAILED) {
     const code = contractErrorCodeInEvents(failedEvents(res))

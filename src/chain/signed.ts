@@ -76,6 +76,7 @@ export async function sendSigned(chain: Chain, prepared: PreparedWrite, signer: 
     hash: outcome.hash,
     ledger: outcome.ledger,
     returnValue: outcome.returnValue,
+    events: outcome.events,
     fee: prepared.fee,
     resourceFee: prepared.resourceFee,
     inclusionFee: Number(inclusionFeeOf(signed)) / Math.max(1, signed.operations.length),

@@ -30,6 +30,14 @@ export interface SubmitOptions {
    * the bump); default `chain.fees.feeBump`; null: never.
    */
   feeBump?: FeeBumpPolicy | null | undefined
+  /**
+   * Record authorization required below the transaction's root call too (simulation authMode
+   * `record_allow_nonroot`). Needed when a contract called by the root asks for an account's
+   * auth: the owner's `require_auth` in an executor's `on_flash`, which the vault's
+   * `flash_draw` calls. The recorded entry (root: the nested call) is signed like any other:
+   * the source's own is source-account credentials, another signer's is signed by it.
+   */
+  nonRootAuth?: boolean | undefined
 }
 
 export interface SubmitResult {
@@ -39,6 +47,11 @@ export interface SubmitResult {
   ledger: number
   /** The host function's return value (Soroban operations only). */
   returnValue: xdr.ScVal | undefined
+  /**
+   * The contract events the transaction emitted, in order (Soroban operations; empty when the
+   * node's answer carried none). Optional so that results made elsewhere stay valid.
+   */
+  events?: xdr.ContractEvent[]
   /** Total fee offered by the transaction sent: inclusion fee + simulated resource fee (stroops). */
   fee: bigint
   /** Simulated resource fee part of `fee` (0 for classic operations). */
@@ -146,6 +159,7 @@ async function submitNow(
         hash: outcome.hash,
         ledger: outcome.ledger,
         returnValue: outcome.returnValue,
+        events: outcome.events,
         fee: BigInt(prepared.tx.fee),
         resourceFee: prepared.resourceFee,
         inclusionFee,
@@ -185,7 +199,7 @@ async function prepareSoroban(
   inclusionFee: number,
 ): Promise<Prepared> {
   let raw = (await newBuilder(chain, source, inclusionFee)).addOperation(op).setTimebounds(0, maxTimeOf(chain)).build()
-  let sim = await simulateOrThrow(chain, raw)
+  let sim = await simulateOrThrow(chain, raw, options.nonRootAuth === true ? 'record_allow_nonroot' : undefined)
 
   const auth = sim.result?.auth ?? []
   const needsSigning = auth.some(hasAddressCredentials)
