@@ -1,6 +1,8 @@
-//! Property test: random sequences of pool operations (deposits, withdrawals, draws, returns
-//! with profit, partial returns, slashes realising losses, registrations, pauses, time) with
-//! several depositors and keepers. After every step:
+//! Property test: random sequences of pool operations (deposits, withdrawals, withdrawal
+//! requests, two-step draws, returns with profit, partial returns, flash fills through an
+//! approved executor that gain or lose, bonds added, slashes, registrations, pauses, time)
+//! with several depositors and keepers, a 10 % keeper fee and profit unlocking. After every
+//! step:
 //!   1. the depositors' shares (with the vault's dead shares) sum to total_shares;
 //!   2. the vault's USDC balance == total_usdc - active_liq;
 //!   3. no depositor can hold or have withdrawn more than it deposited plus its pro-rata
@@ -19,7 +21,50 @@ mod common;
 use common::*;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
-use soroban_sdk::{Address, String};
+use soroban_sdk::token::TokenClient;
+use soroban_sdk::{
+    contract, contractimpl, map, symbol_short, Address, BytesN, Env, IntoVal, Map, String, Symbol,
+    Val,
+};
+use vault::VaultConfig;
+
+/// A lending pool stand-in for flash fills: `submit_with_allowance` pulls `repay` USDC from the
+/// executor (Blend's `transfer_from` against the allowance) and pays it `pay` USDC, so a flash
+/// fill gains `pay - repay` (negative: the executor cannot repay, the transaction reverts).
+#[contract]
+pub struct FlashPool;
+
+#[contractimpl]
+impl FlashPool {
+    pub fn init(env: Env, usdc: Address) {
+        env.storage().instance().set(&symbol_short!("usdc"), &usdc);
+    }
+    pub fn get_reserve_list(env: Env) -> soroban_sdk::Vec<Address> {
+        let usdc: Address = env.storage().instance().get(&symbol_short!("usdc")).unwrap();
+        soroban_sdk::vec![&env, usdc]
+    }
+    pub fn submit_with_allowance(
+        env: Env,
+        _from: Address,
+        spender: Address,
+        to: Address,
+        requests: soroban_sdk::Vec<Map<Symbol, Val>>,
+    ) -> Val {
+        let usdc: Address = env.storage().instance().get(&symbol_short!("usdc")).unwrap();
+        let token = TokenClient::new(&env, &usdc);
+        let me = env.current_contract_address();
+        for r in requests.iter() {
+            let kind: u32 = r.get(Symbol::new(&env, "request_type")).unwrap().into_val(&env);
+            let amount: i128 = r.get(symbol_short!("amount")).unwrap().into_val(&env);
+            match kind {
+                5 => token.transfer_from(&me, &spender, &me, &amount),
+                3 => token.transfer(&me, &to, &amount),
+                _ => {}
+            }
+        }
+        ().into_val(&env)
+    }
+}
 
 const DEPOSITORS: usize = 4;
 const KEEPERS: usize = 3;
@@ -27,6 +72,7 @@ const CASES: u32 = 20;
 const OPS: usize = 500;
 const WASM_CASES: u32 = 2;
 const WASM_OPS: usize = 150;
+const FEE_BPS: u32 = 1_000;
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -41,6 +87,7 @@ enum Op {
     Pause { deposits: bool, draws: bool },
     Advance { seconds: u64 },
     Bond { keeper: usize, amount: i128 },
+    Flash { bps: i128, gain: i128 },
     RequestWithdraw { who: usize, bps: i128 },
 }
 
@@ -67,6 +114,13 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0..KEEPERS, prop_oneof![1i128..1_000, 1_000 * U..100_000 * U])
             .prop_map(|(keeper, amount)| Op::Bond { keeper, amount }),
         2 => (0..DEPOSITORS, 0i128..=10_000).prop_map(|(who, bps)| Op::RequestWithdraw { who, bps }),
+        // A flash fill of a share of idle USDC (sometimes more than there is) gaining `gain`
+        // (sometimes losing: it must revert and change nothing).
+        4 => (
+            prop_oneof![4 => 1i128..=10_000, 1 => 10_001i128..20_000],
+            prop_oneof![3 => 0i128..5_000 * U, 1 => -(100 * U)..0i128]
+        )
+            .prop_map(|(bps, gain)| Op::Flash { bps, gain }),
     ]
 }
 
@@ -84,6 +138,9 @@ struct World {
     depositors: Vec<Address>,
     keepers: Vec<Address>,
     claims: Vec<Claim>,
+    /// An executor the registry deployed (approved for flash draws) and the pool it fills on.
+    executor: Address,
+    pool: Address,
     /// Booked profit already unlocked (and credited to the holders of the time).
     unlocked_seen: i128,
     successes: usize,
@@ -96,14 +153,41 @@ fn ceil_div(a: i128, b: i128) -> i128 {
 
 impl World {
     fn new(mode: Mode) -> Self {
-        let s = Setup::new(mode);
+        let config = VaultConfig {
+            keeper_fee_bps: FEE_BPS,
+            ..vault_config()
+        };
+        let s = Setup::unwired(mode, config);
+        // The executor's owner authorises `on_flash`, below the vault's `flash_draw`.
+        s.env.mock_all_auths_allowing_non_root_auth();
+        s.vault().set_registry(&s.registry_id);
+        s.registry().set_vault(&s.vault_id);
         let depositors = (0..DEPOSITORS).map(|_| s.funded(0)).collect();
         let keepers = (0..KEEPERS).map(|_| s.keeper(0)).collect();
+        let pool = s.env.register(FlashPool, ());
+        FlashPoolClient::new(&s.env, &pool).init(&s.usdc);
+        s.registry()
+            .set_venues(&soroban_sdk::vec![&s.env, pool.clone()]);
+        let owner = s.funded(MIN_STAKE);
+        let executor = s
+            .registry()
+            .deploy_executor(&owner, &BytesN::from_array(&s.env, &[1; 32]));
+        s.env.invoke_contract::<()>(
+            &executor,
+            &Symbol::new(&s.env, "register"),
+            soroban_sdk::vec![
+                &s.env,
+                s.registry_id.to_val(),
+                String::from_str(&s.env, "exec").to_val()
+            ],
+        );
         World {
             s,
             depositors,
             keepers,
             claims: vec![Claim::default(); DEPOSITORS],
+            executor,
+            pool,
             unlocked_seen: 0,
             successes: 0,
             by_kind: Default::default(),
@@ -190,7 +274,12 @@ impl World {
             }
             Op::Draw { keeper, bps } => {
                 let st = v.get_state();
-                let room = (st.total_usdc - st.active_liq).min(MAX_DRAW);
+                // Mostly within the keeper's bond; the raw amounts below test the limit.
+                let limit = match r.try_get_keeper(&self.keepers[keeper]) {
+                    Ok(Ok(info)) => info.draw_limit,
+                    _ => MAX_DRAW,
+                };
+                let room = (st.total_usdc - st.active_liq).min(MAX_DRAW).min(limit);
                 let amount = if bps > 10_000 {
                     bps * U
                 } else {
@@ -207,7 +296,7 @@ impl World {
                     // The keeper earned the profit on its liquidation.
                     self.s.mint(&k, profit);
                     let booked = v.return_proceeds(&k, &(out + profit), &(profit as u64 % 5_000));
-                    assert_eq!(booked, profit);
+                    assert_eq!(booked, profit - profit * FEE_BPS as i128 / 10_000);
                     self.successes += 1;
                 } else {
                     assert!(v.try_return_proceeds(&k, &(1 + profit), &1).is_err());
@@ -274,6 +363,50 @@ impl World {
                 self.s.mint(&k, amount);
                 if r.try_add_bond(&k, &amount).is_ok() {
                     self.successes += 1;
+                }
+            }
+            Op::Flash { bps, gain } => {
+                let st = v.get_state();
+                let idle = (st.total_usdc - st.active_liq).min(MAX_DRAW);
+                let amount = if bps > 10_000 { bps * U } else { idle * bps / 10_000 };
+                let env = &self.s.env;
+                let request = |kind: u32, amount: i128| -> Map<Symbol, Val> {
+                    map![
+                        env,
+                        (symbol_short!("address"), self.s.usdc.to_val()),
+                        (symbol_short!("amount"), amount.into_val(env)),
+                        (Symbol::new(env, "request_type"), kind.into_val(env))
+                    ]
+                };
+                // The pool is paid `amount` and pays back `amount + gain`.
+                self.s.mint(&self.pool, amount.max(0) + gain.max(0));
+                let call: Map<Symbol, Val> = map![
+                    env,
+                    (Symbol::new(env, "min_proceeds"), 0i128.into_val(env)),
+                    (symbol_short!("pool"), self.pool.to_val()),
+                    (
+                        symbol_short!("requests"),
+                        soroban_sdk::vec![env, request(5, amount), request(3, amount + gain)]
+                            .to_val()
+                    ),
+                    (symbol_short!("swaps"), soroban_sdk::Vec::<Val>::new(env).to_val())
+                ];
+                let before = v.get_state();
+                match v.try_flash_draw(&self.executor, &amount, &call.to_val(), &7) {
+                    Ok(Ok(booked)) => {
+                        assert!(gain >= 0 && amount > 0);
+                        assert_eq!(booked, gain - gain * FEE_BPS as i128 / 10_000);
+                        let after = v.get_state();
+                        assert_eq!(after.total_usdc, before.total_usdc + booked);
+                        assert_eq!(after.active_liq, before.active_liq);
+                        self.successes += 1;
+                    }
+                    other => {
+                        if std::env::var("PROPS_DEBUG").is_ok() {
+                            eprintln!("flash {amount} {gain}: {other:?}");
+                        }
+                        assert_eq!(v.get_state(), before, "a failed flash changes nothing")
+                    }
                 }
             }
             Op::RequestWithdraw { who, bps } => {
