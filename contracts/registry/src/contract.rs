@@ -20,20 +20,25 @@ pub trait RegistryTrait {
     /// Admin, once. Errors: VaultAlreadySet.
     fn set_vault(env: Env, vault: Address);
 
-    /// Operator auth. Pulls exactly min_stake USDC from the operator and creates its record.
+    /// Operator auth. Pulls exactly min_stake USDC from the operator and creates its record in
+    /// the next slot.
     /// Errors: AlreadyRegistered, KeeperBanned, InvalidName; the token's own error on a short
     /// balance.
     fn register(env: Env, operator: Address, name: String);
 
-    /// Operator auth. Refunds the stake and deletes the record. Errors: NotRegistered,
-    /// DrawOutstanding.
+    /// Operator auth. Refunds the stake and deletes the record (the last slot moves into its
+    /// place). Errors: NotRegistered, DrawOutstanding.
     fn deregister(env: Env, operator: Address);
 
     /// Errors: NotRegistered.
     fn get_keeper(env: Env, operator: Address) -> KeeperInfo;
 
-    /// Every registered keeper, in registration order.
-    fn get_keepers(env: Env) -> Vec<KeeperInfo>;
+    /// The keepers in slots [start, min(start + limit, keeper_count)); empty when start ==
+    /// keeper_count. Deregistering moves the last keeper into the freed slot. Errors:
+    /// InvalidPageSize (limit 0 or above 200), PageOutOfRange (start > keeper_count).
+    fn get_keepers(env: Env, start: u32, limit: u32) -> Vec<KeeperInfo>;
+
+    fn keeper_count(env: Env) -> u32;
 
     fn get_config(env: Env) -> RegistryConfig;
 
@@ -117,9 +122,14 @@ impl RegistryTrait for Registry {
         ok(&env, storage::get_keeper(&env, &operator))
     }
 
-    fn get_keepers(env: Env) -> Vec<KeeperInfo> {
+    fn get_keepers(env: Env, start: u32, limit: u32) -> Vec<KeeperInfo> {
         storage::extend_instance(&env);
-        keeper::list_keepers(&env)
+        ok(&env, keeper::list_keepers(&env, start, limit))
+    }
+
+    fn keeper_count(env: Env) -> u32 {
+        storage::extend_instance(&env);
+        storage::get_count(&env)
     }
 
     fn get_config(env: Env) -> RegistryConfig {

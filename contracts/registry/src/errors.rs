@@ -31,4 +31,8 @@ pub enum RegistryError {
     Overflow = 211,
     // Name empty or longer than 64 bytes.
     InvalidName = 212,
+    // `get_keepers` with start > keeper_count.
+    PageOutOfRange = 217,
+    // `get_keepers` with limit 0 or above 200.
+    InvalidPageSize = 218,
 }

@@ -26,7 +26,7 @@ pub fn execute_mark_draw(
     if amount <= 0 {
         return Err(RegistryError::InvalidAmount);
     }
-    let mut info = storage::get_keeper(env, keeper)?;
+    let (slot, mut info) = storage::find_keeper(env, keeper)?;
     if info.slashed {
         return Err(RegistryError::KeeperBanned);
     }
@@ -39,19 +39,19 @@ pub fn execute_mark_draw(
         info.draw_timestamp = env.ledger().timestamp();
     }
     info.draw_amount = amount;
-    storage::set_keeper(env, &info);
+    storage::set_slot(env, slot, &info);
     Ok(info)
 }
 
 pub fn execute_clear_draw(env: &Env, keeper: &Address) -> Result<(), RegistryError> {
-    let mut info = storage::get_keeper(env, keeper)?;
+    let (slot, mut info) = storage::find_keeper(env, keeper)?;
     if !info.has_active_draw {
         return Err(RegistryError::NoActiveDraw);
     }
     info.has_active_draw = false;
     info.draw_amount = 0;
     info.draw_timestamp = 0;
-    storage::set_keeper(env, &info);
+    storage::set_slot(env, slot, &info);
     Ok(())
 }
 
@@ -67,9 +67,9 @@ pub fn execute_record(
     if profit < 0 {
         return Err(RegistryError::InvalidAmount);
     }
-    let mut info = storage::get_keeper(env, keeper)?;
+    let (slot, mut info) = storage::find_keeper(env, keeper)?;
     count_execution(&mut info, success, profit, response_time_ms)?;
-    storage::set_keeper(env, &info);
+    storage::set_slot(env, slot, &info);
     Ok(())
 }
 

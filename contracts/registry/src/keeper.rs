@@ -1,4 +1,8 @@
-//! Registration and deregistration of keepers.
+//! Registration, deregistration and listing of keepers.
+//!
+//! Keepers occupy slots 0..count: ("slot", n) holds the record, ("pos", operator) the slot.
+//! Deregistering swap-removes: the record of the last slot moves into the hole, so every call
+//! touches a fixed number of entries however many keepers there are.
 use soroban_sdk::{Address, Env, String, Vec};
 
 use crate::errors::RegistryError;
@@ -6,9 +10,10 @@ use crate::storage;
 use crate::types::KeeperInfo;
 
 const MAX_NAME_LEN: u32 = 64;
+pub const MAX_PAGE: u32 = 200;
 
-/// Creates the keeper record and pulls exactly `min_stake` USDC from the operator. A short
-/// balance makes the token transfer fail, which reverts the whole call.
+/// Creates the keeper record in the next slot and pulls exactly `min_stake` USDC from the
+/// operator. A short balance makes the token transfer fail, which reverts the whole call.
 pub fn execute_register(
     env: &Env,
     operator: &Address,
@@ -20,7 +25,7 @@ pub fn execute_register(
     if storage::is_banned(env, operator) {
         return Err(RegistryError::KeeperBanned);
     }
-    if storage::has_keeper(env, operator) {
+    if storage::get_pos(env, operator).is_some() {
         return Err(RegistryError::AlreadyRegistered);
     }
     let config = storage::get_config(env);
@@ -40,10 +45,10 @@ pub fn execute_register(
         slash_count: 0,
         total_slashed: 0,
     };
-    storage::set_keeper(env, &info);
-    let mut operators = storage::get_operators(env);
-    operators.push_back(operator.clone());
-    storage::set_operators(env, &operators);
+    let slot = storage::get_count(env);
+    storage::set_slot(env, slot, &info);
+    storage::set_pos(env, operator, slot);
+    storage::set_count(env, slot.checked_add(1).ok_or(RegistryError::Overflow)?);
 
     storage::transfer(
         env,
@@ -58,24 +63,25 @@ pub fn execute_register(
 /// Removes the keeper and refunds its remaining stake. Refused while a draw is outstanding, so
 /// a keeper cannot walk away from capital it holds. A slashed keeper leaves a ban marker.
 pub fn execute_deregister(env: &Env, operator: &Address) -> Result<i128, RegistryError> {
-    let info = storage::get_keeper(env, operator)?;
+    let (slot, info) = storage::find_keeper(env, operator)?;
     if info.has_active_draw {
         return Err(RegistryError::DrawOutstanding);
     }
-    storage::remove_keeper(env, operator);
+    // Swap-remove: the last slot moves into this one.
+    let last = storage::get_count(env) - 1;
+    if slot != last {
+        let moved = storage::get_slot(env, last);
+        storage::set_pos(env, &moved.operator, slot);
+        storage::set_slot(env, slot, &moved);
+    }
+    storage::remove_slot(env, last);
+    storage::remove_pos(env, operator);
+    storage::set_count(env, last);
     if info.slashed {
         // The ban outlives the record. Written here rather than in slash, so the keeper that
         // leaves pays for the entry, not whoever called slash.
         storage::set_banned(env, operator);
     }
-    let operators = storage::get_operators(env);
-    let mut kept = Vec::new(env);
-    for a in operators.iter() {
-        if a != *operator {
-            kept.push_back(a);
-        }
-    }
-    storage::set_operators(env, &kept);
 
     if info.stake > 0 {
         let config = storage::get_config(env);
@@ -90,12 +96,19 @@ pub fn execute_deregister(env: &Env, operator: &Address) -> Result<i128, Registr
     Ok(info.stake)
 }
 
-pub fn list_keepers(env: &Env) -> Vec<KeeperInfo> {
-    let mut out = Vec::new(env);
-    for operator in storage::get_operators(env).iter() {
-        if let Ok(info) = storage::get_keeper(env, &operator) {
-            out.push_back(info);
-        }
+/// The records of slots [start, min(start + limit, count)).
+pub fn list_keepers(env: &Env, start: u32, limit: u32) -> Result<Vec<KeeperInfo>, RegistryError> {
+    if limit == 0 || limit > MAX_PAGE {
+        return Err(RegistryError::InvalidPageSize);
     }
-    out
+    let count = storage::get_count(env);
+    if start > count {
+        return Err(RegistryError::PageOutOfRange);
+    }
+    let end = start.saturating_add(limit).min(count);
+    let mut out = Vec::new(env);
+    for slot in start..end {
+        out.push_back(storage::get_slot(env, slot));
+    }
+    Ok(out)
 }

@@ -21,4 +21,8 @@ pub use errors::RegistryError;
 pub use types::{KeeperInfo, RegistryConfig};
 
 #[cfg(test)]
+mod test_fixture;
+#[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_scale;

@@ -22,7 +22,7 @@ pub fn execute_slash(
 ) -> Result<(i128, i128, KeeperInfo), RegistryError> {
     let vault = storage::get_vault(env)?;
     let config = storage::get_config(env);
-    let mut info = storage::get_keeper(env, keeper)?;
+    let (slot, mut info) = storage::find_keeper(env, keeper)?;
     if !info.has_active_draw {
         return Err(RegistryError::NoActiveDraw);
     }
@@ -57,7 +57,7 @@ pub fn execute_slash(
         .total_executions
         .checked_add(1)
         .ok_or(RegistryError::Overflow)?;
-    storage::set_keeper(env, &info);
+    storage::set_slot(env, slot, &info);
 
     if slashed > 0 {
         storage::transfer(

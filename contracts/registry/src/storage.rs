@@ -1,6 +1,6 @@
-//! Storage layout. Instance: admin, config, vault. Persistent: one entry per keeper, the list of
-//! operators, and a ban marker per slashed operator.
-use soroban_sdk::{symbol_short, vec, Address, Env, IntoVal, Symbol, Val, Vec};
+//! Storage layout. Instance: admin, config, vault, the keeper count. Persistent: one record per
+//! keeper slot, the slot of each operator and a ban marker per slashed operator.
+use soroban_sdk::{symbol_short, vec, Address, Env, IntoVal, Symbol, Val};
 
 use crate::errors::RegistryError;
 use crate::types::{KeeperInfo, RegistryConfig};
@@ -11,15 +11,20 @@ pub const INSTANCE_TTL_THRESHOLD: u32 = INSTANCE_EXTEND_AMOUNT - DAY_IN_LEDGERS;
 pub const PERSISTENT_EXTEND_AMOUNT: u32 = 60 * DAY_IN_LEDGERS;
 pub const PERSISTENT_TTL_THRESHOLD: u32 = PERSISTENT_EXTEND_AMOUNT - 2 * DAY_IN_LEDGERS;
 
-// Instance keys are short symbols; persistent keys are (symbol, address) pairs or a symbol.
-// Plain symbols and tuples keep the key encoding out of the wasm.
+// Instance keys are short symbols; persistent keys are (symbol, address) or (symbol, u32)
+// pairs. Plain symbols and tuples keep the key encoding out of the wasm.
 const ADMIN: Symbol = symbol_short!("admin");
 const CONFIG: Symbol = symbol_short!("config");
 const VAULT: Symbol = symbol_short!("vault");
-// Vec<Address> of registered operators, in registration order (persistent).
-const OPERATORS: Symbol = symbol_short!("operators");
-const KEEPER: Symbol = symbol_short!("keeper");
-// Present once the operator was slashed.
+// u32: registered keepers, which occupy slots 0..count (instance).
+const COUNT: Symbol = symbol_short!("count");
+// ("slot", n) -> KeeperInfo: the record of the keeper in slot n. The record itself lives in
+// the slot (not an address pointing at a second entry), so a page of n keepers reads n
+// entries.
+const SLOT: Symbol = symbol_short!("slot");
+// ("pos", operator) -> u32: the operator's slot.
+const POS: Symbol = symbol_short!("pos");
+// Present once the operator was slashed and left.
 const BANNED: Symbol = symbol_short!("banned");
 
 pub fn extend_instance(env: &Env) {
@@ -76,56 +81,70 @@ pub fn get_vault(env: &Env) -> Result<Address, RegistryError> {
         .ok_or(RegistryError::VaultNotSet)
 }
 
-pub fn get_operators(env: &Env) -> Vec<Address> {
-    let key = OPERATORS;
-    match env.storage().persistent().get(&key) {
-        Some(list) => {
-            extend_persistent(env, &key);
-            list
-        }
-        None => Vec::new(env),
+pub fn get_count(env: &Env) -> u32 {
+    env.storage().instance().get(&COUNT).unwrap_or(0)
+}
+
+pub fn set_count(env: &Env, count: u32) {
+    env.storage().instance().set(&COUNT, &count);
+}
+
+fn get_persistent<K: IntoVal<Env, Val>, V: soroban_sdk::TryFromVal<Env, Val>>(
+    env: &Env,
+    key: &K,
+) -> Option<V> {
+    let v = env.storage().persistent().get(key);
+    if v.is_some() {
+        extend_persistent(env, key);
     }
+    v
 }
 
-pub fn set_operators(env: &Env, list: &Vec<Address>) {
-    let key = OPERATORS;
-    env.storage().persistent().set(&key, list);
-    extend_persistent(env, &key);
+fn set_persistent<K: IntoVal<Env, Val>, V: IntoVal<Env, Val>>(env: &Env, key: &K, value: &V) {
+    env.storage().persistent().set(key, value);
+    extend_persistent(env, key);
 }
 
-pub fn has_keeper(env: &Env, operator: &Address) -> bool {
-    env.storage().persistent().has(&(KEEPER, operator.clone()))
+/// The slot of `operator`, if registered.
+pub fn get_pos(env: &Env, operator: &Address) -> Option<u32> {
+    get_persistent(env, &(POS, operator.clone()))
+}
+
+pub fn set_pos(env: &Env, operator: &Address, slot: u32) {
+    set_persistent(env, &(POS, operator.clone()), &slot);
+}
+
+pub fn remove_pos(env: &Env, operator: &Address) {
+    env.storage().persistent().remove(&(POS, operator.clone()));
+}
+
+/// The record in `slot` (which must be below the count).
+pub fn get_slot(env: &Env, slot: u32) -> KeeperInfo {
+    get_persistent(env, &(SLOT, slot)).unwrap()
+}
+
+pub fn set_slot(env: &Env, slot: u32, info: &KeeperInfo) {
+    set_persistent(env, &(SLOT, slot), info);
+}
+
+pub fn remove_slot(env: &Env, slot: u32) {
+    env.storage().persistent().remove(&(SLOT, slot));
+}
+
+/// The operator's slot and record.
+pub fn find_keeper(env: &Env, operator: &Address) -> Result<(u32, KeeperInfo), RegistryError> {
+    let slot = get_pos(env, operator).ok_or(RegistryError::NotRegistered)?;
+    Ok((slot, get_slot(env, slot)))
 }
 
 pub fn get_keeper(env: &Env, operator: &Address) -> Result<KeeperInfo, RegistryError> {
-    let key = (KEEPER, operator.clone());
-    let info = env
-        .storage()
-        .persistent()
-        .get(&key)
-        .ok_or(RegistryError::NotRegistered)?;
-    extend_persistent(env, &key);
-    Ok(info)
-}
-
-pub fn set_keeper(env: &Env, info: &KeeperInfo) {
-    let key = (KEEPER, info.operator.clone());
-    env.storage().persistent().set(&key, info);
-    extend_persistent(env, &key);
-}
-
-pub fn remove_keeper(env: &Env, operator: &Address) {
-    env.storage()
-        .persistent()
-        .remove(&(KEEPER, operator.clone()));
+    Ok(find_keeper(env, operator)?.1)
 }
 
 pub fn is_banned(env: &Env, operator: &Address) -> bool {
-    env.storage().persistent().has(&(BANNED, operator.clone()))
+    get_persistent(env, &(BANNED, operator.clone())).unwrap_or(false)
 }
 
 pub fn set_banned(env: &Env, operator: &Address) {
-    let key = (BANNED, operator.clone());
-    env.storage().persistent().set(&key, &true);
-    extend_persistent(env, &key);
+    set_persistent(env, &(BANNED, operator.clone()), &true);
 }

@@ -1,119 +1,14 @@
-//! Registry unit tests. The vault is a stub contract here (it records the write-down call);
-//! contracts/vault/tests run the registry against the real vault, native and wasm.
+//! Registry unit tests: registration, vault-only entry points, draw marks, statistics,
+//! constructor checks and slashing. Slots, pages and the 2,000-keeper wasm run:
+//! tests_scale.rs.
 extern crate std;
 
-use soroban_sdk::testutils::{Address as _, EnvTestConfig, Events as _, Ledger};
-use soroban_sdk::token::{StellarAssetClient, TokenClient};
-use soroban_sdk::{contract, contractimpl, symbol_short, Address, Env, Event as _, String};
+use soroban_sdk::testutils::{Address as _, Events as _};
+use soroban_sdk::{Address, Event as _};
 
 use crate::events::KeeperRegistered;
-use crate::{RegistryClient, RegistryConfig, RegistryError};
-
-const U: i128 = 10_000_000;
-const STAKE: i128 = 1_000 * U;
-const TIMEOUT: u64 = 600;
-const T0: u64 = 1_700_000_000;
-
-#[contract]
-struct StubVault;
-
-#[contractimpl]
-impl StubVault {
-    pub fn write_off(env: Env, registry: Address, keeper: Address, recovered: i128) -> i128 {
-        registry.require_auth();
-        env.storage()
-            .instance()
-            .set(&symbol_short!("last"), &(keeper, recovered));
-        4_242
-    }
-}
-
-struct T {
-    env: Env,
-    reg: Address,
-    vault: Address,
-    usdc: Address,
-}
-
-impl T {
-    fn new() -> Self {
-        Self::with_rate(2_500)
-    }
-
-    fn with_rate(bps: u32) -> Self {
-        let env = Env::new_with_config(EnvTestConfig {
-            capture_snapshot_at_drop: false,
-        });
-        env.mock_all_auths();
-        env.ledger().with_mut(|l| l.timestamp = T0);
-        let usdc = env
-            .register_stellar_asset_contract_v2(Address::generate(&env))
-            .address();
-        let admin = Address::generate(&env);
-        let reg = env.register(
-            crate::Registry,
-            (
-                admin,
-                RegistryConfig {
-                    min_stake: STAKE,
-                    slash_timeout: TIMEOUT,
-                    slash_rate_bps: bps,
-                    usdc_token: usdc.clone(),
-                },
-            ),
-        );
-        let vault = env.register(StubVault, ());
-        let t = T {
-            env,
-            reg,
-            vault,
-            usdc,
-        };
-        t.c().set_vault(&t.vault);
-        t
-    }
-
-    fn c(&self) -> RegistryClient<'_> {
-        RegistryClient::new(&self.env, &self.reg)
-    }
-
-    fn token(&self) -> TokenClient<'_> {
-        TokenClient::new(&self.env, &self.usdc)
-    }
-
-    fn funded(&self, amount: i128) -> Address {
-        let a = Address::generate(&self.env);
-        StellarAssetClient::new(&self.env, &self.usdc).mint(&a, &amount);
-        a
-    }
-
-    fn keeper(&self) -> Address {
-        let k = self.funded(STAKE);
-        self.c().register(&k, &self.name("k"));
-        k
-    }
-
-    fn name(&self, s: &str) -> String {
-        String::from_str(&self.env, s)
-    }
-
-    fn advance(&self, s: u64) {
-        self.env.ledger().with_mut(|l| l.timestamp += s);
-    }
-}
-
-fn err<T: core::fmt::Debug>(
-    r: Result<T, Result<soroban_sdk::Error, soroban_sdk::InvokeError>>,
-) -> soroban_sdk::Error {
-    match r {
-        Err(Ok(e)) => e,
-        other => panic!("expected a contract error, got {other:?}"),
-    }
-}
-
-fn is(e: RegistryError) -> soroban_sdk::Error {
-    e.into()
-}
+use crate::test_fixture::*;
+use crate::{RegistryClient, RegistryError};
 
 #[test]
 fn register_pulls_exactly_the_stake() {
@@ -144,12 +39,13 @@ fn register_pulls_exactly_the_stake() {
         ),
         (0, 0, 0)
     );
-    assert_eq!(t.c().get_keepers().len(), 1);
+    assert_eq!(t.c().keeper_count(), 1);
+    assert_eq!(t.operators(), std::vec![k.clone()]);
     assert_eq!(
         err(t.c().try_register(&k, &t.name("again"))),
         is(RegistryError::AlreadyRegistered)
     );
-    assert_eq!(t.c().get_config().min_stake, STAKE);
+    assert_eq!(t.c().get_config(), config(&t.usdc));
     assert_eq!(t.c().get_vault(), t.vault);
 }
 
@@ -172,7 +68,7 @@ fn register_rejects_bad_names_and_short_balances() {
         err(t.c().try_get_keeper(&k)),
         is(RegistryError::NotRegistered)
     );
-    assert_eq!(t.c().get_keepers().len(), 0);
+    assert_eq!(t.c().keeper_count(), 0);
     assert_eq!(t.token().balance(&k), STAKE - 1);
 }
 
@@ -189,17 +85,23 @@ fn deregister_refunds_and_is_refused_during_a_draw() {
     );
     t.c().deregister(&a);
     assert_eq!(t.token().balance(&a), STAKE);
-    let left: std::vec::Vec<Address> = t.c().get_keepers().iter().map(|i| i.operator).collect();
-    assert_eq!(left, std::vec![b.clone(), c]);
+    // Swap-remove: the last keeper (c) moved into a's slot.
+    assert_eq!(t.operators(), std::vec![c.clone(), b.clone()]);
+    assert_eq!(t.c().keeper_count(), 2);
     assert_eq!(
         err(t.c().try_deregister(&a)),
         is(RegistryError::NotRegistered)
     );
+    // The moved keeper's record is intact and still found by its address.
+    let info = t.c().get_keeper(&c);
+    assert_eq!((info.operator, info.stake), (c.clone(), STAKE));
     t.c().clear_draw(&t.vault, &b);
     t.c().deregister(&b);
     assert_eq!(t.token().balance(&b), STAKE);
+    assert_eq!(t.operators(), std::vec![c]);
     // A deregistered operator may come back.
     t.c().register(&a, &t.name("back"));
+    assert_eq!(t.c().keeper_count(), 2);
 }
 
 #[test]
@@ -226,18 +128,7 @@ fn vault_must_be_set_once() {
     );
     // A fresh registry without a vault.
     let env = &t.env;
-    let reg = env.register(
-        crate::Registry,
-        (
-            Address::generate(env),
-            RegistryConfig {
-                min_stake: STAKE,
-                slash_timeout: TIMEOUT,
-                slash_rate_bps: 1,
-                usdc_token: t.usdc.clone(),
-            },
-        ),
-    );
+    let reg = env.register(crate::Registry, (Address::generate(env), config(&t.usdc)));
     let c = RegistryClient::new(env, &reg);
     assert_eq!(err(c.try_get_vault()), is(RegistryError::VaultNotSet));
     let k = Address::generate(env);
@@ -250,28 +141,16 @@ fn vault_must_be_set_once() {
 
 #[test]
 fn constructor_validates_config() {
-    let t = T::new();
     for (stake, bps) in [(0i128, 10u32), (-1, 10), (STAKE, 10_001)] {
         let r = std::panic::catch_unwind(|| {
-            let env = Env::new_with_config(EnvTestConfig {
-                capture_snapshot_at_drop: false,
-            });
-            env.register(
-                crate::Registry,
-                (
-                    Address::generate(&env),
-                    RegistryConfig {
-                        min_stake: stake,
-                        slash_timeout: TIMEOUT,
-                        slash_rate_bps: bps,
-                        usdc_token: Address::generate(&env),
-                    },
-                ),
-            );
+            let env = new_env();
+            let mut c = config(&Address::generate(&env));
+            c.min_stake = stake;
+            c.slash_rate_bps = bps;
+            env.register(crate::Registry, (Address::generate(&env), c));
         });
         assert!(r.is_err(), "stake {stake} bps {bps} accepted");
     }
-    drop(t);
 }
 
 #[test]
@@ -350,14 +229,7 @@ fn slash_timing_share_and_ban() {
     assert_eq!(slashed, STAKE / 4); // 2500 bps
     assert_eq!(t.token().balance(&t.vault), STAKE / 4);
     assert_eq!(t.token().balance(&t.reg), STAKE - STAKE / 4);
-    let last: (Address, i128) = t.env.as_contract(&t.vault, || {
-        t.env
-            .storage()
-            .instance()
-            .get(&symbol_short!("last"))
-            .unwrap()
-    });
-    assert_eq!(last, (k.clone(), STAKE / 4));
+    assert_eq!(t.last_write_off(), Some((k.clone(), STAKE / 4)));
     let info = t.c().get_keeper(&k);
     assert!(info.slashed && !info.has_active_draw);
     assert_eq!(
@@ -372,7 +244,7 @@ fn slash_timing_share_and_ban() {
     );
     t.c().deregister(&k);
     assert_eq!(t.token().balance(&k), STAKE - STAKE / 4);
-    StellarAssetClient::new(&t.env, &t.usdc).mint(&k, &STAKE);
+    t.mint(&k, STAKE);
     assert_eq!(
         err(t.c().try_register(&k, &t.name("again"))),
         is(RegistryError::KeeperBanned)

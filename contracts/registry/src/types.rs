@@ -16,8 +16,8 @@ pub struct RegistryConfig {
 
 // Everything the registry knows about one keeper.
 //
-// The vault contract decodes this struct (its own copy in `contracts/vault/src/registry.rs`):
-// fields are added at the end of both copies together.
+// The vault reads fields of this struct by name from its map encoding
+// (`contracts/vault/src/registry.rs`); fields are added at the end.
 #[contracttype]
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct KeeperInfo {
