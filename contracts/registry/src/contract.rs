@@ -2,11 +2,16 @@ use soroban_sdk::{contract, contractimpl, panic_with_error, Address, Env, String
 
 use crate::errors::RegistryError;
 use crate::events::{
-    DrawCleared, DrawMarked, ExecutionRecorded, KeeperDeregistered, KeeperRegistered,
-    KeeperSlashed, VaultSet,
+    BondAdded, BondWithdrawn, DrawCleared, DrawMarked, ExecutionRecorded, KeeperDeregistered,
+    KeeperRegistered, KeeperSlashed, VaultSet,
 };
 use crate::types::{KeeperInfo, RegistryConfig};
-use crate::{execution, keeper, slash, storage};
+use crate::{bond, execution, keeper, slash, storage};
+
+/// The longest slash_timeout the constructor accepts: 7 days.
+pub const MAX_SLASH_TIMEOUT: u64 = 7 * 24 * 3600;
+/// The highest slash_rate_bps the constructor accepts.
+pub const MAX_SLASH_RATE_BPS: u32 = 5_000;
 
 #[contract]
 pub struct Registry;
@@ -14,7 +19,8 @@ pub struct Registry;
 /// Public interface of the keeper registry.
 pub trait RegistryTrait {
     /// Stores the admin (who may only set the vault, once) and the fixed configuration.
-    /// Errors: InvalidConfig when min_stake <= 0 or slash_rate_bps > 10000.
+    /// Errors: InvalidConfig (min_stake <= 0), InvalidSlashRate (slash_rate_bps == 0 or
+    /// > 5000), InvalidTimeout (slash_timeout == 0 or > 7 days).
     fn __constructor(env: Env, admin: Address, config: RegistryConfig);
 
     /// Admin, once. Errors: VaultAlreadySet.
@@ -29,6 +35,14 @@ pub trait RegistryTrait {
     /// Operator auth. Refunds the stake and deletes the record (the last slot moves into its
     /// place). Errors: NotRegistered, DrawOutstanding.
     fn deregister(env: Env, operator: Address);
+
+    /// Operator auth. Pulls `amount` USDC into the operator's stake. Errors: InvalidAmount,
+    /// NotRegistered, KeeperBanned (slashed); the token's own error on a short balance.
+    fn add_bond(env: Env, operator: Address, amount: i128);
+
+    /// Operator auth. Refunds `amount` of the stake. Errors: InvalidAmount, NotRegistered,
+    /// DrawOutstanding, BondBelowMinimum (less than min_stake would be left).
+    fn withdraw_bond(env: Env, operator: Address, amount: i128);
 
     /// Errors: NotRegistered.
     fn get_keeper(env: Env, operator: Address) -> KeeperInfo;
@@ -46,13 +60,15 @@ pub trait RegistryTrait {
     fn get_vault(env: Env) -> Address;
 
     /// Permissionless. Slashes a keeper whose draw is older than slash_timeout seconds (strictly
-    /// more): slash_rate_bps of its stake goes to the vault, the vault writes the draw down, the
-    /// keeper is banned. Returns the slashed stake. Errors: NotRegistered, NoActiveDraw,
+    /// more): the penalty (slash_rate_bps of the stake) and the cover of the outstanding draw
+    /// (up to what the stake has left) go to the vault, the vault writes the draw down, the
+    /// keeper is banned. Returns the recovered amount. Errors: NotRegistered, NoActiveDraw,
     /// SlashTooEarly, VaultNotSet.
     fn slash(env: Env, keeper: Address) -> i128;
 
-    /// Vault only. Marks a new draw, or lowers the amount of an active one (partial return,
-    /// timestamp kept). Errors: Unauthorized, NotRegistered, KeeperBanned, InvalidAmount,
+    /// Vault only. Marks a new draw (at most the keeper's draw_limit), or lowers the amount of
+    /// an active one (partial return, timestamp kept). Errors: Unauthorized, NotRegistered,
+    /// KeeperBanned, InvalidAmount, BondTooSmall (a new draw above draw_limit),
     /// DrawOutstanding (raising an active draw).
     fn mark_draw(env: Env, vault: Address, keeper: Address, amount: i128);
 
@@ -77,11 +93,39 @@ fn ok<T>(env: &Env, r: Result<T, RegistryError>) -> T {
     }
 }
 
+// add_bond and withdraw_bond share their code.
+fn change_bond(env: &Env, operator: Address, amount: i128, add: bool) {
+    storage::extend_instance(env);
+    operator.require_auth();
+    let stake = ok(env, bond::execute_change(env, &operator, amount, add));
+    if add {
+        BondAdded {
+            operator,
+            amount,
+            stake,
+        }
+        .emit(env);
+    } else {
+        BondWithdrawn {
+            operator,
+            amount,
+            stake,
+        }
+        .emit(env);
+    }
+}
+
 #[contractimpl]
 impl RegistryTrait for Registry {
     fn __constructor(env: Env, admin: Address, config: RegistryConfig) {
-        if config.min_stake <= 0 || config.slash_rate_bps as i128 > slash::BPS_DENOMINATOR {
+        if config.min_stake <= 0 {
             panic_with_error!(&env, RegistryError::InvalidConfig);
+        }
+        if config.slash_rate_bps == 0 || config.slash_rate_bps > MAX_SLASH_RATE_BPS {
+            panic_with_error!(&env, RegistryError::InvalidSlashRate);
+        }
+        if config.slash_timeout == 0 || config.slash_timeout > MAX_SLASH_TIMEOUT {
+            panic_with_error!(&env, RegistryError::InvalidTimeout);
         }
         storage::set_admin(&env, &admin);
         storage::set_config(&env, &config);
@@ -115,6 +159,14 @@ impl RegistryTrait for Registry {
         operator.require_auth();
         let refund = ok(&env, keeper::execute_deregister(&env, &operator));
         KeeperDeregistered { operator, refund }.emit(&env);
+    }
+
+    fn add_bond(env: Env, operator: Address, amount: i128) {
+        change_bond(&env, operator, amount, true);
+    }
+
+    fn withdraw_bond(env: Env, operator: Address, amount: i128) {
+        change_bond(&env, operator, amount, false);
     }
 
     fn get_keeper(env: Env, operator: Address) -> KeeperInfo {

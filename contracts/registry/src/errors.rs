@@ -5,7 +5,7 @@ use soroban_sdk::contracterror;
 #[derive(Copy, Clone, Debug, Eq, PartialEq, PartialOrd, Ord)]
 #[repr(u32)]
 pub enum RegistryError {
-    // Constructor or argument outside its allowed range (min_stake <= 0, slash_rate_bps > 10000).
+    // Constructor: min_stake <= 0.
     InvalidConfig = 200,
     // `register` for an operator that already has a record.
     AlreadyRegistered = 201,
@@ -17,20 +17,29 @@ pub enum RegistryError {
     VaultNotSet = 204,
     // `set_vault` called a second time.
     VaultAlreadySet = 205,
-    // `deregister` while the keeper still holds pool capital, or `mark_draw` raising a draw.
+    // `deregister` / `withdraw_bond` while the keeper holds pool capital, or `mark_draw` raising
+    // a draw.
     DrawOutstanding = 206,
     // `clear_draw` / `slash` for a keeper without an active draw.
     NoActiveDraw = 207,
     // `slash` before more than `slash_timeout` seconds have passed since the draw was marked.
     SlashTooEarly = 208,
-    // The operator was slashed once and may not register or draw again.
+    // The operator was slashed once and may not register, draw or add bond again.
     KeeperBanned = 209,
-    // Amount <= 0 where a positive amount is required, or negative profit.
+    // Amount <= 0 where a positive amount is required (draw marks, bonds), or negative profit.
     InvalidAmount = 210,
     // Checked arithmetic overflowed.
     Overflow = 211,
     // Name empty or longer than 64 bytes.
     InvalidName = 212,
+    // Constructor: slash_rate_bps == 0 or > 5000.
+    InvalidSlashRate = 213,
+    // Constructor: slash_timeout == 0 or > 7 days.
+    InvalidTimeout = 214,
+    // `withdraw_bond` would leave less than min_stake.
+    BondBelowMinimum = 215,
+    // `mark_draw` of a new draw above the keeper's draw_limit.
+    BondTooSmall = 216,
     // `get_keepers` with start > keeper_count.
     PageOutOfRange = 217,
     // `get_keepers` with limit 0 or above 200.

@@ -57,6 +57,24 @@ pub struct KeeperSlashed {
     pub remaining_stake: i128,
 }
 
+#[contractevent(topics = ["bond"])]
+pub struct BondAdded {
+    #[topic]
+    pub operator: Address,
+    pub amount: i128,
+    // The stake after the call.
+    pub stake: i128,
+}
+
+#[contractevent(topics = ["unbond"])]
+pub struct BondWithdrawn {
+    #[topic]
+    pub operator: Address,
+    pub amount: i128,
+    // The stake after the call.
+    pub stake: i128,
+}
+
 // Publishing. The structs above define the events (their spec entries, and `to_xdr` in tests);
 // the contract publishes them through one shared function instead of the per-event code that
 // `#[contractevent]` generates, with the same topics and the same data map (keys sorted by
@@ -163,6 +181,43 @@ impl KeeperSlashed {
                 self.slashed.into_val(env),
                 self.written_down.into_val(env),
             ],
+        );
+    }
+}
+
+// `bond` and `unbond` have the same fields.
+fn emit_bond(env: &Env, name: Symbol, operator: &Address, amount: i128, stake: i128) {
+    emit(
+        env,
+        name,
+        Some(operator),
+        &["amount", "stake"],
+        &[amount.into_val(env), stake.into_val(env)],
+    );
+}
+
+impl BondAdded {
+    pub fn emit(&self, env: &Env) {
+        Self::spec_shaking_marker();
+        emit_bond(
+            env,
+            symbol_short!("bond"),
+            &self.operator,
+            self.amount,
+            self.stake,
+        );
+    }
+}
+
+impl BondWithdrawn {
+    pub fn emit(&self, env: &Env) {
+        Self::spec_shaking_marker();
+        emit_bond(
+            env,
+            symbol_short!("unbond"),
+            &self.operator,
+            self.amount,
+            self.stake,
         );
     }
 }

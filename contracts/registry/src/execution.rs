@@ -15,9 +15,10 @@ pub fn require_vault(env: &Env, vault: &Address) -> Result<(), RegistryError> {
     Ok(())
 }
 
-/// Marks a draw. On a keeper without an active draw the timestamp is now; on an active draw the
-/// amount may only go down (a partial return) and the original timestamp is kept, so a partial
-/// return never restarts the slash clock.
+/// Marks a draw. On a keeper without an active draw the timestamp is now and the amount may be
+/// at most the keeper's draw_limit (the part of its stake a slash leaves after the penalty);
+/// on an active draw the amount may only go down (a partial return) and the original timestamp
+/// is kept, so a partial return never restarts the slash clock.
 pub fn execute_mark_draw(
     env: &Env,
     keeper: &Address,
@@ -35,6 +36,9 @@ pub fn execute_mark_draw(
             return Err(RegistryError::DrawOutstanding);
         }
     } else {
+        if amount > info.draw_limit {
+            return Err(RegistryError::BondTooSmall);
+        }
         info.has_active_draw = true;
         info.draw_timestamp = env.ledger().timestamp();
     }

@@ -5,6 +5,7 @@
 //! touches a fixed number of entries however many keepers there are.
 use soroban_sdk::{Address, Env, String, Vec};
 
+use crate::bond;
 use crate::errors::RegistryError;
 use crate::storage;
 use crate::types::KeeperInfo;
@@ -44,6 +45,7 @@ pub fn execute_register(
         slashed: false,
         slash_count: 0,
         total_slashed: 0,
+        draw_limit: bond::draw_limit(env, &config, config.min_stake),
     };
     let slot = storage::get_count(env);
     storage::set_slot(env, slot, &info);

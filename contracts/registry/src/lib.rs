@@ -1,11 +1,14 @@
 #![no_std]
 //! Keeper registry of the pooled liquidation vault.
 //!
-//! Keepers stake `min_stake` USDC to register. The vault (and only the vault) marks a keeper's
-//! draw of pool capital, clears it on return and records execution statistics. A keeper that
-//! keeps a draw longer than `slash_timeout` seconds can be slashed by anyone: part of its stake
-//! goes to the vault and the vault writes the drawn capital down in the same transaction.
+//! Keepers stake `min_stake` USDC to register and may bond more; a new draw may be at most the
+//! part of the stake a slash leaves after its penalty (`draw_limit`). The vault (and only the
+//! vault) marks a keeper's draw of pool capital, clears it on return and records execution
+//! statistics. A keeper that keeps a draw longer than `slash_timeout` seconds can be slashed by
+//! anyone: the penalty and the cover of the draw go from its stake to the vault and the vault
+//! writes the drawn capital down in the same transaction.
 
+mod bond;
 mod contract;
 mod errors;
 pub mod events;
@@ -24,5 +27,7 @@ pub use types::{KeeperInfo, RegistryConfig};
 mod test_fixture;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_bond;
 #[cfg(test)]
 mod tests_scale;

@@ -1,21 +1,23 @@
 //! Slashing a keeper that keeps pool capital past the timeout.
-use soroban_sdk::{Address, Env, I256};
+use soroban_sdk::{Address, Env};
 
+use crate::bond;
 use crate::errors::RegistryError;
 use crate::storage;
 use crate::types::KeeperInfo;
 use crate::vault::VaultClient;
 
-pub const BPS_DENOMINATOR: i128 = 10_000;
-
 /// Slashes `keeper` when its draw is older than `slash_timeout` seconds (strictly).
 ///
-/// slashed = floor(stake * slash_rate_bps / 10000) goes to the vault (not burned), then the
-/// vault writes the outstanding draw off its books and books the slashed stake as recovered,
-/// all in this one transaction: if any step fails everything reverts, so vault and registry
-/// never disagree about the draw. The keeper is banned from drawing again (its record says
-/// `slashed`) and, once it deregisters, from registering again (see keeper::execute_deregister).
-/// Returns (slashed stake, written-down draw, keeper info after the slash).
+/// penalty = floor(stake * slash_rate_bps / 10000); cover = min(outstanding draw, stake -
+/// penalty); recovered = penalty + cover leaves the stake and goes to the vault (not burned),
+/// then the vault writes the outstanding draw off its books and books `recovered` into its
+/// assets, all in this one transaction: if any step fails everything reverts, so vault and
+/// registry never disagree about the draw. A draw within draw_limit is covered in full, so
+/// the depositors lose nothing and gain the penalty. The keeper is banned from drawing and
+/// bonding again (its record says `slashed`) and, once it deregisters, from registering again
+/// (see keeper::execute_deregister).
+/// Returns (recovered, written-down draw, keeper info after the slash).
 pub fn execute_slash(
     env: &Env,
     keeper: &Address,
@@ -33,18 +35,15 @@ pub fn execute_slash(
     if env.ledger().timestamp() <= deadline {
         return Err(RegistryError::SlashTooEarly);
     }
-    // floor(stake * bps / 10000) on the host's 256-bit integers (no 128-bit division routine
-    // in the wasm); the result is at most the stake, so it fits.
-    let slashed = I256::from_i128(env, info.stake)
-        .mul(&I256::from_i32(env, config.slash_rate_bps as i32))
-        .div(&I256::from_i128(env, BPS_DENOMINATOR))
-        .to_i128()
-        .ok_or(RegistryError::Overflow)?;
+    let penalty = bond::bps_of(env, info.stake, config.slash_rate_bps);
+    let cover = info.draw_amount.min(info.stake - penalty);
+    let recovered = penalty + cover;
 
-    info.stake -= slashed;
+    let stake = info.stake - recovered;
+    bond::set_stake(env, &config, &mut info, stake);
     info.total_slashed = info
         .total_slashed
-        .checked_add(slashed)
+        .checked_add(recovered)
         .ok_or(RegistryError::Overflow)?;
     info.slashed = true;
     info.slash_count = info.slash_count.saturating_add(1);
@@ -59,16 +58,19 @@ pub fn execute_slash(
         .ok_or(RegistryError::Overflow)?;
     storage::set_slot(env, slot, &info);
 
-    if slashed > 0 {
+    if recovered > 0 {
         storage::transfer(
             env,
             &config.usdc_token,
             &env.current_contract_address(),
             &vault,
-            slashed,
+            recovered,
         );
     }
-    let written_down =
-        VaultClient::new(env, &vault).write_off(&env.current_contract_address(), keeper, &slashed);
-    Ok((slashed, written_down, info))
+    let written_down = VaultClient::new(env, &vault).write_off(
+        &env.current_contract_address(),
+        keeper,
+        &recovered,
+    );
+    Ok((recovered, written_down, info))
 }

@@ -1,6 +1,6 @@
 //! Registry unit tests: registration, vault-only entry points, draw marks, statistics,
-//! constructor checks and slashing. Slots, pages and the 2,000-keeper wasm run:
-//! tests_scale.rs.
+//! constructor refusals and slashing. Bonds: tests_bond.rs; slots, pages and the 2,000-keeper
+//! wasm run: tests_scale.rs.
 extern crate std;
 
 use soroban_sdk::testutils::{Address as _, Events as _};
@@ -8,7 +8,7 @@ use soroban_sdk::{Address, Event as _};
 
 use crate::events::KeeperRegistered;
 use crate::test_fixture::*;
-use crate::{RegistryClient, RegistryError};
+use crate::{RegistryClient, RegistryConfig, RegistryError};
 
 #[test]
 fn register_pulls_exactly_the_stake() {
@@ -39,6 +39,8 @@ fn register_pulls_exactly_the_stake() {
         ),
         (0, 0, 0)
     );
+    // 2500 bps: 3/4 of the stake backs a draw.
+    assert_eq!(info.draw_limit, STAKE * 3 / 4);
     assert_eq!(t.c().keeper_count(), 1);
     assert_eq!(t.operators(), std::vec![k.clone()]);
     assert_eq!(
@@ -139,18 +141,60 @@ fn vault_must_be_set_once() {
     assert_eq!(err(c.try_slash(&k)), is(RegistryError::VaultNotSet));
 }
 
+/// The contract error code a constructor panicked with, or None when it accepted the config.
+fn constructor_error(cfg: impl Fn(&mut RegistryConfig)) -> Option<u32> {
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let env = new_env();
+        let mut c = config(&Address::generate(&env));
+        cfg(&mut c);
+        env.register(crate::Registry, (Address::generate(&env), c));
+    }));
+    let payload = r.err()?;
+    let msg = payload
+        .downcast_ref::<std::string::String>()
+        .cloned()
+        .or_else(|| {
+            payload
+                .downcast_ref::<&str>()
+                .map(|s| std::string::String::from(*s))
+        })
+        .unwrap_or_default();
+    let at = msg
+        .find("Error(Contract, #")
+        .unwrap_or_else(|| panic!("not a contract error: {msg}"));
+    let code = &msg[at + 17..];
+    Some(code[..code.find(')').unwrap()].parse().unwrap())
+}
+
 #[test]
-fn constructor_validates_config() {
-    for (stake, bps) in [(0i128, 10u32), (-1, 10), (STAKE, 10_001)] {
-        let r = std::panic::catch_unwind(|| {
-            let env = new_env();
-            let mut c = config(&Address::generate(&env));
-            c.min_stake = stake;
-            c.slash_rate_bps = bps;
-            env.register(crate::Registry, (Address::generate(&env), c));
-        });
-        assert!(r.is_err(), "stake {stake} bps {bps} accepted");
-    }
+fn constructor_refusals_name_their_error() {
+    let bad_stake = RegistryError::InvalidConfig as u32;
+    let bad_rate = RegistryError::InvalidSlashRate as u32;
+    let bad_timeout = RegistryError::InvalidTimeout as u32;
+    assert_eq!(constructor_error(|c| c.min_stake = 0), Some(bad_stake));
+    assert_eq!(constructor_error(|c| c.min_stake = -1), Some(bad_stake));
+    assert_eq!(constructor_error(|c| c.slash_rate_bps = 0), Some(bad_rate));
+    assert_eq!(
+        constructor_error(|c| c.slash_rate_bps = 5_001),
+        Some(bad_rate)
+    );
+    assert_eq!(
+        constructor_error(|c| c.slash_rate_bps = 10_001),
+        Some(bad_rate)
+    );
+    assert_eq!(
+        constructor_error(|c| c.slash_timeout = 0),
+        Some(bad_timeout)
+    );
+    assert_eq!(
+        constructor_error(|c| c.slash_timeout = 604_801),
+        Some(bad_timeout)
+    );
+    // The bounds themselves are accepted.
+    assert_eq!(constructor_error(|c| c.slash_rate_bps = 1), None);
+    assert_eq!(constructor_error(|c| c.slash_rate_bps = 5_000), None);
+    assert_eq!(constructor_error(|c| c.slash_timeout = 1), None);
+    assert_eq!(constructor_error(|c| c.slash_timeout = 604_800), None);
 }
 
 #[test]
@@ -218,24 +262,29 @@ fn slash_timing_share_and_ban() {
         err(t.c().try_slash(&nobody)),
         is(RegistryError::NotRegistered)
     );
-    t.c().mark_draw(&t.vault, &k, &(7 * U));
+    let draw = 7 * U;
+    t.c().mark_draw(&t.vault, &k, &draw);
     t.advance(TIMEOUT);
     assert_eq!(err(t.c().try_slash(&k)), is(RegistryError::SlashTooEarly));
     t.advance(1);
     // Permissionless: no signature needed.
     t.env.set_auths(&[]);
-    let slashed = t.c().slash(&k);
+    let recovered = t.c().slash(&k);
     t.env.mock_all_auths();
-    assert_eq!(slashed, STAKE / 4); // 2500 bps
-    assert_eq!(t.token().balance(&t.vault), STAKE / 4);
-    assert_eq!(t.token().balance(&t.reg), STAKE - STAKE / 4);
-    assert_eq!(t.last_write_off(), Some((k.clone(), STAKE / 4)));
+    // 2500 bps penalty plus the whole outstanding draw.
+    let penalty = STAKE / 4;
+    assert_eq!(recovered, penalty + draw);
+    assert_eq!(t.token().balance(&t.vault), penalty + draw);
+    assert_eq!(t.token().balance(&t.reg), STAKE - penalty - draw);
+    assert_eq!(t.last_write_off(), Some((k.clone(), penalty + draw)));
     let info = t.c().get_keeper(&k);
     assert!(info.slashed && !info.has_active_draw);
+    let left = STAKE - penalty - draw;
     assert_eq!(
         (info.slash_count, info.total_slashed, info.stake),
-        (1, STAKE / 4, STAKE - STAKE / 4)
+        (1, penalty + draw, left)
     );
+    assert_eq!(info.draw_limit, left * 3 / 4);
     assert_eq!((info.total_executions, info.successful_fills), (1, 0));
     // Banned: no new draw mark, no re-registration after leaving.
     assert_eq!(
@@ -243,7 +292,7 @@ fn slash_timing_share_and_ban() {
         is(RegistryError::KeeperBanned)
     );
     t.c().deregister(&k);
-    assert_eq!(t.token().balance(&k), STAKE - STAKE / 4);
+    assert_eq!(t.token().balance(&k), left);
     t.mint(&k, STAKE);
     assert_eq!(
         err(t.c().try_register(&k, &t.name("again"))),
@@ -252,11 +301,11 @@ fn slash_timing_share_and_ban() {
 }
 
 #[test]
-fn slash_rounds_the_stake_share_down() {
+fn slash_rounds_the_penalty_down() {
     let t = T::with_rate(3);
     let k = t.keeper();
     t.c().mark_draw(&t.vault, &k, &U);
     t.advance(TIMEOUT + 1);
-    // floor(1000e7 * 3 / 10000) = 3_000_000
-    assert_eq!(t.c().slash(&k), 3_000_000);
+    // floor(1000e7 * 3 / 10000) = 3_000_000, plus the draw.
+    assert_eq!(t.c().slash(&k), 3_000_000 + U);
 }

@@ -8,7 +8,8 @@ pub struct RegistryConfig {
     pub min_stake: i128,
     // Seconds a draw may stay outstanding; `slash` needs strictly more than this.
     pub slash_timeout: u64,
-    // Share of the current stake sent to the vault on slash, in basis points (<= 10000).
+    // Penalty share of the current stake on slash, in basis points (1-5000); it also sets how
+    // much of the stake backs a draw (`KeeperInfo::draw_limit`).
     pub slash_rate_bps: u32,
     // The USDC token contract (SEP-41) the stake is held in.
     pub usdc_token: Address,
@@ -23,7 +24,8 @@ pub struct RegistryConfig {
 pub struct KeeperInfo {
     pub operator: Address,
     pub name: String,
-    // USDC currently staked (min_stake, less what a slash took).
+    // USDC currently staked: min_stake, plus bonds added, less bonds withdrawn and what a slash
+    // took.
     pub stake: i128,
     // Completed executions: full returns plus slashes.
     pub total_executions: u64,
@@ -43,6 +45,9 @@ pub struct KeeperInfo {
     // True once slashed: the keeper cannot draw or register again.
     pub slashed: bool,
     pub slash_count: u32,
-    // USDC taken from the stake by slashes.
+    // USDC taken from the stake by slashes (penalty plus the cover of the outstanding draw).
     pub total_slashed: i128,
+    // The largest new draw the vault may mark for this keeper:
+    // floor(stake * (10000 - slash_rate_bps) / 10000), recomputed whenever the stake changes.
+    pub draw_limit: i128,
 }
