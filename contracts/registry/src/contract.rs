@@ -1,12 +1,12 @@
-use soroban_sdk::{contract, contractimpl, panic_with_error, Address, Env, String, Vec};
+use soroban_sdk::{contract, contractimpl, panic_with_error, Address, BytesN, Env, String, Vec};
 
 use crate::errors::RegistryError;
 use crate::events::{
-    BondAdded, BondWithdrawn, DrawCleared, DrawMarked, ExecutionRecorded, KeeperDeregistered,
-    KeeperRegistered, KeeperSlashed, VaultSet,
+    BondAdded, BondWithdrawn, DrawCleared, DrawMarked, ExecutionRecorded, ExecutorDeployed,
+    KeeperDeregistered, KeeperRegistered, KeeperSlashed, VaultSet, VenuesSet,
 };
 use crate::types::{KeeperInfo, RegistryConfig};
-use crate::{bond, execution, keeper, slash, storage};
+use crate::{bond, execution, executor, keeper, slash, storage};
 
 /// The longest slash_timeout the constructor accepts: 7 days.
 pub const MAX_SLASH_TIMEOUT: u64 = 7 * 24 * 3600;
@@ -18,16 +18,16 @@ pub struct Registry;
 
 /// Public interface of the keeper registry.
 pub trait RegistryTrait {
-    /// Stores the admin (who may only set the vault, once) and the fixed configuration.
-    /// Errors: InvalidConfig (min_stake <= 0), InvalidSlashRate (slash_rate_bps == 0 or
-    /// > 5000), InvalidTimeout (slash_timeout == 0 or > 7 days).
+    /// Stores the admin (who may set the vault, once, and the venues) and the fixed
+    /// configuration. Errors: InvalidConfig (min_stake <= 0), InvalidSlashRate
+    /// (slash_rate_bps == 0 or > 5000), InvalidTimeout (slash_timeout == 0 or > 7 days).
     fn __constructor(env: Env, admin: Address, config: RegistryConfig);
 
     /// Admin, once. Errors: VaultAlreadySet.
     fn set_vault(env: Env, vault: Address);
 
     /// Operator auth. Pulls exactly min_stake USDC from the operator and creates its record in
-    /// the next slot.
+    /// the next slot; `approved` when the operator is an executor deploy_executor deployed.
     /// Errors: AlreadyRegistered, KeeperBanned, InvalidName; the token's own error on a short
     /// balance.
     fn register(env: Env, operator: Address, name: String);
@@ -65,6 +65,20 @@ pub trait RegistryTrait {
     /// keeper is banned. Returns the recovered amount. Errors: NotRegistered, NoActiveDraw,
     /// SlashTooEarly, VaultNotSet.
     fn slash(env: Env, keeper: Address) -> i128;
+
+    /// Owner auth. Deploys the executor wasm at the address derived from this registry and
+    /// `salt`, constructed with (owner, vault, usdc, registry), and records it as an approved
+    /// executor. Errors: VaultNotSet; the host's when the salt was used before.
+    fn deploy_executor(env: Env, owner: Address, salt: BytesN<32>) -> Address;
+
+    /// Whether deploy_executor deployed `address`.
+    fn is_executor(env: Env, address: Address) -> bool;
+
+    /// Admin. Replaces the pools and routers an approved executor may use.
+    fn set_venues(env: Env, venues: Vec<Address>);
+
+    /// Empty when never set.
+    fn get_venues(env: Env) -> Vec<Address>;
 
     /// Vault only. Marks a new draw (at most the keeper's draw_limit), or lowers the amount of
     /// an active one (partial return, timestamp kept). Errors: Unauthorized, NotRegistered,
@@ -206,6 +220,35 @@ impl RegistryTrait for Registry {
         }
         .emit(&env);
         slashed
+    }
+
+    fn deploy_executor(env: Env, owner: Address, salt: BytesN<32>) -> Address {
+        storage::extend_instance(&env);
+        owner.require_auth();
+        let executor = ok(&env, executor::execute_deploy(&env, &owner, salt));
+        ExecutorDeployed {
+            executor: executor.clone(),
+            owner,
+        }
+        .emit(&env);
+        executor
+    }
+
+    fn is_executor(env: Env, address: Address) -> bool {
+        storage::extend_instance(&env);
+        storage::is_executor(&env, &address)
+    }
+
+    fn set_venues(env: Env, venues: Vec<Address>) {
+        storage::extend_instance(&env);
+        storage::get_admin(&env).require_auth();
+        storage::set_venues(&env, &venues);
+        VenuesSet { venues }.emit(&env);
+    }
+
+    fn get_venues(env: Env) -> Vec<Address> {
+        storage::extend_instance(&env);
+        storage::get_venues(&env)
     }
 
     fn mark_draw(env: Env, vault: Address, keeper: Address, amount: i128) {

@@ -1,6 +1,6 @@
 //! Events: the first topic is a short name (at most 9 characters, so it is a compile-time
 //! symbol), the `#[topic]` fields follow, the other fields form the data map.
-use soroban_sdk::{contractevent, Address, String};
+use soroban_sdk::{contractevent, Address, String, Vec};
 
 #[contractevent(topics = ["vault_set"])]
 pub struct VaultSet {
@@ -75,11 +75,23 @@ pub struct BondWithdrawn {
     pub stake: i128,
 }
 
+#[contractevent(topics = ["exec_new"])]
+pub struct ExecutorDeployed {
+    #[topic]
+    pub executor: Address,
+    pub owner: Address,
+}
+
+#[contractevent(topics = ["venues"])]
+pub struct VenuesSet {
+    pub venues: Vec<Address>,
+}
+
 // Publishing. The structs above define the events (their spec entries, and `to_xdr` in tests);
 // the contract publishes them through one shared function instead of the per-event code that
 // `#[contractevent]` generates, with the same topics and the same data map (keys sorted by
 // name, as the generated code sorts them), which saves 0.7-0.8 KB of wasm.
-use soroban_sdk::{symbol_short, Env, EnvBase, IntoVal, SpecShakingMarker, Symbol, Val, Vec};
+use soroban_sdk::{symbol_short, Env, EnvBase, IntoVal, SpecShakingMarker, Symbol, Val};
 
 fn emit(env: &Env, name: Symbol, topic: Option<&Address>, keys: &[&str], vals: &[Val]) {
     let mut topics: Vec<Val> = Vec::new(env);
@@ -218,6 +230,32 @@ impl BondWithdrawn {
             &self.operator,
             self.amount,
             self.stake,
+        );
+    }
+}
+
+impl ExecutorDeployed {
+    pub fn emit(&self, env: &Env) {
+        Self::spec_shaking_marker();
+        emit(
+            env,
+            symbol_short!("exec_new"),
+            Some(&self.executor),
+            &["owner"],
+            &[self.owner.to_val()],
+        );
+    }
+}
+
+impl VenuesSet {
+    pub fn emit(&self, env: &Env) {
+        Self::spec_shaking_marker();
+        emit(
+            env,
+            symbol_short!("venues"),
+            None,
+            &["venues"],
+            &[self.venues.to_val()],
         );
     }
 }

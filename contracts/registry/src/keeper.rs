@@ -45,6 +45,7 @@ pub fn execute_register(
         slashed: false,
         slash_count: 0,
         total_slashed: 0,
+        approved: storage::is_executor(env, operator),
         draw_limit: bond::draw_limit(env, &config, config.min_stake),
     };
     let slot = storage::get_count(env);

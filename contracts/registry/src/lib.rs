@@ -6,13 +6,15 @@
 //! vault) marks a keeper's draw of pool capital, clears it on return and records execution
 //! statistics. A keeper that keeps a draw longer than `slash_timeout` seconds can be slashed by
 //! anyone: the penalty and the cover of the draw go from its stake to the vault and the vault
-//! writes the drawn capital down in the same transaction.
+//! writes the drawn capital down in the same transaction. The registry also deploys approved
+//! executors and keeps the list of venues they may use.
 
 mod bond;
 mod contract;
 mod errors;
 pub mod events;
 mod execution;
+mod executor;
 mod keeper;
 mod slash;
 mod storage;
@@ -29,5 +31,7 @@ mod test_fixture;
 mod tests;
 #[cfg(test)]
 mod tests_bond;
+#[cfg(test)]
+mod tests_exec;
 #[cfg(test)]
 mod tests_scale;

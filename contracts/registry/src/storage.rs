@@ -1,6 +1,7 @@
-//! Storage layout. Instance: admin, config, vault, the keeper count. Persistent: one record per
-//! keeper slot, the slot of each operator and a ban marker per slashed operator.
-use soroban_sdk::{symbol_short, vec, Address, Env, IntoVal, Symbol, Val};
+//! Storage layout. Instance: admin, config, vault, the keeper count and the venue list.
+//! Persistent: one record per keeper slot, the slot of each operator, a ban marker per slashed
+//! operator and a marker per executor this registry deployed.
+use soroban_sdk::{symbol_short, vec, Address, Env, IntoVal, Symbol, Val, Vec};
 
 use crate::errors::RegistryError;
 use crate::types::{KeeperInfo, RegistryConfig};
@@ -18,6 +19,8 @@ const CONFIG: Symbol = symbol_short!("config");
 const VAULT: Symbol = symbol_short!("vault");
 // u32: registered keepers, which occupy slots 0..count (instance).
 const COUNT: Symbol = symbol_short!("count");
+// Vec<Address>: pools and routers an approved executor may use (instance).
+const VENUES: Symbol = symbol_short!("venues");
 // ("slot", n) -> KeeperInfo: the record of the keeper in slot n. The record itself lives in
 // the slot (not an address pointing at a second entry), so a page of n keepers reads n
 // entries.
@@ -26,6 +29,8 @@ const SLOT: Symbol = symbol_short!("slot");
 const POS: Symbol = symbol_short!("pos");
 // Present once the operator was slashed and left.
 const BANNED: Symbol = symbol_short!("banned");
+// ("exec", address) -> true: an executor deploy_executor deployed.
+const EXEC: Symbol = symbol_short!("exec");
 
 pub fn extend_instance(env: &Env) {
     env.storage()
@@ -89,6 +94,17 @@ pub fn set_count(env: &Env, count: u32) {
     env.storage().instance().set(&COUNT, &count);
 }
 
+pub fn get_venues(env: &Env) -> Vec<Address> {
+    env.storage()
+        .instance()
+        .get(&VENUES)
+        .unwrap_or_else(|| Vec::new(env))
+}
+
+pub fn set_venues(env: &Env, venues: &Vec<Address>) {
+    env.storage().instance().set(&VENUES, venues);
+}
+
 fn get_persistent<K: IntoVal<Env, Val>, V: soroban_sdk::TryFromVal<Env, Val>>(
     env: &Env,
     key: &K,
@@ -147,4 +163,12 @@ pub fn is_banned(env: &Env, operator: &Address) -> bool {
 
 pub fn set_banned(env: &Env, operator: &Address) {
     set_persistent(env, &(BANNED, operator.clone()), &true);
+}
+
+pub fn is_executor(env: &Env, address: &Address) -> bool {
+    get_persistent(env, &(EXEC, address.clone())).unwrap_or(false)
+}
+
+pub fn set_executor(env: &Env, address: &Address) {
+    set_persistent(env, &(EXEC, address.clone()), &true);
 }

@@ -1,10 +1,12 @@
 //! The registry unit tests' fixture: a USDC token (Stellar Asset Contract), a stub vault that
-//! records the write-off call, and the registry, native or built wasm. contracts/vault/tests run the registry against the real vault.
+//! records the write-off call, a stand-in executor wasm, and the registry, native or built
+//! wasm. contracts/vault/tests run the registry against the real vault.
 extern crate std;
 
 use soroban_sdk::testutils::{Address as _, EnvTestConfig, Ledger};
 use soroban_sdk::token::{StellarAssetClient, TokenClient};
-use soroban_sdk::{contract, contractimpl, symbol_short, Address, Env, String};
+use soroban_sdk::xdr::{Limits, ScEnvMetaEntry, ScEnvMetaEntryInterfaceVersion, WriteXdr};
+use soroban_sdk::{contract, contractimpl, symbol_short, Address, BytesN, Env, String};
 
 use crate::{RegistryClient, RegistryConfig, RegistryError};
 
@@ -30,12 +32,48 @@ impl StubVault {
     }
 }
 
-pub fn config(usdc: &Address) -> RegistryConfig {
+/// A stand-in executor wasm, written out by hand: one export, `__constructor(owner, vault,
+/// usdc, registry)`, which takes four values and returns void, and the environment meta
+/// section the host requires. deploy_v2 with any other number of arguments fails, so it checks
+/// that deploy_executor passes four; it does not depend on contracts/executor being built.
+pub fn standin_executor_wasm(env: &Env) -> std::vec::Vec<u8> {
+    fn section(id: u8, body: &[u8]) -> std::vec::Vec<u8> {
+        assert!(body.len() < 128);
+        let mut s = std::vec![id, body.len() as u8];
+        s.extend_from_slice(body);
+        s
+    }
+    let meta = ScEnvMetaEntry::ScEnvMetaKindInterfaceVersion(ScEnvMetaEntryInterfaceVersion {
+        protocol: env.ledger().get().protocol_version,
+        pre_release: 0,
+    })
+    .to_xdr(Limits::none())
+    .unwrap();
+    let mut custom = std::vec![17u8];
+    custom.extend_from_slice(b"contractenvmetav0");
+    custom.extend_from_slice(&meta);
+
+    let mut wasm = std::vec![0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+    // type 0: (i64, i64, i64, i64) -> i64
+    wasm.extend(section(1, &[1, 0x60, 4, 0x7e, 0x7e, 0x7e, 0x7e, 1, 0x7e]));
+    wasm.extend(section(3, &[1, 0]));
+    let mut export = std::vec![1u8, 13];
+    export.extend_from_slice(b"__constructor");
+    export.extend_from_slice(&[0, 0]);
+    wasm.extend(section(7, &export));
+    // body: no locals; i64.const 2 (Val void); end
+    wasm.extend(section(10, &[1, 4, 0, 0x42, 2, 0x0b]));
+    wasm.extend(section(0, &custom));
+    wasm
+}
+
+pub fn config(usdc: &Address, executor_wasm: &BytesN<32>) -> RegistryConfig {
     RegistryConfig {
         min_stake: STAKE,
         slash_timeout: TIMEOUT,
         slash_rate_bps: RATE,
         usdc_token: usdc.clone(),
+        executor_wasm: executor_wasm.clone(),
     }
 }
 
@@ -71,9 +109,11 @@ pub fn registry_wasm() -> std::vec::Vec<u8> {
 
 pub struct T {
     pub env: Env,
+    pub admin: Address,
     pub reg: Address,
     pub vault: Address,
     pub usdc: Address,
+    pub executor_wasm: BytesN<32>,
 }
 
 impl T {
@@ -95,20 +135,25 @@ impl T {
         let usdc = env
             .register_stellar_asset_contract_v2(Address::generate(&env))
             .address();
+        let executor_wasm = env
+            .deployer()
+            .upload_contract_wasm(standin_executor_wasm(&env).as_slice());
         let admin = Address::generate(&env);
-        let mut cfg = config(&usdc);
+        let mut cfg = config(&usdc, &executor_wasm);
         cfg.slash_rate_bps = bps;
         let reg = if wasm {
-            env.register(registry_wasm().as_slice(), (admin, cfg))
+            env.register(registry_wasm().as_slice(), (admin.clone(), cfg))
         } else {
-            env.register(crate::Registry, (admin, cfg))
+            env.register(crate::Registry, (admin.clone(), cfg))
         };
         let vault = env.register(StubVault, ());
         let t = T {
             env,
+            admin,
             reg,
             vault,
             usdc,
+            executor_wasm,
         };
         t.c().set_vault(&t.vault);
         t

@@ -1,10 +1,10 @@
 //! Registry unit tests: registration, vault-only entry points, draw marks, statistics,
-//! constructor refusals and slashing. Bonds: tests_bond.rs; slots, pages and the 2,000-keeper
-//! wasm run: tests_scale.rs.
+//! constructor refusals and slashing. Bonds: tests_bond.rs; executors and venues:
+//! tests_exec.rs; slots, pages and the 2,000-keeper wasm run: tests_scale.rs.
 extern crate std;
 
 use soroban_sdk::testutils::{Address as _, Events as _};
-use soroban_sdk::{Address, Event as _};
+use soroban_sdk::{Address, BytesN, Event as _};
 
 use crate::events::KeeperRegistered;
 use crate::test_fixture::*;
@@ -39,7 +39,9 @@ fn register_pulls_exactly_the_stake() {
         ),
         (0, 0, 0)
     );
-    // 2500 bps: 3/4 of the stake backs a draw.
+    // An operator this registry did not deploy: not approved. 2500 bps: 3/4 of the stake
+    // backs a draw.
+    assert!(!info.approved);
     assert_eq!(info.draw_limit, STAKE * 3 / 4);
     assert_eq!(t.c().keeper_count(), 1);
     assert_eq!(t.operators(), std::vec![k.clone()]);
@@ -47,7 +49,7 @@ fn register_pulls_exactly_the_stake() {
         err(t.c().try_register(&k, &t.name("again"))),
         is(RegistryError::AlreadyRegistered)
     );
-    assert_eq!(t.c().get_config(), config(&t.usdc));
+    assert_eq!(t.c().get_config(), config(&t.usdc, &t.executor_wasm));
     assert_eq!(t.c().get_vault(), t.vault);
 }
 
@@ -130,7 +132,10 @@ fn vault_must_be_set_once() {
     );
     // A fresh registry without a vault.
     let env = &t.env;
-    let reg = env.register(crate::Registry, (Address::generate(env), config(&t.usdc)));
+    let reg = env.register(
+        crate::Registry,
+        (Address::generate(env), config(&t.usdc, &t.executor_wasm)),
+    );
     let c = RegistryClient::new(env, &reg);
     assert_eq!(err(c.try_get_vault()), is(RegistryError::VaultNotSet));
     let k = Address::generate(env);
@@ -139,13 +144,22 @@ fn vault_must_be_set_once() {
         is(RegistryError::VaultNotSet)
     );
     assert_eq!(err(c.try_slash(&k)), is(RegistryError::VaultNotSet));
+    // The executor's constructor takes the vault: no deployment before there is one.
+    let salt = BytesN::from_array(env, &[1; 32]);
+    assert_eq!(
+        err(c.try_deploy_executor(&k, &salt)),
+        is(RegistryError::VaultNotSet)
+    );
 }
 
 /// The contract error code a constructor panicked with, or None when it accepted the config.
 fn constructor_error(cfg: impl Fn(&mut RegistryConfig)) -> Option<u32> {
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let env = new_env();
-        let mut c = config(&Address::generate(&env));
+        let mut c = config(
+            &Address::generate(&env),
+            &BytesN::from_array(&env, &[0; 32]),
+        );
         cfg(&mut c);
         env.register(crate::Registry, (Address::generate(&env), c));
     }));

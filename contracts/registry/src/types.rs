@@ -1,4 +1,4 @@
-use soroban_sdk::{contracttype, Address, String};
+use soroban_sdk::{contracttype, Address, BytesN, String};
 
 // Registry parameters, fixed at deployment.
 #[contracttype]
@@ -13,6 +13,8 @@ pub struct RegistryConfig {
     pub slash_rate_bps: u32,
     // The USDC token contract (SEP-41) the stake is held in.
     pub usdc_token: Address,
+    // Hash of the executor wasm `deploy_executor` deploys (uploaded before the registry).
+    pub executor_wasm: BytesN<32>,
 }
 
 // Everything the registry knows about one keeper.
@@ -47,6 +49,9 @@ pub struct KeeperInfo {
     pub slash_count: u32,
     // USDC taken from the stake by slashes (penalty plus the cover of the outstanding draw).
     pub total_slashed: i128,
+    // The operator is an executor this registry deployed from `executor_wasm` (set at
+    // `register`).
+    pub approved: bool,
     // The largest new draw the vault may mark for this keeper:
     // floor(stake * (10000 - slash_rate_bps) / 10000), recomputed whenever the stake changes.
     pub draw_limit: i128,
