@@ -3,7 +3,7 @@
 //! Keepers occupy slots 0..count: ("slot", n) holds the record, ("pos", operator) the slot.
 //! Deregistering swap-removes: the record of the last slot moves into the hole, so every call
 //! touches a fixed number of entries however many keepers there are.
-use soroban_sdk::{Address, Env, String, Vec};
+use soroban_sdk::{Address, Env, String, TryFromVal, Val, Vec};
 
 use crate::bond;
 use crate::errors::RegistryError;
@@ -109,9 +109,11 @@ pub fn list_keepers(env: &Env, start: u32, limit: u32) -> Result<Vec<KeeperInfo>
         return Err(RegistryError::PageOutOfRange);
     }
     let end = start.saturating_add(limit).min(count);
-    let mut out = Vec::new(env);
+    // The records are passed on as stored (KeeperInfo maps): decoding and re-encoding 16
+    // fields per keeper would cost several times the rest of the call.
+    let mut out: Vec<Val> = Vec::new(env);
     for slot in start..end {
-        out.push_back(storage::get_slot(env, slot));
+        out.push_back(storage::get_slot_raw(env, slot));
     }
-    Ok(out)
+    Ok(Vec::try_from_val(env, out.as_val()).unwrap())
 }

@@ -1,7 +1,7 @@
 //! Storage layout. Instance: admin, config, vault, the keeper count and the venue list.
 //! Persistent: one record per keeper slot, the slot of each operator, a ban marker per slashed
 //! operator and a marker per executor this registry deployed.
-use soroban_sdk::{symbol_short, vec, Address, Env, IntoVal, Symbol, Val, Vec};
+use soroban_sdk::{symbol_short, vec, Address, Env, IntoVal, Symbol, TryFromVal, Val, Vec};
 
 use crate::errors::RegistryError;
 use crate::types::{KeeperInfo, RegistryConfig};
@@ -105,10 +105,7 @@ pub fn set_venues(env: &Env, venues: &Vec<Address>) {
     env.storage().instance().set(&VENUES, venues);
 }
 
-fn get_persistent<K: IntoVal<Env, Val>, V: soroban_sdk::TryFromVal<Env, Val>>(
-    env: &Env,
-    key: &K,
-) -> Option<V> {
+fn get_persistent<K: IntoVal<Env, Val>, V: TryFromVal<Env, Val>>(env: &Env, key: &K) -> Option<V> {
     let v = env.storage().persistent().get(key);
     if v.is_some() {
         extend_persistent(env, key);
@@ -134,9 +131,14 @@ pub fn remove_pos(env: &Env, operator: &Address) {
     env.storage().persistent().remove(&(POS, operator.clone()));
 }
 
-/// The record in `slot` (which must be below the count).
-pub fn get_slot(env: &Env, slot: u32) -> KeeperInfo {
+/// The record in `slot` (which must be below the count) as stored: a KeeperInfo map, not
+/// decoded.
+pub fn get_slot_raw(env: &Env, slot: u32) -> Val {
     get_persistent(env, &(SLOT, slot)).unwrap()
+}
+
+pub fn get_slot(env: &Env, slot: u32) -> KeeperInfo {
+    KeeperInfo::try_from_val(env, &get_slot_raw(env, slot)).unwrap()
 }
 
 pub fn set_slot(env: &Env, slot: u32, info: &KeeperInfo) {
