@@ -200,8 +200,8 @@ fn a_slashed_keeper_cannot_add_bond() {
         err(t.c().try_mark_draw(&t.vault, &k, &U)),
         is(RegistryError::KeeperBanned)
     );
-    // Nor can it take the rest of the stake out bit by bit: it is below min_stake now; it
-    // leaves with what is left through deregister.
+    // Here the slash left less than min_stake, so nothing can be withdrawn; what is left goes
+    // back through deregister.
     assert_eq!(
         err(t.c().try_withdraw_bond(&k, &1)),
         is(RegistryError::BondBelowMinimum)
