@@ -15,6 +15,7 @@ import { openBorrowerSources } from '../keeper/adapters/blend/borrowerSources.js
 import { instanceKey, positionsKey, resDataKey } from '../keeper/adapters/blend/storage.js'
 import { VaultContract } from '../keeper/clients/vault.js'
 import { deployWorld, readPositions, type BlendPositions, type World } from './index.js'
+import { DEFAULT_KEEPER_FEE_BPS } from './service.js'
 import { i128s } from './scval.js'
 
 interface RawEntries {
@@ -147,9 +148,12 @@ describe('a lazy fork (--fork-url) of a sandbox holding a world', () => {
     expect(result.success, result.note).toBe(true)
     expect(result.profit).toBeGreaterThan(0n)
 
-    // B: the position is liquidated and the vault booked the profit (share price up).
+    // B: the position is liquidated and the vault booked the profit less the keeper's fee (the
+    // world's 1,000 bps of the gross profit; share price up).
     const after = await vault.getState()
-    expect(after.totalUsdc - before.totalUsdc).toBe(result.profit)
+    const fee = (result.profit * BigInt(DEFAULT_KEEPER_FEE_BPS)) / 10_000n
+    expect(result.reward ?? fee).toBe(fee)
+    expect(after.totalUsdc - before.totalUsdc).toBe(result.profit - fee)
     expect(after.totalShares).toBe(before.totalShares)
     expect(sharePrice(after)).toBeGreaterThan(sharePrice(before))
     expect(after.activeLiq).toBe(0n)
