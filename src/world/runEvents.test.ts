@@ -56,6 +56,8 @@ const chainEvents = () => [
   event(vault, [sym('draw'), address(keeper)], amounts({ amount: 9n }), 103, false),
   event(registry, [sym('slash'), address(keeper)], amounts({ amount: 5n }), 104),
   event(randomContract(), [sym('draw'), address(keeper)], amounts({ amount: 1n }), 104),
+  event(vault, [sym('flash'), address(keeper)], amounts({ amount: 40n, fee: 1n, profit: 9n }), 105),
+  event(vault, [sym('wreq'), address(user)], amounts({ shares: 70n }), 105),
 ]
 
 describe('RunEventLog', () => {
@@ -86,8 +88,12 @@ describe('RunEventLog', () => {
     ;(log as unknown as { server: unknown }).server = later
     ev = await log.poll()
     expect(later.requests[0]!.cursor).toBe(first.at(-1)!.id)
-    // A failed call's event and another contract's are left out; the registry's slash is read.
-    expect(ev.vault).toHaveLength(2)
+    // A failed call's event and another contract's are left out; the registry's slash is read;
+    // the vault's flash draws and withdrawal requests are vault flows, with their close time.
+    expect(ev.vault.slice(2).map((v) => [v.kind, v.address, v.ledger, v.closeTime, v.data])).toEqual([
+      ['flash', keeper, 105, BigInt(1_700_000_000 + 105 * 5), { amount: 40n, fee: 1n, profit: 9n }],
+      ['wreq', user, 105, BigInt(1_700_000_000 + 105 * 5), { shares: 70n }],
+    ])
     expect(ev.slashes).toEqual([{ keeper, ledger: 104, data: { amount: 5n } }])
   })
 

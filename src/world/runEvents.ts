@@ -7,8 +7,9 @@
  * Blend v2 pool events: topics `[name, auction_type: u32, user: Address]`; `new_auction` data
  * `[percent: u32, AuctionData]`, `fill_auction` data `[filler: Address, fill_percent: i128,
  * AuctionData (the filled part)]`. Vault events (contracts/vault/src/events.rs): topics
- * `[name, address]`, data a map (`draw {amount}`, `return {amount, profit, remaining,
- * response_time_ms}`, `deposit`/`withdraw` {amount, shares}).
+ * `[name, address]`, data a map (`draw {amount}`, `return {amount, fee, profit, remaining,
+ * response_time_ms}`, `flash {amount, fee, profit}` (the atomic path's flash draw), `wreq
+ * {shares}` (a withdrawal request), `deposit`/`withdraw` {amount, shares}).
  */
 import { Address, scValToNative, xdr, type rpc } from '@stellar/stellar-sdk'
 import { AuctionType, decodeAuctionData, type AuctionData } from '../keeper/adapters/blend/storage.js'
@@ -35,10 +36,12 @@ export interface AuctionFilled {
 }
 
 export interface VaultFlow {
-  kind: 'deposit' | 'withdraw' | 'draw' | 'return' | 'write_off'
+  kind: 'deposit' | 'withdraw' | 'draw' | 'return' | 'write_off' | 'flash' | 'wreq'
   /** The depositor or the keeper. */
   address: string
   ledger: number
+  /** Close time of the ledger (unix seconds): the vault's `now` when it booked or priced it. */
+  closeTime: bigint
   data: Record<string, bigint>
   /** The transaction that emitted it (an atomic fill's draw and return share the fill's). */
   txHash: string
@@ -68,7 +71,7 @@ type EventsReader = Pick<rpc.Server, 'getEvents'>
 
 const sym = (v: xdr.ScVal | undefined) => (v?.type === 'scvSymbol' ? v.sym.toString() : undefined)
 const address = (v: xdr.ScVal | undefined) => (v === undefined ? '' : Address.fromScAddress(xdr.expectUnionVariant(v, 'scvAddress').address).toString())
-const VAULT_KINDS = new Set(['deposit', 'withdraw', 'draw', 'return', 'write_off'])
+const VAULT_KINDS = new Set(['deposit', 'withdraw', 'draw', 'return', 'write_off', 'flash', 'wreq'])
 
 function bigints(v: xdr.ScVal): Record<string, bigint> {
   const raw = scValToNative(v) as unknown
@@ -144,7 +147,14 @@ export class RunEventLog {
       return
     }
     if (contract === this.contracts.vault && VAULT_KINDS.has(name)) {
-      this.events.vault.push({ kind: name as VaultFlow['kind'], address: address(e.topic[1]), ledger: e.ledger, data: bigints(e.value), txHash: e.txHash })
+      this.events.vault.push({
+        kind: name as VaultFlow['kind'],
+        address: address(e.topic[1]),
+        ledger: e.ledger,
+        closeTime: BigInt(Math.floor(Date.parse(e.ledgerClosedAt) / 1000)),
+        data: bigints(e.value),
+        txHash: e.txHash,
+      })
       return
     }
     if (contract !== undefined && contract === this.contracts.registry && name === 'slash') {
