@@ -3,13 +3,17 @@
  * every invariant on it (src/audit/README.md lists them).
  */
 import { checkDepositorBalances } from './invariants/depositorBalances.js'
+import { checkDrawLimits } from './invariants/drawLimits.js'
 import { checkDraws } from './invariants/draws.js'
+import { checkLockedProfit } from './invariants/lockedProfit.js'
+import { checkPendingShares } from './invariants/pendingShares.js'
 import { checkProfit } from './invariants/profit.js'
 import { checkRegistryStake } from './invariants/registryStake.js'
 import { checkShares } from './invariants/shares.js'
 import { checkSlashable } from './invariants/slashable.js'
 import { checkVaultUsdc } from './invariants/vaultUsdc.js'
 import { checkWiring } from './invariants/wiring.js'
+import { checkWriteOffs } from './invariants/writeOffs.js'
 import type { AuditTarget } from './rpc.js'
 import { readSnapshot, type AuditSnapshot } from './snapshot.js'
 import type { AuditAddresses, AuditOptions, AuditReport, InvariantResult } from './types.js'
@@ -24,6 +28,10 @@ export const INVARIANT_CHECKS: readonly ((s: AuditSnapshot) => InvariantResult)[
   checkDepositorBalances,
   checkSlashable,
   checkWiring,
+  checkDrawLimits,
+  checkWriteOffs,
+  checkLockedProfit,
+  checkPendingShares,
 ]
 
 /** Runs every invariant on a snapshot already read (pure). */

@@ -10,6 +10,11 @@ interface EventBase {
   /** getEvents id (`%019d-%010d`): orders events within and across ledgers. */
   id: string
   ledger: number
+  /**
+   * Close time (unix s) of the event's ledger, the `env.ledger().timestamp()` the contract saw
+   * (from `ledgerClosedAt`); absent when the node did not say.
+   */
+  time?: bigint
 }
 
 /** The vault events that move the books or name an account (contracts/vault/src/events.rs). */
@@ -19,7 +24,12 @@ export type VaultEvent = EventBase &
     | { kind: 'deposit'; account: string; amount: bigint; shares: bigint; deadShares: bigint }
     | { kind: 'withdraw'; account: string; shares: bigint; amount: bigint }
     | { kind: 'draw'; account: string; amount: bigint }
-    | { kind: 'return'; account: string; amount: bigint; profit: bigint; remaining: bigint }
+    /** A two-step return: `amount` = principal repaid + gross profit; `profit` booked, `fee` paid to the keeper. */
+    | { kind: 'return'; account: string; amount: bigint; profit: bigint; remaining: bigint; fee: bigint }
+    /** A flash draw, repaid in the same call: `profit` booked, `fee` paid to the keeper (gross = profit + fee). */
+    | { kind: 'flash'; account: string; amount: bigint; profit: bigint; fee: bigint }
+    /** A depositor's withdrawal request, set to `shares`. */
+    | { kind: 'wreq'; account: string; shares: bigint }
     | { kind: 'write_off'; account: string; writtenDown: bigint; recovered: bigint }
   )
 
@@ -46,10 +56,20 @@ export interface ReadHistoryOptions {
 
 const big = (v: unknown): bigint => (typeof v === 'bigint' ? v : BigInt(v as number | string))
 
+/** Unix seconds of an RFC 3339 close time, undefined when missing or unreadable. */
+function closeTimeOf(at: unknown): bigint | undefined {
+  if (typeof at !== 'string') return undefined
+  const ms = Date.parse(at)
+  return Number.isFinite(ms) ? BigInt(Math.floor(ms / 1000)) : undefined
+}
+
 /** Decodes one raw event; `undefined` for events the auditor does not use (pause, foreign ones). */
-export function decodeVaultEvent(e: Pick<rpc.Api.EventResponse, 'id' | 'ledger' | 'topic' | 'value'>): VaultEvent | undefined {
+export function decodeVaultEvent(
+  e: Pick<rpc.Api.EventResponse, 'id' | 'ledger' | 'topic' | 'value'> & { ledgerClosedAt?: string },
+): VaultEvent | undefined {
   const name = e.topic[0] === undefined ? undefined : scValToNative(e.topic[0])
-  const base = { id: e.id, ledger: e.ledger }
+  const time = closeTimeOf(e.ledgerClosedAt)
+  const base = time === undefined ? { id: e.id, ledger: e.ledger } : { id: e.id, ledger: e.ledger, time }
   const decoded: unknown = scValToNative(e.value)
   if (decoded === null || typeof decoded !== 'object') return undefined
   const data = decoded as Record<string, unknown>
@@ -64,7 +84,19 @@ export function decodeVaultEvent(e: Pick<rpc.Api.EventResponse, 'id' | 'ledger' 
     case 'draw':
       return { ...base, kind: 'draw', account, amount: big(data.amount) }
     case 'return':
-      return { ...base, kind: 'return', account, amount: big(data.amount), profit: big(data.profit), remaining: big(data.remaining) }
+      return {
+        ...base,
+        kind: 'return',
+        account,
+        amount: big(data.amount),
+        profit: big(data.profit),
+        remaining: big(data.remaining),
+        fee: data.fee === undefined ? 0n : big(data.fee),
+      }
+    case 'flash':
+      return { ...base, kind: 'flash', account, amount: big(data.amount), profit: big(data.profit), fee: big(data.fee) }
+    case 'wreq':
+      return { ...base, kind: 'wreq', account, shares: big(data.shares) }
     case 'write_off':
       return { ...base, kind: 'write_off', account, writtenDown: big(data.written_down), recovered: big(data.recovered) }
     default:

@@ -4,12 +4,15 @@
  */
 import { readKeeperPages } from '../chain/records/keeperPages.js'
 import { toHex } from '../chain/records/convert.js'
-import { toVaultState, type VaultState } from '../chain/records/vault.js'
+import { toVaultConfig, toVaultState, type VaultConfig, type VaultState } from '../chain/records/vault.js'
 import { addr, u32 } from '../chain/scval.js'
 import { simulate, simulateOrCode, type AuditConnection, type Read } from './rpc.js'
 
 /** The vault's books (`VaultState`, decoded by src/chain/records). */
 export type VaultBooks = VaultState
+
+/** The vault's configuration (`VaultConfig`, decoded by src/chain/records): the keeper fee and the unlock period. */
+export type VaultSettings = VaultConfig
 
 /** A depositor's record (`DepositorInfo`) and, when read, the vault's `balance` for it. */
 export interface DepositorRecord {
@@ -144,6 +147,13 @@ export const readRegistrySettings = async (c: AuditConnection, registry: string)
     executorWasm: toHex(r.executor_wasm),
   }
 }
+
+export const readVaultSettings = async (c: AuditConnection, vault: string): Promise<VaultSettings> =>
+  toVaultConfig((await simulate(c, 'vault.get_config', vault, 'get_config')).value)
+
+/** `vault.get_locked_profit()`: the profit still locked at the node's simulation time. */
+export const readLockedProfit = async (c: AuditConnection, vault: string): Promise<Read<bigint>> =>
+  map(await simulate(c, 'vault.get_locked_profit', vault, 'get_locked_profit'), big)
 
 export const readVaultUsdc = async (c: AuditConnection, vault: string): Promise<string> =>
   String((await simulate(c, 'vault.get_usdc', vault, 'get_usdc')).value)

@@ -20,7 +20,11 @@ const PASSPHRASE = 'Test SDF Network ; September 2015'
 type Handler = (args: unknown[]) => xdr.ScVal
 
 /** A node answering the vault, registry and token calls from `handlers`, and getEvents from `events`. */
-function fakeNode(handlers: Record<string, Handler>, events: { id: string; ledger: number; topic: xdr.ScVal[]; value: xdr.ScVal }[], ledger = 50) {
+function fakeNode(
+  handlers: Record<string, Handler>,
+  events: { id: string; ledger: number; ledgerClosedAt?: string; topic: xdr.ScVal[]; value: xdr.ScVal }[],
+  ledger = 50,
+) {
   const calls: string[] = []
   const server = {
     async getNetwork() {
@@ -53,10 +57,28 @@ function fakeNode(handlers: Record<string, Handler>, events: { id: string; ledge
   return { server: server as unknown as AuditRpc, calls }
 }
 
+const u64 = (v: bigint) => nativeToScVal(v, { type: 'u64' })
+const u32 = (v: number) => nativeToScVal(v, { type: 'u32' })
 const books = (totalUsdc: bigint, totalShares: bigint) =>
-  struct({ active_liq: i128(0n), total_profit: i128(0n), total_shares: i128(totalShares), total_usdc: i128(totalUsdc) })
+  struct({
+    active_liq: i128(0n),
+    lock_end: u64(0n),
+    lock_start: u64(0n),
+    locked_profit: i128(0n),
+    pending_shares: i128(0n),
+    total_profit: i128(0n),
+    total_shares: i128(totalShares),
+    total_usdc: i128(totalUsdc),
+  })
 const depositor = (shares: bigint) =>
-  struct({ cost_basis: i128(shares), last_deposit_time: nativeToScVal(0n, { type: 'u64' }), shares: i128(shares), total_deposited: i128(shares), total_withdrawn: i128(0n) })
+  struct({
+    cost_basis: i128(shares),
+    last_deposit_time: u64(0n),
+    shares: i128(shares),
+    total_deposited: i128(shares),
+    total_withdrawn: i128(0n),
+    withdraw_request: i128(0n),
+  })
 
 function handlers(state: () => xdr.ScVal): Record<string, Handler> {
   return {
@@ -64,7 +86,22 @@ function handlers(state: () => xdr.ScVal): Record<string, Handler> {
     'vault.get_registry': () => addr(REGISTRY),
     'registry.get_vault': () => addr(VAULT),
     'registry.get_config': () =>
-      struct({ min_stake: i128(1000n * U), slash_rate_bps: nativeToScVal(1000, { type: 'u32' }), slash_timeout: nativeToScVal(3600n, { type: 'u64' }), usdc_token: addr(USDC) }),
+      struct({
+        executor_wasm: xdr.ScVal.scvBytes(Buffer.alloc(32, 0xab)),
+        min_stake: i128(1000n * U),
+        slash_rate_bps: u32(1000),
+        slash_timeout: u64(3600n),
+        usdc_token: addr(USDC),
+      }),
+    'vault.get_config': () =>
+      struct({
+        deposit_cap: i128(1_000_000n * U),
+        keeper_fee_bps: u32(1000),
+        max_draw_per_keeper: i128(500n * U),
+        profit_unlock_secs: u64(3600n),
+        withdraw_cooldown: u64(0n),
+      }),
+    'vault.get_locked_profit': () => i128(0n),
     'registry.get_keepers': () => xdr.ScVal.scvVec([]),
     'vault.get_state': state,
     'vault.get_depositor': ([who]) => (who === VAULT ? depositor(1000n) : depositor(100n * U - 1000n)),
@@ -91,6 +128,50 @@ describe('readSnapshot', () => {
     expect(s.history.events.map((e) => e.id)).toEqual(['0000000001', '0000000002', '0000000003', '0000000004', '0000000005'])
     expect(s.depositors).toEqual([expect.objectContaining({ account: A, shares: 100n * U - 1000n, balance: 100n * U - 1000n })])
     expect(s.deadShares).toBe(1000n)
+  })
+
+  it('reads the vault config once and get_locked_profit at both ends of a round (its fall with the clock is no reason to read again)', async () => {
+    const h = handlers(() => books(100n * U, 100n * U))
+    let locked = 50n
+    h['vault.get_locked_profit'] = () => i128((locked -= 10n))
+    const { server, calls } = fakeNode(h, [registryEvent])
+    const s = await readSnapshot({ server, networkPassphrase: PASSPHRASE }, { vault: VAULT, registry: REGISTRY })
+    expect(s.locked).toEqual({ before: 40n, after: 30n })
+    expect(s.vaultSettings).toEqual({ depositCap: 1_000_000n * U, withdrawCooldown: 0, maxDrawPerKeeper: 500n * U, keeperFeeBps: 1000, profitUnlockSecs: 3600 })
+    expect(s.registrySettings.executorWasm).toBe('ab'.repeat(32))
+    expect(calls.filter((c) => c === 'vault.get_config')).toHaveLength(1)
+    expect(calls.filter((c) => c === 'vault.get_state')).toHaveLength(2)
+  })
+
+  it('decodes flash draws, withdrawal requests, return fees and the close time of each event', async () => {
+    const B = Keypair.random().publicKey()
+    const K = Keypair.random().publicKey()
+    const at = '2026-12-01T10:00:00Z'
+    const events = [
+      { ...registryEvent, ledgerClosedAt: at },
+      { id: '0000000002', ledger: 4, ledgerClosedAt: at, topic: [sym('flash'), addr(K)], value: struct({ amount: i128(200n * U), fee: i128(2n * U), profit: i128(18n * U) }) },
+      {
+        id: '0000000003',
+        ledger: 5,
+        ledgerClosedAt: at,
+        topic: [sym('return'), addr(K)],
+        value: struct({ amount: i128(110n * U), fee: i128(U), profit: i128(9n * U), remaining: i128(0n), response_time_ms: u64(40n) }),
+      },
+      { id: '0000000004', ledger: 6, topic: [sym('wreq'), addr(B)], value: struct({ shares: i128(7n * U) }) },
+    ]
+    const h = handlers(() => books(100n * U, 100n * U))
+    h['vault.get_keeper_draw'] = () => i128(0n)
+    const { server } = fakeNode(h, events)
+    const s = await readSnapshot({ server, networkPassphrase: PASSPHRASE }, { vault: VAULT, registry: REGISTRY })
+    expect(s.draws).toEqual([{ account: K, draw: 0n, keeper: undefined }])
+    const t = BigInt(Date.parse(at) / 1000)
+    expect(s.history.events.slice(1)).toEqual([
+      { id: '0000000002', ledger: 4, time: t, kind: 'flash', account: K, amount: 200n * U, fee: 2n * U, profit: 18n * U },
+      { id: '0000000003', ledger: 5, time: t, kind: 'return', account: K, amount: 110n * U, fee: U, profit: 9n * U, remaining: 0n },
+      { id: '0000000004', ledger: 6, kind: 'wreq', account: B, shares: 7n * U },
+    ])
+    // A depositor that only asked to withdraw is read too.
+    expect(s.depositors.map((d) => d.account)).toEqual([B])
   })
 
   it('reads again when the books moved during a round', async () => {

@@ -16,14 +16,17 @@ import {
   readKeeperDraw,
   readKeepers,
   readLink,
+  readLockedProfit,
   readRegistrySettings,
   readTokenBalance,
   readVaultBalance,
+  readVaultSettings,
   readVaultUsdc,
   type DepositorRecord,
   type KeeperRecord,
   type RegistrySettings,
   type VaultBooks,
+  type VaultSettings,
 } from './reads.js'
 import { allInOrder, call, connect, mapLimit, type AuditConnection, type AuditTarget } from './rpc.js'
 import type { AuditAddresses, AuditOptions } from './types.js'
@@ -58,7 +61,16 @@ export interface AuditSnapshot {
   closeTime: bigint
   wiring: Wiring
   registrySettings: RegistrySettings
+  /** The vault's `get_config` (keeper fee, profit unlock period). */
+  vaultSettings: VaultSettings
   books: VaultBooks
+  /**
+   * `vault.get_locked_profit()` read at the start and at the end of the kept round. A simulation
+   * runs at the node's clock, at or after `closeTime`, so the per-account reads in between (the
+   * depositors' `balance`) saw a locked amount from `after` up to `before`: with the books
+   * unchanged, locked profit only falls as time passes. Equal when nothing is unlocking.
+   */
+  locked: { before: bigint; after: bigint }
   /** Shares held by the vault's own address (the dead shares of the first deposit). */
   deadShares: bigint
   /** USDC token balance of the vault contract (the vault's token). */
@@ -78,6 +90,8 @@ interface Books {
   ledger: number
   closeTime: bigint
   books: VaultBooks
+  /** Moves with the clock, so it is not part of `booksKey`. */
+  locked: bigint
   deadShares: bigint
   vaultUsdcBalance: bigint
   registryUsdcBalance: bigint
@@ -85,13 +99,14 @@ interface Books {
 }
 
 async function readBookSet(c: AuditConnection, a: AuditAddresses, w: Wiring): Promise<Books> {
-  const [books, dead, keepers, vaultBal, registryBal, latest] = await allInOrder([
+  const [books, dead, keepers, vaultBal, registryBal, latest, locked] = await allInOrder([
     readBooks(c, a.vault),
     readDepositor(c, a.vault, a.vault),
     readKeepers(c, a.registry),
     readTokenBalance(c, 'usdc.balance(vault)', w.vaultUsdc, a.vault),
     readTokenBalance(c, 'usdc.balance(registry)', w.registryUsdc, a.registry),
     call('getLatestLedger', () => c.server.getLatestLedger()),
+    readLockedProfit(c, a.vault),
   ])
   // closeTime is unix seconds as a decimal string; nodes that leave it out cannot date the draws.
   const closeTime = String((latest as { closeTime?: unknown }).closeTime ?? '')
@@ -100,6 +115,7 @@ async function readBookSet(c: AuditConnection, a: AuditAddresses, w: Wiring): Pr
     ledger: Math.max(books.ledger, dead.ledger, keepers.ledger, vaultBal.ledger, registryBal.ledger),
     closeTime: BigInt(closeTime),
     books: books.value,
+    locked: locked.value,
     deadShares: dead.value.shares,
     vaultUsdcBalance: vaultBal.value,
     registryUsdcBalance: registryBal.value,
@@ -126,11 +142,12 @@ function unique(list: Iterable<string>): string[] {
 export async function readSnapshot(target: AuditTarget, addresses: AuditAddresses, opts: AuditOptions = {}): Promise<AuditSnapshot> {
   const c = await connect(target)
   const limit = opts.concurrency ?? 8
-  const [vaultUsdc, registrySettings, vaultRegistry, registryVault] = await allInOrder([
+  const [vaultUsdc, registrySettings, vaultRegistry, registryVault, vaultSettings] = await allInOrder([
     readVaultUsdc(c, addresses.vault),
     readRegistrySettings(c, addresses.registry),
     readLink(c, 'vault.get_registry', addresses.vault, 'get_registry'),
     readLink(c, 'registry.get_vault', addresses.registry, 'get_vault'),
+    readVaultSettings(c, addresses.vault),
   ])
   const wiring: Wiring = { vaultRegistry, registryVault, vaultUsdc, registryUsdc: registrySettings.usdcToken }
 
@@ -144,7 +161,7 @@ export async function readSnapshot(target: AuditTarget, addresses: AuditAddresse
     })
 
     const depositorAccounts = unique([
-      ...history.events.flatMap((e) => (e.kind === 'deposit' || e.kind === 'withdraw' ? [e.account] : [])),
+      ...history.events.flatMap((e) => (e.kind === 'deposit' || e.kind === 'withdraw' || e.kind === 'wreq' ? [e.account] : [])),
       ...(opts.depositors ?? []),
     ]).filter((a) => a !== addresses.vault)
     const keeperAccounts = unique([
@@ -178,7 +195,9 @@ export async function readSnapshot(target: AuditTarget, addresses: AuditAddresse
         closeTime: before.closeTime,
         wiring,
         registrySettings,
+        vaultSettings,
         books: before.books,
+        locked: { before: before.locked, after: after.locked },
         deadShares: before.deadShares,
         vaultUsdcBalance: before.vaultUsdcBalance,
         registryUsdcBalance: before.registryUsdcBalance,

@@ -16,7 +16,7 @@ export interface Offender {
 
 /** The outcome of one invariant. */
 export interface InvariantResult {
-  /** 1-8, as listed in src/audit/README.md. */
+  /** 1-12, as listed in src/audit/README.md. */
   id: number
   name: string
   /** False only when the invariant is broken; a warning still holds. */

@@ -1,38 +1,44 @@
 import { sharePrice } from '../../core/index.js'
 import { formatAmount, formatDelta, formatPrice, offender, result } from '../format.js'
-import type { VaultBooks } from '../reads.js'
 import type { AuditSnapshot } from '../snapshot.js'
 import type { InvariantResult, Offender } from '../types.js'
-import { priceFell, replayBackward } from './replay.js'
+import { freeTotals, priceFell, profitLocks, replayBackward } from './replay.js'
 
-export const PROFIT = { id: 5, name: 'total_profit = Σ booked returns; price falls only at write-offs' } as const
+export const PROFIT = { id: 5, name: 'the events explain the books; the share price falls only at write-offs' } as const
 
-const price = (b: VaultBooks): bigint =>
-  b.totalShares > 0n && b.totalUsdc >= 0n ? sharePrice({ totalUsdc: b.totalUsdc, totalShares: b.totalShares }) : 1_0000000n
+/** core `sharePrice` of free assets and shares; an empty vault at 1. */
+const price = (f: { totalUsdc: bigint; totalShares: bigint }): bigint =>
+  f.totalShares > 0n && f.totalUsdc >= 0n ? sharePrice(f) : 1_0000000n
+
+const priceText = (f: { totalUsdc: bigint; totalShares: bigint } | undefined): string => (f === undefined ? 'unknown' : formatPrice(price(f)))
 
 /**
- * Invariant 5: the profit the vault reports is the profit its returns booked, and depositors only
- * ever lost value where the contract says they may.
+ * Invariant 5: the vault's books are what its events did to them, and depositors only ever lost
+ * value where the contract says they may.
  *
- * - `total_profit` = Σ `profit` of the vault's `return` events. The events are replayed backward
- *   from the current books (replay.ts); with the whole history in the window the books before the
- *   first event must be zero (every USDC, share, draw and profit explained by an event). With only
- *   part of it, what the window explains must not exceed the books (nothing negative before it).
- * - The share price (total_usdc / total_shares) never falls at a deposit, withdrawal or return
- *   (their rounding favours the pool); it may fall only at a `write_off`, the documented loss when
- *   a keeper is slashed. Every write-off is listed in the figures with its ledger and the price
- *   around it; a fall anywhere else names the event's account.
+ * - The events are replayed backward from the current books (replay.ts); with the whole history
+ *   in the window, `total_usdc`, `total_shares` and `active_liq` before the first event must be
+ *   zero (every USDC, share and draw explained by an event). With only part of it, what the
+ *   window explains must not exceed the books (nothing negative before it). (`total_profit` is
+ *   invariant 11's.)
+ * - The share price, on free assets (`total_usdc` less the profit still locked at the event's
+ *   ledger time, src/core `lockedProfit` / `freeAssets`, the basis the vault prices shares on),
+ *   never falls at a deposit, withdrawal, return or flash draw (their rounding favours the pool,
+ *   and booked profit is locked, so a booking leaves it where it was); it may fall only at a
+ *   `write_off`, the documented loss when a keeper is slashed for more than its bond recovers.
+ *   Every write-off is listed in the figures with its ledger and the price around it; a fall
+ *   anywhere else names the event's account. The lock at each event is rebuilt from the
+ *   bookings (replay.ts `profitLocks`); where a partial window cannot tell it (before its last
+ *   booking), the event is counted as unchecked.
  */
-export function checkProfit(s: Pick<AuditSnapshot, 'addresses' | 'books' | 'history'>): InvariantResult {
+export function checkProfit(s: Pick<AuditSnapshot, 'addresses' | 'books' | 'history' | 'vaultSettings' | 'closeTime'>): InvariantResult {
   const { id, name } = PROFIT
   const { events, complete, fromLedger } = s.history
   const replay = replayBackward(events, s.books)
-  const returns = events.filter((e) => e.kind === 'return')
-  const booked = returns.reduce((a, e) => a + e.profit, 0n)
+  const locks = profitLocks(events, s.books, { fromEmpty: complete, unlockSecs: BigInt(s.vaultSettings.profitUnlockSecs) })
   const offenders: Offender[] = []
   const init = replay.initial
   const fields = [
-    ['total_profit', init.totalProfit],
     ['total_usdc', init.totalUsdc],
     ['total_shares', init.totalShares],
     ['active_liq', init.activeLiq],
@@ -52,48 +58,54 @@ export function checkProfit(s: Pick<AuditSnapshot, 'addresses' | 'books' | 'hist
 
   const writeOffs: Record<string, string> = {}
   let n = 0
-  for (const step of replay.steps) {
+  let unchecked = 0
+  replay.steps.forEach((step, i) => {
     const e = step.event
+    if (e.kind === 'registry' || e.kind === 'wreq' || e.kind === 'draw') return // no price moves
+    const lock = locks.steps[i]!
+    const before = freeTotals(step.before, lock.before, e.time)
+    const after = freeTotals(step.after, lock.after, e.time)
     if (e.kind === 'write_off') {
       n++
       writeOffs[`writeOff${n}`] =
-        `ledger ${e.ledger}: keeper ${e.account} written down ${formatAmount(e.writtenDown)}, recovered ${formatAmount(e.recovered)}, price ${formatPrice(price(step.before))} -> ${formatPrice(price(step.after))}`
-      continue
+        `ledger ${e.ledger}: keeper ${e.account} written down ${formatAmount(e.writtenDown)}, recovered ${formatAmount(e.recovered)}, price ${priceText(before)} -> ${priceText(after)}`
+      return
     }
-    if (e.kind !== 'registry' && priceFell(step.before, step.after))
+    if (before === undefined || after === undefined) {
+      unchecked++
+      return
+    }
+    if (priceFell(before, after))
       offenders.push(
         offender(
           e.account,
-          price(step.after) - price(step.before),
-          `share price fell ${formatPrice(price(step.before))} -> ${formatPrice(price(step.after))} at a ${e.kind} (ledger ${e.ledger}), not a write-off`,
+          price(after) - price(before),
+          `share price fell ${formatPrice(price(before))} -> ${formatPrice(price(after))} at a ${e.kind} (ledger ${e.ledger}), not a write-off`,
         ),
       )
-  }
+  })
 
+  const now = freeTotals(s.books, s.books, s.closeTime)
   const figures: Record<string, string> = {
-    totalProfit: formatAmount(s.books.totalProfit),
-    profitInReturnEvents: formatAmount(booked),
-    returns: String(returns.length),
-    difference: formatDelta(s.books.totalProfit - booked),
     events: String(events.length),
     fromLedger: String(fromLedger),
     toLedger: String(s.history.toLedger),
     historyComplete: String(complete),
-    sharePrice: formatPrice(price(s.books)),
+    sharePrice: priceText(now),
+    pricesUnchecked: String(unchecked),
     writeOffs: String(n),
     ...writeOffs,
   }
+  if (locks.problem !== undefined) figures.lockNotRebuilt = locks.problem
   const holds = offenders.length === 0
-  const earlier = !complete && s.books.totalProfit !== booked
   let detail: string
-  if (!holds)
-    detail = `total_profit ${figures.totalProfit}, returns in the events ${figures.profitInReturnEvents}; ${offenders.length} finding(s) the events do not explain.`
-  else if (earlier)
-    detail = `${returns.length} returns from ledger ${fromLedger} booked ${figures.profitInReturnEvents} of total_profit ${figures.totalProfit}; the rest is older than the RPC's event window (unverified).`
+  if (!holds) detail = `${offenders.length} finding(s) the vault's events do not explain.`
+  else if (complete && unchecked === 0)
+    detail = `The ${events.length} events explain the books from empty; the share price (on free assets) fell only at ${n} write-off(s).`
   else if (complete)
-    detail = `total_profit ${figures.totalProfit} = the profit of ${returns.length} return(s); the share price fell only at ${n} write-off(s).`
+    detail = `The ${events.length} events explain the books from empty; the share price fell only at ${n} write-off(s), but ${unchecked} event(s) could not be priced (${locks.problem ?? 'lock unknown'}).`
   else
-    detail = `total_profit ${figures.totalProfit} = the profit of ${returns.length} return(s) from ledger ${fromLedger}; the vault's history before it is outside the RPC's event window (unverified).`
-  // A partial history cannot prove the invariant: a warning, not a pass without remarks.
-  return result(id, name, { holds, warning: holds && !complete, detail, figures, offenders })
+    detail = `The events from ledger ${fromLedger} fit the books; the vault's history before it is outside the RPC's event window (unverified${unchecked > 0 ? `, ${unchecked} event(s) before the window's last booking not priced` : ''}).`
+  // A partial history, or events the lock cannot be rebuilt for, cannot prove it: a warning.
+  return result(id, name, { holds, warning: holds && (!complete || unchecked > 0), detail, figures, offenders })
 }

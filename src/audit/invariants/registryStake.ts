@@ -6,11 +6,12 @@ export const REGISTRY_STAKE = { id: 4, name: 'registry USDC = Σ stakes of regis
 
 /**
  * Invariant 4: the registry holds exactly the stakes of the keepers still registered. Stake enters
- * at `register` (min_stake) and leaves at `deregister` (the refund) or `slash`, which sends
- * floor(stake * slash_rate_bps / 10000) to the vault (booked there as `recovered` by write_off)
- * and lowers the keeper's `stake` by the same amount. A shortfall means a keeper could not be
- * refunded or slashed in full: broken. A surplus is USDC sent to the registry outside those paths
- * (a donation nobody can withdraw): a warning.
+ * at `register` (min_stake) and `add_bond`, and leaves at `withdraw_bond` and `deregister` (the
+ * refunds) or `slash`, which sends the penalty floor(stake * slash_rate_bps / 10000) plus the
+ * outstanding draw it covers to the vault (booked there as `recovered` by write_off) and lowers
+ * the keeper's `stake` by the same amount. A shortfall means a keeper could not be refunded or
+ * slashed in full: broken. A surplus is USDC sent to the registry outside those paths (a donation
+ * nobody can withdraw): a warning.
  */
 export function checkRegistryStake(
   s: Pick<AuditSnapshot, 'addresses' | 'keepers' | 'registryUsdcBalance' | 'history'>,
@@ -40,7 +41,7 @@ export function checkRegistryStake(
       warning: true,
       figures,
       detail: `The registry holds ${figures.difference} USDC more than its keepers' stakes (${figures.sumOfStakes}): a donation.`,
-      offenders: [offender(s.addresses.registry, diff, 'surplus: USDC sent to the registry outside register')],
+      offenders: [offender(s.addresses.registry, diff, 'surplus: USDC sent to the registry outside register and add_bond')],
     })
   return result(id, name, {
     holds: false,
