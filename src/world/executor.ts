@@ -2,7 +2,6 @@ import type { Keypair } from '@stellar/stellar-sdk'
 import { ExecutorContract } from '../keeper/clients/executor.js'
 import { seedBytes } from './seed.js'
 import type { World } from './types.js'
-import { loadWasm } from './wasm.js'
 
 export interface DeployExecutorOptions {
   /** Register the executor in the world's registry (default true; the keeper pays the stake). */
@@ -11,16 +10,18 @@ export interface DeployExecutorOptions {
   name?: string
   /**
    * Deployment salt label: one executor per keeper and label (default `'default'`). The contract
-   * id follows from the world's seed, the keeper and the label.
+   * id follows from the world's registry, seed, the keeper and the label.
    */
   label?: string
 }
 
 /**
- * Deploys an executor contract (target/wasm/executor.wasm, built when missing) owned by `keeper`
- * for the world's service vault, and registers it in the world's registry: the keeper's
- * `min_stake` USDC goes through the executor to the registry, and from then on the executor is
- * the registered keeper (draws are the executor's, the keeper's own registration is untouched).
+ * Has the world's registry deploy an executor owned by `keeper` (`deploy_executor`: the
+ * registry's approved executor code, for the world's service vault, USDC and registry), and
+ * registers it in the registry: the keeper's `min_stake` USDC goes through the executor to the
+ * registry, and from then on the executor is the registered keeper (draws are the executor's, the
+ * keeper's own registration is untouched). Registered from the registry's code, it is `approved`:
+ * it may take the vault's flash draws.
  *
  * @example
  * import { deployExecutor } from './index.js'
@@ -29,12 +30,11 @@ export interface DeployExecutorOptions {
  */
 export async function deployExecutor(world: World, keeper: Keypair, opts: DeployExecutorOptions = {}): Promise<ExecutorContract> {
   if (world.service === undefined) throw new Error('the world has no service vault and registry (deployWorld with service: false)')
-  const executor = await ExecutorContract.deploy(world.chain, {
+  const executor = await ExecutorContract.deployFromRegistry(world.chain, {
     owner: keeper,
+    registry: world.service.registry,
     vault: world.service.vault,
-    usdc: world.usdc.contract,
-    wasm: loadWasm('own', 'executor'),
-    options: { salt: seedBytes(world.seed, `salt/executor/${keeper.publicKey()}/${opts.label ?? 'default'}`) },
+    salt: seedBytes(world.seed, `salt/executor/${keeper.publicKey()}/${opts.label ?? 'default'}`),
   })
   if (opts.register ?? true) {
     await executor.register(keeper, world.service.registry, opts.name ?? `executor-${keeper.publicKey().slice(0, 8)}`)

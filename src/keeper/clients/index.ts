@@ -1,14 +1,18 @@
-export { VaultContract, isMissingFunction, type DepositorInfo, type VaultConfig, type VaultState } from './vault.js'
+export { VaultContract, VaultErrorCode, isMissingFunction, type DepositorInfo, type VaultConfig, type VaultState } from './vault.js'
 export { RegistryContract, RegistryErrorCode, toKeeperInfo, type KeeperInfo, type RegistryConfig } from './registry.js'
 export { tokenBalance } from './token.js'
 export {
   ExecutorContract,
   ExecutorErrorCode,
+  encodeFlashCall,
   encodeSwap,
   encodeSwaps,
+  flashDrawArgs,
   type DeployExecutorParameters,
+  type ExecutorCallOptions,
   type ExecutorLiquidation,
   type ExecutorLiquidationResult,
   type ExecutorSender,
   type ExecutorSwap,
 } from './executor.js'
+export { keeperFeeOf, vaultEventData, type SettledReturn } from './vaultEvents.js'

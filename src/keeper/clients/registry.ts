@@ -1,4 +1,4 @@
-import type { Keypair } from '@stellar/stellar-sdk'
+import { xdr, type Keypair } from '@stellar/stellar-sdk'
 import { addr, i128, invoke, read, readKeeperPages, str, u32, type Chain } from '../../chain/index.js'
 import { toKeeperInfo, toRegistryConfig, type KeeperInfo, type RegistryConfig } from '../../chain/records/registry.js'
 import { toNumber } from './convert.js'
@@ -42,6 +42,21 @@ export class RegistryContract {
   /** add_bond(operator, amount): more of the operator's USDC behind its draws (raises `drawLimit`). */
   async addBond(operator: Keypair, amount: bigint): Promise<void> {
     await invoke(this.chain, operator, this.contractId, 'add_bond', [addr(operator.publicKey()), i128(amount)])
+  }
+
+  /** withdraw_bond(operator, amount): bond back to the operator (at least min_stake stays; never while a draw is out). */
+  async withdrawBond(operator: Keypair, amount: bigint): Promise<void> {
+    await invoke(this.chain, operator, this.contractId, 'withdraw_bond', [addr(operator.publicKey()), i128(amount)])
+  }
+
+  /**
+   * deploy_executor(owner, salt): the registry deploys its approved executor code for `owner`
+   * (constructor owner, vault, usdc, registry). Returns the executor's address; the keeper's
+   * `ExecutorContract.deployFromRegistry` wraps it in a client.
+   */
+  async deployExecutor(owner: Keypair, salt: Uint8Array): Promise<string> {
+    const res = await invoke<string>(this.chain, owner, this.contractId, 'deploy_executor', [addr(owner.publicKey()), xdr.ScVal.scvBytes(Buffer.from(salt))])
+    return String(res.value)
   }
 
   async getKeeper(operator: string): Promise<KeeperInfo> {

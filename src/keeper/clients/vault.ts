@@ -3,8 +3,34 @@ import { SimulationError, addr, i128, invoke, read, u64, type Chain } from '../.
 import type { VaultClient } from '../sdk/index.js'
 import { toDepositorInfo, toVaultConfig, toVaultState, type DepositorInfo, type VaultConfig, type VaultState } from '../../chain/records/vault.js'
 import { toBigInt } from './convert.js'
+import { keeperFeeOf, type SettledReturn } from './vaultEvents.js'
 
 export type { DepositorInfo, VaultConfig, VaultState } from '../../chain/records/vault.js'
+
+/** Vault error codes (contracts/vault, band 100-199) the keeper reacts to or names. */
+export const VaultErrorCode = {
+  InvalidConfig: 100,
+  NotInit: 101,
+  InvalidAmount: 103,
+  InsufficientLiquidity: 110,
+  DrawsPaused: 112,
+  DrawCapExceeded: 113,
+  DrawOutstanding: 114,
+  NoActiveDraw: 115,
+  KeeperSlashed: 116,
+  /** Constructor: withdraw_cooldown above 30 days. */
+  InvalidCooldown: 119,
+  /** Constructor: keeper_fee_bps above 5000. */
+  InvalidKeeperFee: 120,
+  /** Constructor: profit_unlock_secs 0 or above 30 days. */
+  InvalidUnlockPeriod: 121,
+  /** flash_draw by a keeper that is not an executor the registry deployed from its approved code. */
+  NotApprovedExecutor: 122,
+  /** The flash draw's receiver gave back less than the principal: the whole transaction reverted. */
+  FlashNotRepaid: 123,
+  /** A two-step draw would take idle USDC that requested withdrawals need. */
+  WithdrawalPending: 124,
+} as const
 
 /** Whether the contract lacks a function (old vault without get_keeper_draw, ...). */
 export function isMissingFunction(err: unknown): boolean {
@@ -52,12 +78,20 @@ export class VaultContract {
 
   /** Returns the profit the vault booked. */
   async returnProceeds(keeper: Keypair, amount: bigint, responseTimeMs: number): Promise<bigint> {
+    return (await this.returnProceedsWithFee(keeper, amount, responseTimeMs)).profit
+  }
+
+  /**
+   * `return_proceeds`, with the keeper fee the vault paid (the `return` event's `fee`: a
+   * closing return with gross profit pays `keeper_fee_bps` of it to the keeper).
+   */
+  async returnProceedsWithFee(keeper: Keypair, amount: bigint, responseTimeMs: number): Promise<SettledReturn> {
     const res = await invoke<bigint>(this.chain, keeper, this.contractId, 'return_proceeds', [
       addr(keeper.publicKey()),
       i128(amount),
       u64(Math.max(0, Math.round(responseTimeMs))),
     ])
-    return toBigInt(res.value)
+    return { profit: toBigInt(res.value), fee: keeperFeeOf(res.events, this.contractId, 'return', keeper.publicKey()) }
   }
 
   async deposit(depositor: Keypair, amount: bigint): Promise<bigint> {
@@ -70,6 +104,7 @@ export class VaultContract {
     return {
       draw: (amount) => this.draw(keeper, amount),
       returnProceeds: (amount, ms) => this.returnProceeds(keeper, amount, ms),
+      returnProceedsWithFee: (amount, ms) => this.returnProceedsWithFee(keeper, amount, ms),
     }
   }
 }

@@ -18,7 +18,10 @@ export interface Task<D = unknown> {
   data: D
 }
 
-/** What executing a task did. `profit` is always `max(0, proceeds - drew)`. */
+/**
+ * What executing a task did. `profit` is always `max(0, proceeds - drew)`: the gross profit, of
+ * which the vault pays the keeper its fee (`reward`) and books the rest for the depositors.
+ */
 export interface Result {
   /** USDC drawn from the vault (7 decimals). */
   drew: bigint
@@ -61,6 +64,13 @@ export interface Result {
    * and included in (`executionFee(submitResult)` builds it). `/api/state` shows it per execution.
    */
   fee?: ExecutionFee
+  /**
+   * The keeper's reward for this work: the fee the vault paid the registered keeper out of the
+   * gross profit (`keeper_fee_bps`; the `fee` of the vault's `flash` or closing `return` event),
+   * USDC 7 decimals. The engine fills it in from the returns made through its vault client when
+   * the adapter leaves it out.
+   */
+  reward?: bigint
 }
 
 /** The fee of an execution's fill transaction (see `Result.fee`). */
@@ -100,6 +110,12 @@ export interface VaultClient {
    * the draw. Returns the profit the vault booked.
    */
   returnProceeds(amount: bigint, responseTimeMs: number): Promise<bigint>
+  /**
+   * The same return, also saying what it paid the keeper: `profit` booked for the depositors and
+   * the keeper's `fee` (the vault's `return` event). The keeper's own vault clients have it; the
+   * engine counts each fee as the execution's reward.
+   */
+  returnProceedsWithFee?(amount: bigint, responseTimeMs: number): Promise<{ profit: bigint; fee: bigint }>
 }
 
 /** A position the adapter watches, for the dashboard (`/api/state`). */
