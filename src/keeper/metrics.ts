@@ -35,6 +35,8 @@ export interface KeeperMetrics {
   tasksTotal: Counter<'adapter' | 'outcome'>
   adapterErrors: Counter<'adapter' | 'stage'>
   profitTotal: Counter
+  /** The keeper fees the vault paid this keeper (its reward), USDC. */
+  rewardsTotal: Counter
   failedTransactions: Counter<'reason'>
   failedTransactionFees: Counter
   /** XLM charged for the fill transactions of executions that landed (resource fee included). */
@@ -135,7 +137,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Keepe
     }),
     profitTotal: new Counter({
       name: 'service_profit_usdc_total',
-      help: 'Profit booked by this process in USDC.',
+      help: "Gross profit of this process's executions in USDC (what the depositors booked plus the keeper's fee).",
+      registers: r,
+    }),
+    rewardsTotal: new Counter({
+      name: 'service_keeper_rewards_usdc_total',
+      help: "The keeper's rewards in USDC: the fees the vault paid this keeper out of its fills' gross profit (keeper_fee_bps; the fee of the vault's flash and closing return events).",
       registers: r,
     }),
     failedTransactions: new Counter({

@@ -36,6 +36,7 @@ export {
   RegistryContract,
   RegistryErrorCode,
   VaultContract,
+  VaultErrorCode,
   isMissingFunction,
   tokenBalance,
   type DepositorInfo,

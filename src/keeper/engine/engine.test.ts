@@ -21,10 +21,11 @@ interface Job {
   skip?: string
 }
 
-function world(opts: { limits?: CapitalLimits; crashAt?: StepBoundary; keepFinished?: number } = {}) {
+function world(opts: { limits?: CapitalLimits; crashAt?: StepBoundary; keepFinished?: number; returnFee?: bigint } = {}) {
   const clock = new ManualLedgerClock({ sequence: 100, closeTimeMs: 100_000 })
   const log: string[] = []
-  const results: { view: ExecutionView; profit: bigint; responseTimeMs: number }[] = []
+  const warnings: { obj: object; msg: string | undefined }[] = []
+  const results: { view: ExecutionView; profit: bigint; responseTimeMs: number; reward: bigint | undefined }[] = []
   const crashes: StepBoundary[] = []
   let limits = opts.limits ?? { idle: 1_000n, maxDraw: 1_000n }
   const plans: string[] = []
@@ -104,12 +105,22 @@ function world(opts: { limits?: CapitalLimits; crashAt?: StepBoundary; keepFinis
         log.push(`return ${a}`)
         return 10n
       },
+      // A vault client that says what each return paid the keeper (the return event's fee).
+      ...(opts.returnFee === undefined
+        ? {}
+        : {
+            async returnProceedsWithFee(a: bigint) {
+              outstanding = 0n
+              log.push(`return ${a}`)
+              return { profit: 10n - opts.returnFee!, fee: opts.returnFee! }
+            },
+          }),
     },
     limits: async () => limits,
     clock,
-    logger: silent,
+    logger: { ...silent, warn: (obj: object, msg?: string) => warnings.push({ obj, msg }) },
     emit: (kind, message) => log.push(`${kind}: ${message}`),
-    onResult: (view, r) => results.push({ view, profit: r.profit, responseTimeMs: r.responseTimeMs }),
+    onResult: (view, r) => results.push({ view, profit: r.profit, responseTimeMs: r.responseTimeMs, reward: r.reward }),
     ...(opts.crashAt ? { crashAt: opts.crashAt } : {}),
     ...(opts.keepFinished !== undefined ? { keepFinished: opts.keepFinished } : {}),
     crash: (b) => {
@@ -127,7 +138,7 @@ function world(opts: { limits?: CapitalLimits; crashAt?: StepBoundary; keepFinis
     }
   }
   const stageOf = (id: string) => engine.executions().find((e) => e.key === `fake:${id}`)?.stage
-  return { clock, engine, adapter, task, close, log, results, crashes, plans, stageOf, setLimits: (l: CapitalLimits) => (limits = l) }
+  return { clock, engine, adapter, task, close, log, warnings, results, crashes, plans, stageOf, setLimits: (l: CapitalLimits) => (limits = l) }
 }
 
 describe('ExecutionEngine', () => {
@@ -201,6 +212,20 @@ describe('ExecutionEngine', () => {
     w.setLimits({ idle: 1_000n, maxDraw: 500n })
     await w.close(3)
     expect(w.stageOf('wait')).toBe('returned')
+  })
+
+  it("gives a result the keeper fee its fire's returns were paid (the vault's return event), unless the adapter said it", async () => {
+    const w = world({ returnFee: 1n })
+    w.engine.offer(w.adapter, [w.task({ id: 'paid', target: 103, capital: 100n })])
+    await w.engine.settled()
+    await w.close(4)
+    expect(w.results.map((r) => [r.view.key, r.reward])).toEqual([['fake:paid', 1n]])
+    // a client that tells no fee: no reward
+    const plain = world()
+    plain.engine.offer(plain.adapter, [plain.task({ id: 'unpaid', target: 103, capital: 100n })])
+    await plain.engine.settled()
+    await plain.close(4)
+    expect(plain.results.map((r) => [r.view.key, r.reward])).toEqual([['fake:unpaid', undefined]])
   })
 
   it('expires, re-plans, records lost races and failures', async () => {

@@ -4,7 +4,7 @@
  */
 import type { Keypair } from '@stellar/stellar-sdk'
 import type { Chain } from '../../chain/index.js'
-import { isReplan, isStaged, type AdapterLogger, type FireContext, type Result, type Stage, type StepBoundary, type VaultClient } from '../sdk/index.js'
+import { isReplan, isStaged, returnWithFee, type AdapterLogger, type FireContext, type Result, type Stage, type StepBoundary, type VaultClient } from '../sdk/index.js'
 import { errMessage, errorTag, isDueAt, view, type Entry, type ExecutionBook, type ExecutionView } from './book.js'
 import type { LedgerClock } from './ledgerClock.js'
 import type { Scheduler } from './schedule.js'
@@ -33,13 +33,14 @@ export class Firer {
   async fire(e: Entry): Promise<void> {
     const { book } = this.p
     const held = this.p.scheduler.heldBy(e)
+    const rewards = tallyRewards(this.p.vault)
     try {
       if (!isStaged(e.adapter)) {
-        const result = await e.adapter.execute(this.p.chain, this.p.keypair, e.task!, this.p.vault)
-        this.finishWith(e, result)
+        const result = await e.adapter.execute(this.p.chain, this.p.keypair, e.task!, rewards.vault)
+        this.finishWith(e, withReward(result, rewards.total()))
         return
       }
-      const outcome = await e.adapter.fire(this.p.chain, this.p.keypair, e.plan, this.context(e))
+      const outcome = await e.adapter.fire(this.p.chain, this.p.keypair, e.plan, this.context(e, rewards.vault))
       if (isReplan(outcome)) {
         e.plan = { ...e.plan, targetLedger: outcome.replan }
         e.firing = false
@@ -51,7 +52,7 @@ export class Firer {
         })
         return
       }
-      this.finishWith(e, outcome)
+      this.finishWith(e, withReward(outcome, rewards.total()))
     } catch (err) {
       this.p.onError?.(e.adapterName, 'fire', err)
       const drawn = e.stage === 'drawn' || e.stage === 'filled' || e.stage === 'swapped'
@@ -66,10 +67,10 @@ export class Firer {
     }
   }
 
-  private context(e: Entry): FireContext {
+  private context(e: Entry, vault: VaultClient): FireContext {
     const { book } = this.p
     return {
-      vault: this.p.vault,
+      vault,
       step: async (boundary, info) => {
         book.move(e, boundary, info?.ledger ?? book.latest)
         this.p.logger.info({ adapter: e.adapterName, key: e.plan.key, step: boundary, ledger: info?.ledger, tx: info?.txHash }, `execution ${boundary}`)
@@ -107,4 +108,30 @@ export class Firer {
     this.p.onResult?.(view({ ...e, stage }), result)
     this.p.book.finish(e, stage, result.note ?? null)
   }
+}
+
+/**
+ * The engine's vault client for one fire, adding up the keeper fee of every return made through
+ * it (a client without `returnProceedsWithFee` tells none: 0).
+ */
+export function tallyRewards(vault: VaultClient): { vault: VaultClient; total: () => bigint } {
+  let total = 0n
+  const withFee = async (amount: bigint, responseTimeMs: number) => {
+    const settled = await returnWithFee(vault, amount, responseTimeMs)
+    if (settled.fee > 0n) total += settled.fee
+    return settled
+  }
+  return {
+    vault: {
+      draw: (amount) => vault.draw(amount),
+      returnProceeds: async (amount, responseTimeMs) => (await withFee(amount, responseTimeMs)).profit,
+      returnProceedsWithFee: withFee,
+    },
+    total: () => total,
+  }
+}
+
+/** The result with the reward its returns were paid, unless the adapter said it itself. */
+function withReward(result: Result, tallied: bigint): Result {
+  return result.reward === undefined && tallied > 0n ? { ...result, reward: tallied } : result
 }

@@ -70,12 +70,26 @@ export class DrawWatch {
       },
       returnProceeds: async (amount, responseTimeMs) => {
         const profit = await vault.returnProceeds(amount, responseTimeMs)
-        this.version++
-        const left = this.amount > amount ? this.amount - amount : 0n
-        this.set(left, left > 0n ? this.since : undefined, this.exact)
+        this.returned(amount)
         return profit
       },
+      ...(vault.returnProceedsWithFee === undefined
+        ? {}
+        : {
+            returnProceedsWithFee: async (amount: bigint, responseTimeMs: number) => {
+              const settled = await vault.returnProceedsWithFee!(amount, responseTimeMs)
+              this.returned(amount)
+              return settled
+            },
+          }),
     }
+  }
+
+  /** A return of the engine's landed. */
+  private returned(amount: bigint): void {
+    this.version++
+    const left = this.amount > amount ? this.amount - amount : 0n
+    this.set(left, left > 0n ? this.since : undefined, this.exact)
   }
 
   /** What the vault's record says now (stale-draw recovery's read, or a return it made). */

@@ -14,6 +14,7 @@ export function executorCycleVault(vault: VaultContract, executor: ExecutorContr
     balance: (depositor) => vault.balance(depositor),
     getDepositor: (depositor) => vault.getDepositor(depositor),
     returnProceeds: (operator, amount, responseTimeMs) => executor.returnProceeds(operator, amount, responseTimeMs),
+    returnProceedsWithFee: (operator, amount, responseTimeMs) => executor.returnProceedsWithFee(operator, amount, responseTimeMs),
     bind: (operator) => executor.vaultClient(operator),
   }
 }

@@ -1,5 +1,5 @@
 export { runCycle, refreshState } from './cycle.js'
 export { recoverStaleDraw, type RecoveryOutcome } from './recovery.js'
-export { recordResult } from './record.js'
+export { bookReward, recordResult } from './record.js'
 export { PollLoop, type PollLoopParameters } from './scheduler.js'
 export type { CycleDeps, CycleRegistry, CycleReport, CycleVault } from './types.js'

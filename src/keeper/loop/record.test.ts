@@ -9,7 +9,8 @@ import { makeResult } from '../sdk/index.js'
 import { DashboardState } from '../state/dashboard.js'
 import { EventLog } from '../state/events.js'
 import { recordingLogger } from '../../../test/keeper/cycleFakes.js'
-import { recordResult } from './record.js'
+import { performanceView, stateView } from '../routes/views.js'
+import { bookReward, recordResult } from './record.js'
 
 function deps() {
   const rec = recordingLogger()
@@ -90,5 +91,25 @@ describe('a fill with its fee', () => {
     expect(delay.find((v) => v.metricName === 'service_inclusion_delay_ledgers_sum')?.value).toBe(4)
     expect(delay.find((v) => v.metricName === 'service_inclusion_delay_ledgers_bucket' && v.labels.le === 1)?.value).toBe(1)
     expect(d.lines.find((l) => l.msg === 'task executed')?.obj).toMatchObject({ feeBid: 5_000, feeCharged: '1234567', feeBumped: true, sentLedger: 100, includedLedger: 103 })
+  })
+})
+
+describe("the keeper's rewards", () => {
+  it("book each result's reward (the vault's fee to the keeper) on the history, /api/state, /api/performance and service_keeper_rewards_usdc_total", async () => {
+    const d = deps()
+    // an atomic fill: 100 drawn, 130 back to the vault, 3 of the 30 paid to the keeper
+    recordResult(d, 'blend', 'GFLASH', makeResult({ drew: 100_0000000n, proceeds: 130_0000000n, responseTimeMs: 0, reward: 3_0000000n }))
+    recordResult(d, 'blend', 'GLOST', makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: 0, success: false }))
+    bookReward(d, 5000000n) // a return stale-draw recovery made
+    bookReward(d, 0n)
+    expect(d.state.history.map((h) => h.reward)).toEqual([3_0000000n, 0n])
+    expect(d.state.rewards).toEqual({ total: 3_5000000n, payments: 2 })
+    const all = await d.metrics.registry.getMetricsAsJSON()
+    expect(all.find((m) => m.name === 'service_keeper_rewards_usdc_total')?.values[0]?.value).toBeCloseTo(3.5, 9)
+    expect(stateView(d.state, d.events).rewards).toEqual({ totalUsdc: '35000000', payments: 2 })
+    const perf = performanceView(d.state)
+    expect(perf.liquidations.rewards).toBe('35000000')
+    expect(perf.liquidations.recent.map((r) => r.reward)).toEqual(['30000000', '0'])
+    expect(d.lines.find((l) => l.msg === 'task executed' && l.obj.label === 'GFLASH')?.obj.reward).toBe('30000000')
   })
 })

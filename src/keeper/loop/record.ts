@@ -10,10 +10,13 @@ import type { CycleDeps } from './types.js'
  * `service_tasks_total` but not there. The result's typed error (e.g. `ErrAlreadyFilled`) is
  * kept on the record and named in the log line and the event (`error: { name, code, message }`).
  * The fill's fee (`result.fee`) adds to `service_fees_paid_xlm_total` and its inclusion delay
- * (ledgers from sending to inclusion) to `service_inclusion_delay_ledgers`.
+ * (ledgers from sending to inclusion) to `service_inclusion_delay_ledgers`. The keeper's reward
+ * (`result.reward`, the fee the vault paid it) adds to the dashboard's `rewards` and
+ * `service_keeper_rewards_usdc_total`.
  */
 export function recordResult(deps: Pick<CycleDeps, 'state' | 'metrics' | 'logger' | 'events'>, adapter: string, label: string, result: Result): void {
   const rec = deps.state.fold(adapter, label, result)
+  if (rec.reward > 0n) deps.metrics.rewardsTotal.inc(toUnits(rec.reward))
   if (rec.success) {
     if (rec.liquidation) deps.metrics.liquidationsTotal.inc()
     deps.metrics.profitTotal.inc(toUnits(rec.profit))
@@ -36,6 +39,7 @@ export function recordResult(deps: Pick<CycleDeps, 'state' | 'metrics' | 'logger
       drew: rec.drew.toString(),
       proceeds: rec.proceeds.toString(),
       profit: rec.profit.toString(),
+      reward: rec.reward.toString(),
       responseTimeMs: rec.responseTimeMs,
       success: rec.success,
       ...(fee === undefined
@@ -50,7 +54,18 @@ export function recordResult(deps: Pick<CycleDeps, 'state' | 'metrics' | 'logger
     drew: rec.drew.toString(),
     proceeds: rec.proceeds.toString(),
     profit: rec.profit.toString(),
+    reward: rec.reward.toString(),
     responseTimeMs: rec.responseTimeMs,
     ...(error ? { error } : {}),
   })
+}
+
+/**
+ * A keeper fee the vault paid outside an execution's result (a return made by stale-draw
+ * recovery): onto the dashboard's `rewards` and `service_keeper_rewards_usdc_total`.
+ */
+export function bookReward(deps: Pick<CycleDeps, 'state' | 'metrics'>, fee: bigint): void {
+  if (fee <= 0n) return
+  deps.state.bookReward(fee)
+  deps.metrics.rewardsTotal.inc(toUnits(fee))
 }

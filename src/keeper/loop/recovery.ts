@@ -1,5 +1,6 @@
 import { ContractError } from '../../chain/index.js'
 import { isMissingFunction } from '../clients/index.js'
+import { bookReward } from './record.js'
 import type { CycleDeps } from './types.js'
 
 export type RecoveryOutcome =
@@ -16,6 +17,8 @@ export type RecoveryOutcome =
  * 3. return min(USDC on hand, draw) with return_proceeds. What is still owed after that is the
  *    shortfall: logged with its figures and shown on the API (`recovery` in /api/state).
  * No-op without USDC_CONTRACT, without a draw, or when the vault has no get_keeper_draw.
+ * Recovery never draws: it only returns (so the registry's bond limit on new draws never stops
+ * it). A closing return with gross profit pays the keeper its fee, booked as a reward.
  */
 export async function recoverStaleDraw(
   deps: Pick<CycleDeps, 'vault' | 'keypair' | 'usdcBalance' | 'events' | 'logger' | 'state' | 'metrics' | 'adapters' | 'chain'> & {
@@ -60,7 +63,8 @@ export async function recoverStaleDraw(
     return { kind: 'no-usdc', draw, held }
   }
   try {
-    await deps.vault.returnProceeds(deps.keypair, amount, 0)
+    if (deps.vault.returnProceedsWithFee !== undefined) bookReward(deps, (await deps.vault.returnProceedsWithFee(deps.keypair, amount, 0)).fee)
+    else await deps.vault.returnProceeds(deps.keypair, amount, 0)
   } catch (err) {
     if (err instanceof ContractError) {
       deps.logger.warn({ code: err.code, draw: draw.toString() }, 'stale-draw return refused by the vault')

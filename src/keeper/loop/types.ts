@@ -15,6 +15,8 @@ export interface CycleVault {
   balance(depositor: string): Promise<bigint>
   getDepositor(depositor: string): Promise<DepositorInfo>
   returnProceeds(keeper: Keypair, amount: bigint, responseTimeMs: number): Promise<bigint>
+  /** The same return, with the keeper fee it paid (the vault's `return` event); optional. */
+  returnProceedsWithFee?(keeper: Keypair, amount: bigint, responseTimeMs: number): Promise<{ profit: bigint; fee: bigint }>
   bind(keeper: Keypair): VaultClient
 }
 

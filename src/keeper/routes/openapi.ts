@@ -35,6 +35,8 @@ const keeper = {
     slashed: { type: 'boolean' },
     slashCount: { type: 'integer' },
     totalSlashed: amount,
+    approved: { type: 'boolean', description: 'an executor the registry deployed from its approved code: it may flash-draw' },
+    drawLimit: { ...amount, description: "the registry's bond limit: the largest new two-step draw the stake backs, floor(stake × (10000 − slash_rate_bps) / 10000)" },
   },
 }
 
@@ -73,6 +75,7 @@ const liquidation = {
     drew: amount,
     proceeds: amount,
     profit: amount,
+    reward: { ...amount, description: "the keeper's fee the vault paid for this work (0 when none)" },
     responseTimeMs: { type: 'number' },
     success: { type: 'boolean' },
     txHash: { type: 'string', nullable: true },
@@ -95,7 +98,7 @@ export const openApiDocument = {
       get: {
         summary: 'Prometheus metrics',
         description:
-          'service_cycles_total, service_liquidations_total (liquidation fills only), service_vault_tvl, service_sse_active, service_cycle_duration_seconds, service_cycle_overruns_total, service_rpc_errors_total{stage}, service_draws_outstanding, service_draw_outstanding_ledgers, service_last_cycle_timestamp_seconds, service_poll_interval_seconds, service_operator_xlm_balance, service_keeper_registered, service_keeper_slashed (NaN until first read), service_tasks_total{adapter,outcome}, service_adapter_errors_total{adapter,stage}, service_profit_usdc_total, service_failed_transactions_total{reason} (slippage, lost_race, other), service_failed_transaction_fees_xlm_total, service_fees_paid_xlm_total (fill transactions of executions that landed), service_fee_bumps_total{outcome} (accepted, refused), service_fee_bid_stroops (the last inclusion fee bid; NaN before the first), service_inclusion_delay_ledgers (histogram: ledgers from sending a fill to its inclusion), service_pool_full_reads_total{reason} (cold, gap, audit, every-scan), service_pool_cache_mismatches_total (kept positions a full read found different; should stay 0), service_pool_positions_read_total, process defaults (process_*, nodejs_*: one collection shared by the scrapes of a second)',
+          'service_cycles_total, service_liquidations_total (liquidation fills only), service_vault_tvl, service_sse_active, service_cycle_duration_seconds, service_cycle_overruns_total, service_rpc_errors_total{stage}, service_draws_outstanding, service_draw_outstanding_ledgers, service_last_cycle_timestamp_seconds, service_poll_interval_seconds, service_operator_xlm_balance, service_keeper_registered, service_keeper_slashed (NaN until first read), service_tasks_total{adapter,outcome}, service_adapter_errors_total{adapter,stage}, service_profit_usdc_total (gross: the depositors profit plus the keeper fee), service_keeper_rewards_usdc_total (the keeper fees the vault paid this keeper), service_failed_transactions_total{reason} (slippage, lost_race, other), service_failed_transaction_fees_xlm_total, service_fees_paid_xlm_total (fill transactions of executions that landed), service_fee_bumps_total{outcome} (accepted, refused), service_fee_bid_stroops (the last inclusion fee bid; NaN before the first), service_inclusion_delay_ledgers (histogram: ledgers from sending a fill to its inclusion), service_pool_full_reads_total{reason} (cold, gap, audit, every-scan), service_pool_cache_mismatches_total (kept positions a full read found different; should stay 0), service_pool_positions_read_total, process defaults (process_*, nodejs_*: one collection shared by the scrapes of a second)',
         responses: { '200': { description: 'text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } } },
       },
     },
@@ -143,6 +146,11 @@ export const openApiDocument = {
                     events: { type: 'array', items: event, description: 'last 50 lines, oldest first' },
                     outstandingDraw: { ...amount, description: "this keeper's outstanding vault draw (get_keeper_draw), kept current while the engine holds it" },
                     outstandingDrawLedgers: { type: 'integer', description: 'ledgers since that draw was taken (its vault draw event), 0 without a draw' },
+                    rewards: {
+                      type: 'object',
+                      description: "the keeper's rewards since this process started: the fees the vault paid the registered keeper (keeper_fee_bps of each fill's gross profit: the fee of its flash and closing return events)",
+                      properties: { totalUsdc: amount, payments: { type: 'integer' } },
+                    },
                     failedTransactions: {
                       type: 'object',
                       description: 'transactions this process tried that failed (refused in simulation or failed on the ledger), by reason, and the XLM the failed ones on the ledger cost',
@@ -198,6 +206,7 @@ export const openApiDocument = {
                               drew: amount,
                               proceeds: amount,
                               profit: amount,
+                              reward: { ...amount, description: "the keeper's fee the vault paid for this execution" },
                               responseTimeMs: { type: 'integer' },
                               success: { type: 'boolean' },
                               lost: { type: 'boolean' },
@@ -275,6 +284,7 @@ export const openApiDocument = {
                         winRate: { type: 'number', description: 'fills / executions, 0..1' },
                         avgResponseTimeMs: { type: 'number' },
                         totalProfit: amount,
+                        rewards: { ...amount, description: "the keeper fees the vault paid this process's executions" },
                         recent: { type: 'array', items: liquidation },
                       },
                     },

@@ -41,6 +41,8 @@ export function keeperView(k: KeeperInfo) {
     slashed: k.slashed,
     slashCount: k.slashCount,
     totalSlashed: k.totalSlashed.toString(),
+    approved: k.approved,
+    drawLimit: k.drawLimit.toString(),
   }
 }
 
@@ -67,6 +69,7 @@ export function liquidationView(r: LiquidationRecord) {
     drew: r.drew.toString(),
     proceeds: r.proceeds.toString(),
     profit: r.profit.toString(),
+    reward: r.reward.toString(),
     responseTimeMs: r.responseTimeMs,
     success: r.success,
     txHash: r.txHash ?? null,
@@ -117,6 +120,7 @@ export function executionView(e: ExecutionView) {
             drew: e.result.drew.toString(),
             proceeds: e.result.proceeds.toString(),
             profit: e.result.profit.toString(),
+            reward: (e.result.reward ?? 0n).toString(),
             responseTimeMs: e.result.responseTimeMs,
             success: e.result.success ?? true,
             lost: e.result.lost ?? false,
@@ -125,6 +129,11 @@ export function executionView(e: ExecutionView) {
     fee: e.result?.fee === undefined ? null : feeView(e.result.fee),
     error: errorView(e.error),
   }
+}
+
+/** The keeper's rewards since start: the fees the vault paid it (decimal string of 7 decimals) and how many. */
+export function rewardsView(state: DashboardState) {
+  return { totalUsdc: state.rewards.total.toString(), payments: state.rewards.payments }
 }
 
 export function stateView(state: DashboardState, events: EventLog) {
@@ -141,6 +150,7 @@ export function stateView(state: DashboardState, events: EventLog) {
     events: events.recent(50),
     outstandingDraw: state.outstandingDraw.toString(),
     outstandingDrawLedgers: state.outstandingDrawLedgers,
+    rewards: rewardsView(state),
     failedTransactions: {
       total: state.failedTransactions.total,
       byReason: { ...state.failedTransactions.byReason },
@@ -194,6 +204,7 @@ export function performanceView(state: DashboardState) {
       winRate: executions === 0 ? 0 : fills / executions,
       avgResponseTimeMs: avg,
       totalProfit: totalProfit.toString(),
+      rewards: state.rewards.total.toString(),
       recent: local.slice(-50).map(liquidationView),
     },
   }

@@ -27,6 +27,6 @@ export type {
   StepBoundary,
 } from './staged.js'
 export { isReplan, isSkip, isStaged } from './staged.js'
-export { makeResult } from './profit.js'
+export { makeResult, returnWithFee } from './profit.js'
 export { executionFee } from './fee.js'
 export { clampPriority, clampTaskPriorities, sortTasksByPriority, taskPriority } from './priority.js'

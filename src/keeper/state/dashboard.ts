@@ -10,6 +10,8 @@ export interface LiquidationRecord {
   drew: bigint
   proceeds: bigint
   profit: bigint
+  /** The keeper's fee the vault paid for this work (0 when none). */
+  reward: bigint
   responseTimeMs: number
   success: boolean
   txHash?: string
@@ -73,6 +75,12 @@ export class DashboardState {
   /** Registration with the keeper registry: retried each cycle while 'failed'. */
   registration: 'registered' | 'skipped' | 'failed' | 'not attempted' = 'not attempted'
   recovery: RecoveryRecord | null = null
+  /**
+   * The keeper's rewards since this process started: the fees the vault paid the registered
+   * keeper (keeper_fee_bps of each fill's gross profit; the `fee` of its `flash` and closing
+   * `return` events), USDC 7 decimals, and how many payments they were.
+   */
+  rewards: { total: bigint; payments: number } = { total: 0n, payments: 0 }
   /** The execution engine's book: planned, in-flight and recently finished work. */
   executions: ExecutionView[] = []
   /** Transactions this process tried that failed (refused in simulation or failed on the ledger). */
@@ -82,7 +90,14 @@ export class DashboardState {
 
   constructor(private readonly historyCapacity = 500) {}
 
-  /** Folds one adapter result into the history. */
+  /** A keeper fee the vault paid (an execution's reward, or a return recovery made). */
+  bookReward(fee: bigint): void {
+    if (fee <= 0n) return
+    this.rewards.total += fee
+    this.rewards.payments++
+  }
+
+  /** Folds one adapter result into the history (its reward into `rewards`). */
   fold(adapter: string, label: string, r: Result): LiquidationRecord {
     const rec: LiquidationRecord = {
       at: new Date().toISOString(),
@@ -91,6 +106,7 @@ export class DashboardState {
       drew: r.drew,
       proceeds: r.proceeds,
       profit: r.profit,
+      reward: r.reward ?? 0n,
       responseTimeMs: r.responseTimeMs,
       success: r.success ?? true,
       ...(r.txHash ? { txHash: r.txHash } : {}),
@@ -103,6 +119,7 @@ export class DashboardState {
       f.byReason[r.failedTransaction.reason] = (f.byReason[r.failedTransaction.reason] ?? 0) + 1
       f.feesStroops += r.failedTransaction.feeCharged
     }
+    if (rec.reward > 0n) this.bookReward(rec.reward)
     this.history.push(rec)
     if (this.history.length > this.historyCapacity) this.history.splice(0, this.history.length - this.historyCapacity)
     return rec

@@ -1,8 +1,11 @@
 /**
- * The atomic path of a user liquidation: the keeper's executor contract (the registered keeper)
- * draws, fills + repays + withdraws the collateral, sells it on the DEX and returns the proceeds
- * in ONE transaction. A lost race or a sale below the draw reverts the whole transaction, so no
- * capital is ever outstanding across a ledger and a crash can never strand it.
+ * The atomic path of a user liquidation: the vault's flash draw to the keeper's executor contract
+ * (the registered keeper, deployed by the registry from its approved code). The operator sends
+ * `vault.flash_draw`; the vault lends, the executor fills + repays + withdraws the collateral,
+ * sells it on the DEX and hands all the USDC back, and the vault pays the keeper its fee, in ONE
+ * transaction. A lost race or a sale below the draw reverts the whole transaction, so no capital
+ * is ever outstanding across a ledger and a crash can never strand it. The registry's bond limit
+ * does not bound it (that is for two-step draws).
  */
 import { ContractError, type SubmissionLanes } from '../../../chain/index.js'
 import type { ExecutorContract, ExecutorSwap } from '../../clients/executor.js'
@@ -17,7 +20,7 @@ import { lostRace, sameAuction } from './userLiquidation.js'
 import type { PoolReader } from './scan.js'
 import { loadAuction } from './loadPool.js'
 
-/** The executor's atomic `liquidate`, sent from a lane with the operator's authorization. */
+/** The executor's atomic `liquidate` (the vault's flash draw), sent from a lane with the operator's authorization. */
 export type ExecutorLiquidator = Pick<ExecutorContract, 'contractId' | 'liquidate'>
 
 export interface AtomicExecutorParameters {
@@ -76,14 +79,16 @@ export function atomicExecutor(p: AtomicExecutorParameters): AtomicExecutor {
         })
       }
       for (const step of ['drawn', 'filled', 'swapped', 'returned'] as const) await fc.step(step, { ledger: sent.ledger, txHash: sent.hash })
+      // Everything the fill gained went to the vault: the depositors' profit and the keeper's fee.
       return makeResult({
         drew: order.drew,
-        proceeds: order.drew + sent.profit,
+        proceeds: order.drew + sent.profit + sent.fee,
         responseTimeMs,
         success: true,
         txHash: sent.hash,
         note: `filled ${fill.percent} % atomically at ledger ${sent.ledger} (planned ${plan.targetLedger})`,
         fee: executionFee(sent.submitted),
+        reward: sent.fee,
       })
     },
   }

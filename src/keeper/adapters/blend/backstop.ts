@@ -9,7 +9,7 @@ import { addr, i128, invoke, u32, type Chain } from '../../../chain/index.js'
 import { mulDiv, slippageFloor } from '../../../core/index.js'
 import { tokenBalance } from '../../clients/token.js'
 import type { ExecutionFee, FireContext, Result, Task } from '../../sdk/index.js'
-import { executionFee, makeResult } from '../../sdk/index.js'
+import { executionFee, makeResult, returnWithFee } from '../../sdk/index.js'
 import { planFill } from './auctionPlan.js'
 import { backstopTokenOf, cometExitUsdc, cometJoinUsdc, exitablePercent, exitToUsdc, joinWithUsdc, readComet } from './backstopToken.js'
 import type { BlendContext } from './context.js'
@@ -159,7 +159,7 @@ export function backstopAuctions(ctx: BlendContext) {
       const measured = usdcAfter - usdcBefore
       ctx.onFill?.({ user: backstop, plannedLedger: plan.block, fillLedger, drew, proceeds: measured })
       const toReturn = measured >= drew ? measured : minBig(drew, usdcAfter)
-      if (toReturn > 0n) await fc.vault.returnProceeds(toReturn, responseTimeMs)
+      const reward = toReturn > 0n ? (await returnWithFee(fc.vault, toReturn, responseTimeMs)).fee : 0n
       await fc.step('returned')
       ctx.emit?.('fill', `filled bad-debt auction at ledger ${fillLedger}: drew ${drew}, returned ${toReturn}`)
       return makeResult({
@@ -170,6 +170,7 @@ export function backstopAuctions(ctx: BlendContext) {
         txHash: fillHash,
         note: held ? 'backstop tokens held' : `bad debt: ${percent} % filled at ledger ${fillLedger} (planned ${plan.block})`,
         fee: fillFee,
+        reward,
       })
     }
     return { targetLedger: plan.block, expiresAtLedger: auction.block + 500, capital: drew, run }
@@ -256,8 +257,9 @@ export function backstopAuctions(ctx: BlendContext) {
       const measured = usdcAfter - usdcBefore
       ctx.onFill?.({ user: backstop, plannedLedger: plan.block, fillLedger, drew, proceeds: measured })
       const toReturn = measured >= drew ? measured : minBig(drew, usdcAfter)
+      let reward = 0n
       if (toReturn > 0n && drew > 0n) {
-        await fc.vault.returnProceeds(toReturn, responseTimeMs)
+        reward = (await returnWithFee(fc.vault, toReturn, responseTimeMs)).fee
         await fc.step('returned')
       }
       ctx.emit?.('fill', `filled interest auction at ledger ${fillLedger}: drew ${drew}, returned ${toReturn}`)
@@ -269,6 +271,7 @@ export function backstopAuctions(ctx: BlendContext) {
         txHash: fillHash,
         note: `interest auction filled at ledger ${fillLedger} (planned ${plan.block})`,
         fee: fillFee,
+        reward,
       })
     }
     return { targetLedger: plan.block, expiresAtLedger: auction.block + 500, capital: drew, run }

@@ -25,7 +25,7 @@ import type { Keypair } from '@stellar/stellar-sdk'
 import { addr, invoke, type Chain } from '../../../chain/index.js'
 import { AUCTION_RAMP_BLOCKS, type ConstantProductPool } from '../../../core/index.js'
 import type { ExecutionPlan, FireContext, FireOutcome, PlanOutcome, PlanProgress, Result, Task } from '../../sdk/index.js'
-import { executionFee, makeResult, type ExecutionFee, type FillSubmitOptions } from '../../sdk/index.js'
+import { executionFee, makeResult, returnWithFee, type ExecutionFee, type FillSubmitOptions } from '../../sdk/index.js'
 import { tokenBalance } from '../../clients/token.js'
 import { planFill, planPartialFill, profitabilityAt, type FillPlan } from './auctionPlan.js'
 import type { BlendContext } from './context.js'
@@ -277,6 +277,7 @@ export function userLiquidations(ctx: BlendContext) {
 
     let held: string[] = []
     let toReturn = 0n
+    let reward = 0n
     let returned = false
     const responseTimeMs = await fc.responseTimeMs(fillLedger)
     try {
@@ -290,7 +291,8 @@ export function userLiquidations(ctx: BlendContext) {
       // closes: the vault gets its principal back and books no profit. Only when the keeper's own
       // USDC cannot cover it does part of the draw stay outstanding.
       toReturn = measured >= order.drew ? measured : minBig(order.drew, usdcAfter)
-      if (toReturn > 0n) await fc.vault.returnProceeds(toReturn, responseTimeMs)
+      // A closing return with gross profit pays the keeper its fee: the execution's reward.
+      if (toReturn > 0n) reward = (await returnWithFee(fc.vault, toReturn, responseTimeMs)).fee
       returned = true
       await fc.step('returned')
     } finally {
@@ -311,6 +313,7 @@ export function userLiquidations(ctx: BlendContext) {
       txHash: fillHash,
       note: held.length > 0 ? `collateral held: ${held.join(', ')}` : `filled ${fill.percent} % at ledger ${fillLedger} (planned ${plan.targetLedger})`,
       fee: fillFee,
+      reward,
     })
   }
 
