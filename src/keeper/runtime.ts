@@ -15,6 +15,7 @@ import type { KeeperConfig } from './config/index.js'
 import { ExecutionEngine, RpcLedgerClock, type LedgerClock, type LedgerSource } from './engine/index.js'
 import { recordResult, runCycle, type CycleDeps, type CycleReport } from './loop/index.js'
 import { DrawWatch } from './loop/drawWatch.js'
+import { BondLimit } from './loop/bondLimit.js'
 import { KeeperRegistration, type RegisterOutcome } from './loop/registration.js'
 import { createMetrics, type KeeperMetrics } from './metrics.js'
 import type { AdapterContext, ProtocolAdapter, StepBoundary } from './sdk/index.js'
@@ -103,6 +104,13 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
   const executor = config.executorContract === undefined ? undefined : new ExecutorContract(chain, config.executorContract)
   const keeperAddress = executor?.contractId ?? config.operator
   const keeperVault = executor === undefined ? vault : executorCycleVault(vault, executor)
+  // The registry's bond limit on this keeper's two-step draws (read at most once per ledger).
+  const bond = new BondLimit({
+    getKeeper: (operator) => registry.getKeeper(operator),
+    keeperAddress,
+    latestLedger: () => engine?.ledger ?? 0,
+    logger: logger.child({ component: 'bond' }),
+  })
   state.operator = config.operator
   state.keeperName = config.keeperName
   state.mode = config.lendingPool ? 'liquidating' : 'monitor-only'
@@ -188,6 +196,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
       events.push(kind, message, data)
     },
     fillFee: (input) => fees.fill(input),
+    drawLimit: () => bond.limit(),
     ...(opts.now === undefined ? {} : { now: opts.now }),
   }
   let built: ProtocolAdapter<any>[]
@@ -221,11 +230,12 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
   const theEngine = new ExecutionEngine({
     chain,
     keypair: config.keypair,
-    vault: draws.wrap(keeperVault.bind(config.keypair)),
+    // Every draw through the engine's vault client is two-step: within the bond limit, or refused before it is sent.
+    vault: draws.wrap(bond.guard(keeperVault.bind(config.keypair))),
     limits: async () => {
-      const [s, c] = await Promise.all([vault.getState(), vaultConfig ?? vault.getConfig()])
+      const [s, c, bondLimit] = await Promise.all([vault.getState(), vaultConfig ?? vault.getConfig(), bond.limit()])
       vaultConfig = c
-      return { idle: s.totalUsdc - s.activeLiq, maxDraw: c.maxDrawPerKeeper }
+      return { idle: s.totalUsdc - s.activeLiq, maxDraw: c.maxDrawPerKeeper, bondLimit }
     },
     clock,
     logger: engineLogger,

@@ -214,6 +214,37 @@ describe('ExecutionEngine', () => {
     expect(w.stageOf('wait')).toBe('returned')
   })
 
+  it("skips a two-step plan above the registry's bond limit with a log line; a flash (atomic) plan above it still fires", async () => {
+    const w = world({ limits: { idle: 1_000n, maxDraw: 1_000n, bondLimit: 150n } })
+    w.engine.offer(w.adapter, [
+      w.task({ id: 'over', target: 103, capital: 200n }),
+      w.task({ id: 'within', target: 103, capital: 150n }),
+      w.task({ id: 'flash', target: 103, capital: 300n, path: 'atomic' }),
+    ])
+    await w.engine.settled()
+    await w.close(6)
+    expect(w.stageOf('over')).toBe('abandoned')
+    expect(w.engine.executions().find((e) => e.key === 'fake:over')!.note).toBe(
+      "needs a two-step draw of 200 USDC stroops, above the registry's bond limit for this keeper (draw_limit 150): skipped; add bond to raise it",
+    )
+    expect(w.warnings).toContainEqual({
+      obj: { adapter: 'fake', key: 'fake:over', capital: '200', drawLimit: '150' },
+      msg: 'two-step draw above the bond limit: execution skipped',
+    })
+    // nothing above the limit was ever drawn; the plan at the limit and the flash plan ran
+    expect(w.log.filter((l) => l.startsWith('draw'))).toEqual(['draw 150'])
+    expect(w.stageOf('within')).toBe('returned')
+    expect(w.stageOf('flash')).toBe('returned')
+  })
+
+  it('no bond limit known: two-step plans are held only by the draw cap', async () => {
+    const w = world({ limits: { idle: 1_000n, maxDraw: 1_000n, bondLimit: undefined } })
+    w.engine.offer(w.adapter, [w.task({ id: 'big', target: 103, capital: 900n })])
+    await w.engine.settled()
+    await w.close(4)
+    expect(w.stageOf('big')).toBe('returned')
+  })
+
   it("gives a result the keeper fee its fire's returns were paid (the vault's return event), unless the adapter said it", async () => {
     const w = world({ returnFee: 1n })
     w.engine.offer(w.adapter, [w.task({ id: 'paid', target: 103, capital: 100n })])

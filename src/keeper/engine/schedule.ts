@@ -1,7 +1,8 @@
 /**
  * Scheduling of due work: orders what is due and starts the fires that capital allows. One
  * outstanding draw per keeper (the vault's rule): a two-step draw excludes every other draw, atomic
- * draws may share; never more than the idle capital or the per-keeper draw cap.
+ * draws may share; never more than the idle capital or the per-keeper draw cap, and a two-step
+ * draw never above the registry's bond limit for the keeper (a flash draw is not bound by it).
  */
 import type { AdapterLogger } from '../sdk/index.js'
 import { errMessage, type Entry, type ExecutionBook } from './book.js'
@@ -12,6 +13,11 @@ export interface CapitalLimits {
   idle: bigint
   /** max_draw_per_keeper */
   maxDraw: bigint
+  /**
+   * The registry's bond limit on a new two-step draw of this keeper (its `draw_limit`);
+   * undefined when unknown (the registry decides).
+   */
+  bondLimit?: bigint | undefined
 }
 
 /** The draw an entry holds while it fires. */
@@ -110,6 +116,12 @@ export class Scheduler {
       if (needs > 0n && limits !== undefined) {
         if (needs > limits.maxDraw) {
           this.p.book.finish(e, 'abandoned', `needs ${needs} USDC stroops, more than the vault's max draw per keeper (${limits.maxDraw})`)
+          continue
+        }
+        if (e.plan.path === 'two-step' && limits.bondLimit !== undefined && needs > limits.bondLimit) {
+          const note = `needs a two-step draw of ${needs} USDC stroops, above the registry's bond limit for this keeper (draw_limit ${limits.bondLimit}): skipped; add bond to raise it`
+          this.p.logger.warn({ adapter: e.adapterName, key: e.plan.key, capital: needs.toString(), drawLimit: limits.bondLimit.toString() }, 'two-step draw above the bond limit: execution skipped')
+          this.p.book.finish(e, 'abandoned', note)
           continue
         }
         // One outstanding draw per keeper: a two-step draw excludes everything else that draws.

@@ -1,5 +1,6 @@
 export { runCycle, refreshState } from './cycle.js'
 export { recoverStaleDraw, type RecoveryOutcome } from './recovery.js'
 export { bookReward, recordResult } from './record.js'
+export { BondLimit, ErrBondLimit, drawLimitOf, type BondLimitParameters } from './bondLimit.js'
 export { PollLoop, type PollLoopParameters } from './scheduler.js'
 export type { CycleDeps, CycleRegistry, CycleReport, CycleVault } from './types.js'

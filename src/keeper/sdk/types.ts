@@ -233,6 +233,13 @@ export interface AdapterContext {
    * transaction bids the chain's defaults (`chain.fees`), which follow the strategy too.
    */
   fillFee?: (input: FillFeeInput) => Promise<FillSubmitOptions>
+  /**
+   * The most a new two-step draw of this keeper may be: the registry's bond limit on it (the
+   * keeper's `draw_limit`, what its stake backs; a draw above it is refused with BondTooSmall).
+   * Adapters size two-step work within it or skip it; a flash draw is not bound by it. Resolves
+   * undefined when unknown (not registered yet). Absent: no limit known.
+   */
+  drawLimit?: () => Promise<bigint | undefined>
 }
 
 /**

@@ -100,7 +100,12 @@ export interface LendingPoolAdapterParameters {
   fullScanMinutes?: number
   /** Counts full reads, cache mismatches and positions read; logs each mismatch. */
   metrics?: AdapterMetrics
-  logger?: Pick<AdapterContext['logger'], 'warn'>
+  logger?: Pick<AdapterContext['logger'], 'warn'> & Partial<Pick<AdapterContext['logger'], 'info'>>
+  /**
+   * The most a new two-step draw of this keeper may be (the registry's bond limit, `draw_limit`);
+   * two-step fills are sized within it. Absent, or resolving undefined: no limit known.
+   */
+  drawLimit?: () => Promise<bigint | undefined>
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
@@ -220,6 +225,8 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     emit: p.emit,
     onFill: p.onFill,
     executor: p.executor,
+    ...(p.logger?.info === undefined ? {} : { logger: { info: p.logger.info.bind(p.logger) } }),
+    ...(p.drawLimit === undefined ? {} : { drawLimit: p.drawLimit }),
     fillFee: p.fillFee,
     saleDepth: p.primaryDexRouter === undefined ? undefined : routerDepth(p.primaryDexRouter),
     failures: new FailureBudget(DEFAULT_FAILURE_BUDGET, p.failureSalt),
@@ -254,6 +261,11 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     if (prepare === undefined) throw new ErrBadTask(JSON.stringify(task.label ?? null))
     const prepared = await prepare(chain, keypair, task)
     if ('skip' in prepared) return prepared
+    // A backstop fill draws two-step: within the registry's bond limit for this keeper, or not at all.
+    const limit = await p.drawLimit?.()
+    if (limit !== undefined && prepared.capital > limit) {
+      return { skip: `needs a two-step draw of ${prepared.capital} USDC stroops, above the registry's bond limit for this keeper (draw_limit ${limit}): skipped; add bond to raise it` }
+    }
     const out: ExecutionPlan<BlendPlanData> = {
       key: `${task.data.kind}:${task.data.user}`,
       targetLedger: prepared.targetLedger,

@@ -6,7 +6,7 @@ import type { Keypair, rpc } from '@stellar/stellar-sdk'
 import type { Chain } from '../../../chain/index.js'
 import type { PoolDepth } from '../../dex/routerDepth.js'
 import type { Venue } from '../../dex/swapToUsdc.js'
-import type { AdapterContext, ExecutionPlan, FillSubmitOptions, FireContext, Result } from '../../sdk/index.js'
+import type { AdapterContext, AdapterLogger, ExecutionPlan, FillSubmitOptions, FireContext, Result } from '../../sdk/index.js'
 import type { FillPlan } from './auctionPlan.js'
 import type { FillFee } from './fillFee.js'
 import type { FailureBudget } from './failureBudget.js'
@@ -47,6 +47,12 @@ export interface BlendContext {
   emit?: AdapterContext['emit'] | undefined
   onFill?: ((info: { user: string; plannedLedger: number; fillLedger: number; drew: bigint; proceeds: bigint; percent?: number }) => void) | undefined
   executor?: AtomicExecutor | undefined
+  /**
+   * The most a new two-step draw of this keeper may be (the registry's bond limit on it,
+   * `draw_limit`); two-step fills are sized within it. Absent, or resolving undefined: no limit known.
+   */
+  drawLimit?: (() => Promise<bigint | undefined>) | undefined
+  logger?: Pick<AdapterLogger, 'info'> | undefined
   /** The keeper's fee strategy for fills (`AdapterContext.fillFee`); undefined: the chain's defaults. */
   fillFee?: FillFee
   /**

@@ -50,6 +50,7 @@ export const createLendingPoolAdapter: AdapterFactory = async (ctx) => {
     ...(ctx.lanes === undefined ? {} : { lanes: ctx.lanes }),
     ...(executor === undefined ? {} : { executor }),
     ...(ctx.fillFee === undefined ? {} : { fillFee: ctx.fillFee }),
+    ...(ctx.drawLimit === undefined ? {} : { drawLimit: ctx.drawLimit }),
     borrowerSources,
   })
 }

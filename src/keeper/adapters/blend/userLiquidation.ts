@@ -85,6 +85,17 @@ const nothing = (note: string): Result => makeResult({ drew: 0n, proceeds: 0n, r
 export const lostRace = (err: ErrAlreadyFilled): Result =>
   makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: 0, success: false, note: err.message, lost: true, error: err })
 
+/** What valuing a fill of an auction starts from. */
+interface FillInputs {
+  auction: AuctionData
+  reserves: ReadonlyMap<string, Reserve>
+  prices: ReadonlyMap<string, PriceData>
+  fromBlock: number
+  usdc: string
+  /** The failure budget's cap on the percent. */
+  maxPercent: number
+}
+
 /** The engine-facing half of the Blend adapter for user liquidations. */
 export function userLiquidations(ctx: BlendContext) {
   async function plan(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>): Promise<PlanOutcome<UserPlanData>> {
@@ -113,8 +124,13 @@ export function userLiquidations(ctx: BlendContext) {
     const usdc = await ctx.usdc(chain)
     // Two-step: the draw needs a ledger of its own before the fill.
     const fromBlock = Math.max(latest.sequence + (path === 'two-step' ? 2 : 1), limits.notBefore, ctx.failures.poolsFrom(auction.lot.keys()))
-    const fill = await valueFill(chain, { auction, reserves, prices: prices.prices, fromBlock, usdc, maxPercent: limits.maxPercent })
-    if (fill === null) return { skip: 'auction never clears MIN_PROFIT at what the DEX pays' }
+    const inputs = { auction, reserves, prices: prices.prices, fromBlock, usdc, maxPercent: limits.maxPercent }
+    const valued = await valueFill(chain, inputs)
+    if (valued === null) return { skip: 'auction never clears MIN_PROFIT at what the DEX pays' }
+    // Two-step: a draw within the registry's bond limit (a smaller part of the auction, or none).
+    const fitted = path === 'two-step' ? await fitBondLimit(chain, user, inputs, valued) : { fill: valued }
+    if ('skip' in fitted) return { skip: fitted.skip }
+    const fill = fitted.fill
     const order = fillOrder(user, fill, reserves, usdc)
     if ('refuse' in order) return { skip: order.refuse }
     return {
@@ -130,12 +146,21 @@ export function userLiquidations(ctx: BlendContext) {
     }
   }
 
-  /** The fill to plan: at executable prices when the sale's router is known, else at the oracle. */
-  async function valueFill(
-    chain: Chain,
-    v: { auction: AuctionData; reserves: ReadonlyMap<string, Reserve>; prices: ReadonlyMap<string, PriceData>; fromBlock: number; usdc: string; maxPercent: number },
-  ): Promise<FillPlan | null> {
-    if (ctx.saleDepth === undefined) return planFill({ auction: v.auction, reserves: v.reserves, prices: v.prices, minProfit: ctx.minProfit, fromBlock: v.fromBlock })
+  /**
+   * The fill to plan: at executable prices when the sale's router is known, else at the oracle.
+   * `bondPercent`: at most this percent of the auction (a two-step draw within the bond limit).
+   */
+  async function valueFill(chain: Chain, v: FillInputs & { bondPercent?: number }): Promise<FillPlan | null> {
+    if (ctx.saleDepth === undefined) {
+      return planFill({
+        auction: v.auction,
+        reserves: v.reserves,
+        prices: v.prices,
+        minProfit: ctx.minProfit,
+        fromBlock: v.fromBlock,
+        ...(v.bondPercent === undefined ? {} : { percent: v.bondPercent }),
+      })
+    }
     const pools: Record<string, ConstantProductPool> = {}
     for (const asset of v.auction.lot.keys()) {
       if (asset === v.usdc) continue
@@ -143,7 +168,39 @@ export function userLiquidations(ctx: BlendContext) {
       // As the pool will be once this keeper's own sales for that ledger have run.
       if (depth !== undefined) pools[asset] = ctx.sales.adjust(v.fromBlock, asset, depth)
     }
-    return planPartialFill({ ...v, minProfit: ctx.minProfit, slippageBps: ctx.slippageBps, headroomBps: saleHeadroomBps(ctx.slippageBps), pools })
+    const maxPercent = v.bondPercent === undefined ? v.maxPercent : Math.min(v.maxPercent, v.bondPercent)
+    return planPartialFill({ ...v, maxPercent, minProfit: ctx.minProfit, slippageBps: ctx.slippageBps, headroomBps: saleHeadroomBps(ctx.slippageBps), pools })
+  }
+
+  /**
+   * A two-step fill whose draw is within the registry's bond limit for this keeper (its
+   * `draw_limit`; a new draw above it is refused with BondTooSmall): `fill` when its draw fits or
+   * no limit is known, else the auction valued again at a percent scaled down to fit (a few
+   * tries, since the draw is not exactly proportional), else why there is none.
+   */
+  async function fitBondLimit(chain: Chain, user: string, v: FillInputs, fill: FillPlan): Promise<{ fill: FillPlan } | { skip: string }> {
+    const limit = await ctx.drawLimit?.()
+    if (limit === undefined) return { fill }
+    const first = fillOrder(user, fill, v.reserves, v.usdc)
+    if ('refuse' in first || first.drew <= limit) return { fill }
+    const above = `needs a two-step draw of ${first.drew} USDC stroops, above the registry's bond limit for this keeper (draw_limit ${limit})`
+    let percent = fill.percent
+    let drew = first.drew
+    for (let tries = 0; tries < 4; tries++) {
+      const next = Math.min(percent - 1, Number((BigInt(percent) * limit) / drew))
+      if (next < 1) break
+      const smaller = await valueFill(chain, { ...v, bondPercent: next })
+      if (smaller === null) return { skip: `${above}; no part within it clears MIN_PROFIT` }
+      const order = fillOrder(user, smaller, v.reserves, v.usdc)
+      if ('refuse' in order) return { skip: order.refuse }
+      if (order.drew <= limit) {
+        ctx.logger?.info({ user, percent: smaller.percent, drew: order.drew.toString(), drawLimit: limit.toString() }, 'two-step fill sized to the bond limit')
+        return { fill: smaller }
+      }
+      percent = smaller.percent
+      drew = order.drew
+    }
+    return { skip: `${above}: skipped; add bond to raise it` }
   }
 
   function progress(plan: ExecutionPlan<UserPlanData>, ledger: number): PlanProgress {
@@ -176,11 +233,22 @@ export function userLiquidations(ctx: BlendContext) {
       ctx.failures.poolsFrom(auction.lot.keys()),
     )
     // Valued and reserved one fill at a time: a fill sent for the same ledger sees this one's sale.
+    let bondSkip: string | undefined
     const fill = await ctx.sales.exclusive(async () => {
-      const f = await valueFill(chain, { auction, reserves, prices: prices.prices, fromBlock: earliest, usdc, maxPercent: limits.maxPercent })
+      const inputs = { auction, reserves, prices: prices.prices, fromBlock: earliest, usdc, maxPercent: limits.maxPercent }
+      let f = await valueFill(chain, inputs)
+      if (f !== null && plan.path === 'two-step') {
+        const fitted = await fitBondLimit(chain, user, inputs, f)
+        if ('skip' in fitted) {
+          bondSkip = fitted.skip
+          return null
+        }
+        f = fitted.fill
+      }
       if (f !== null && f.block === earliest && f.sales !== undefined) ctx.sales.reserve(earliest, f.sales)
       return f
     })
+    if (bondSkip !== undefined) return nothing(bondSkip)
     if (fill === null) return nothing('auction no longer clears MIN_PROFIT at what the DEX pays')
     if (fill.block > earliest) return { replan: fill.block }
     const order = fillOrder(user, fill, reserves, usdc)
