@@ -68,7 +68,7 @@ describe('keeper API', () => {
 
   it('serves state and performance as JSON with string amounts', async () => {
     const { app, state, events } = await make()
-    state.vault = { totalUsdc: 11_000_0000000n, totalShares: 10_000_0000000n, totalProfit: 1_000_0000000n, activeLiq: 0n }
+    state.vault = { totalUsdc: 11_000_0000000n, totalShares: 10_000_0000000n, totalProfit: 1_000_0000000n, activeLiq: 0n, lockedProfit: 0n, lockStart: 0n, lockEnd: 0n, pendingShares: 0n }
     state.fold('blend', 'GABC', { drew: 100n, proceeds: 130n, profit: 30n, responseTimeMs: 900 })
     state.fold('blend', 'GDEF', { drew: 100n, proceeds: 100n, profit: 0n, responseTimeMs: 500, success: false })
     events.push('scan', 'blend: 2 task(s)')

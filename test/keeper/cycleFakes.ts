@@ -24,7 +24,16 @@ export function recordingLogger() {
   return { lines, logger: { info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug') } }
 }
 
-export const VAULT_STATE: VaultState = { totalUsdc: 5_000_0000000n, totalShares: 4_000_0000000n, totalProfit: 0n, activeLiq: 0n }
+export const VAULT_STATE: VaultState = {
+  totalUsdc: 5_000_0000000n,
+  totalShares: 4_000_0000000n,
+  totalProfit: 0n,
+  activeLiq: 0n,
+  lockedProfit: 0n,
+  lockStart: 0n,
+  lockEnd: 0n,
+  pendingShares: 0n,
+}
 
 /** A vault holding one outstanding draw per keeper; `failState` makes get_state throw. */
 export function fakeVault(opts: { draw?: bigint; failState?: () => boolean } = {}) {
@@ -41,7 +50,7 @@ export function fakeVault(opts: { draw?: bigint; failState?: () => boolean } = {
       return 7n
     },
     async getDepositor() {
-      return { shares: 3n, costBasis: 2n, totalDeposited: 2n, totalWithdrawn: 0n, lastDepositTime: 0, raw: {} }
+      return { shares: 3n, costBasis: 2n, totalDeposited: 2n, totalWithdrawn: 0n, lastDepositTime: 0, withdrawRequest: 0n, raw: {} }
     },
     async returnProceeds(_kp, amount) {
       box.calls.push(`return ${amount}`)
@@ -81,6 +90,9 @@ export function keeperInfo(operator: string): KeeperInfo {
     slashed: false,
     slashCount: 0,
     totalSlashed: 0n,
+    approved: false,
+    // What a stake of 1 stroop backs at a 10 % slash rate: nothing.
+    drawLimit: 0n,
   }
 }
 

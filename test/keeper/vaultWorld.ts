@@ -1,4 +1,4 @@
-import { Asset, Keypair, Operation } from '@stellar/stellar-sdk'
+import { Asset, Keypair, Operation, xdr } from '@stellar/stellar-sdk'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
@@ -12,6 +12,7 @@ import {
   u32,
   u64,
   uploadAndDeploy,
+  uploadWasm,
   struct,
   type Chain,
 } from '../../src/chain/index.js'
@@ -27,6 +28,10 @@ export interface VaultWorldParameters {
   slashTimeout?: number
   slashRateBps?: number
   maxDrawPerKeeper?: bigint
+  /** The keeper's share of a fill's gross profit, bps (default 1000). */
+  keeperFeeBps?: number
+  /** Seconds over which booked profit unlocks into the share price (default 3600). */
+  profitUnlockSecs?: number
   /** See Chain.instructionLeeway. */
   instructionLeeway?: number
 }
@@ -71,9 +76,12 @@ export async function deployVaultWorld(p: VaultWorldParameters): Promise<VaultWo
   const usdc = await deployAssetContract(chain, admin, usdcAsset)
   const minStake = p.minStake ?? 100_0000000n
   const slashTimeout = p.slashTimeout ?? 3_600
+  // The registry deploys keepers' executors from code uploaded before it (its hash in the config).
+  const executorWasm = await uploadWasm(chain, admin, wasm('executor'))
   const registry = await uploadAndDeploy(chain, admin, wasm('registry'), [
     addr(admin.publicKey()),
     struct({
+      executor_wasm: xdr.ScVal.scvBytes(Buffer.from(executorWasm, 'hex')),
       min_stake: i128(minStake),
       slash_timeout: u64(slashTimeout),
       slash_rate_bps: u32(p.slashRateBps ?? 1_000),
@@ -85,8 +93,10 @@ export async function deployVaultWorld(p: VaultWorldParameters): Promise<VaultWo
     addr(usdc),
     struct({
       deposit_cap: i128(1_000_000_000_0000000n),
-      withdraw_cooldown: u64(0),
+      keeper_fee_bps: u32(p.keeperFeeBps ?? 1_000),
       max_draw_per_keeper: i128(p.maxDrawPerKeeper ?? 10_000_0000000n),
+      profit_unlock_secs: u64(p.profitUnlockSecs ?? 3_600),
+      withdraw_cooldown: u64(0),
     }),
   ])
   await invoke(chain, admin, vault, 'set_registry', [addr(registry)])
