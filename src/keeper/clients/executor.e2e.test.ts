@@ -1,15 +1,16 @@
 /**
- * The executor contract end to end on the sandbox with the real Blend v2 pool (src/world): one
- * transaction draws from the vault, fills a user-liquidation auction through Blend's
- * `submit_with_allowance`, sells the seized WETH on the primary router and returns the proceeds;
- * a transaction whose proceeds are below `min_proceeds` reverts and leaves every entry as it was.
- * The atomic transaction's resources are measured against the public testnet's per-transaction
- * limits (contracts/README.md, executor section, has the figures).
+ * The executor contract end to end on the sandbox with the real Blend v2 pool (src/world): the
+ * registry deploys it, and one transaction (the vault's flash draw) lends to it, has it fill a
+ * user-liquidation auction through Blend's `submit_with_allowance`, sell the seized WETH on the
+ * primary router and hand all the USDC back, and pays the keeper its fee; a transaction whose
+ * proceeds are below `min_proceeds` reverts and leaves every entry as it was. The atomic
+ * transaction's resources are measured against the public testnet's per-transaction limits
+ * (contracts/README.md, executor section, has the figures).
  */
 import { Address, Operation, TransactionBuilder, rpc, xdr, type Keypair } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../../sandbox/ts/launch.js'
-import { ContractError, addr, contractErrorCodeInEvents, invoke, u32 } from '../../chain/index.js'
+import { ContractError, addr, contractErrorCodeInEvents, i128, invoke, u32 } from '../../chain/index.js'
 import { mulDiv, SCALAR_12 } from '../../core/index.js'
 import { deployExecutor, quoteOut, type World, deployWorld } from '../../world/index.js'
 import { minProfitScaled, planFill, type FillPlan } from '../adapters/blend/auctionPlan.js'
@@ -19,8 +20,8 @@ import { loadOraclePrices } from '../adapters/blend/oracle.js'
 import { RequestType, fillRequests, type Request } from '../adapters/blend/requests.js'
 import { valuationReserves } from '../adapters/blend/scan.js'
 import { AuctionType, auctionKey, instanceKey, type AuctionData } from '../adapters/blend/storage.js'
-import { ExecutorContract, ExecutorErrorCode, type ExecutorLiquidation } from './executor.js'
-import { RegistryContract } from './registry.js'
+import { ExecutorContract, ExecutorErrorCode, encodeFlashCall, type ExecutorLiquidation } from './executor.js'
+import { RegistryContract, RegistryErrorCode } from './registry.js'
 import { tokenBalance } from './token.js'
 import { VaultContract } from './vault.js'
 
@@ -136,11 +137,12 @@ describe('executor contract end to end (sandbox, real Blend v2)', () => {
       .addOperation(executor.liquidateOperation(l))
       .setTimeout(60)
       .build()
-    return { tx, sim: await sandbox.server.simulateTransaction(tx) }
+    // The owner's authorization is required by the executor's on_flash, below the root call.
+    return { tx, sim: await sandbox.server.simulateTransaction(tx, undefined, 'record_allow_nonroot') }
   }
 
   /**
-   * Simulates the atomic `liquidate` and reads its resources (what the network checks against
+   * Simulates the atomic flash draw and reads its resources (what the network checks against
    * its per-transaction limits), asserting each is within the testnet's limit. Disk reads are the
    * classic entries of the footprint plus archived entries to restore (protocol 23+: live
    * Soroban state is not a disk read).
@@ -185,7 +187,7 @@ describe('executor contract end to end (sandbox, real Blend v2)', () => {
       f('txBytes', m.txBytes),
       `minResourceFee ${m.minResourceFee.toLocaleString('en-US')} stroops`,
     ]
-    console.log(`[executor] atomic liquidate, ${what}: ${parts.join(', ')}`)
+    console.log(`[executor] atomic flash draw, ${what}: ${parts.join(', ')}`)
   }
 
   /** Raw ledger entries (base64 XDR and last-modified ledger) keyed by their key. */
@@ -204,19 +206,25 @@ describe('executor contract end to end (sandbox, real Blend v2)', () => {
     )
   }
 
-  it('registers the executor as a keeper with the owner’s stake', async () => {
+  it('the registry deploys the executor, which registers as an approved keeper with the owner’s stake', async () => {
     const info = await registry.getKeeper(executor.contractId)
     const config = await registry.getConfig()
     expect(info.operator).toBe(executor.contractId)
     expect(info.name).toBe('atomic-keeper')
     expect(info.stake).toBe(config.minStake)
+    expect(info.approved).toBe(true)
+    expect(info.drawLimit).toBe((config.minStake * BigInt(10_000 - config.slashRateBps)) / 10_000n)
+    expect(await registry.isExecutor(executor.contractId)).toBe(true)
     expect(await executor.owner()).toBe(keeper.publicKey())
     expect(await executor.vault()).toBe(world.service!.vault)
     expect(await executor.usdc()).toBe(usdc())
+    expect(await executor.registry()).toBe(world.service!.registry)
     expect(await tokenBalance(world.chain, usdc(), executor.contractId)).toBe(0n)
+    // the pool and the router are venues the executor may use
+    expect(await registry.getVenues()).toEqual(expect.arrayContaining([world.blend.pool, world.dex.primaryRouter]))
   })
 
-  it('liquidates atomically: draw, Blend fill, WETH -> USDC, return in one transaction, within the testnet limits', async () => {
+  it('liquidates atomically: flash draw, Blend fill, WETH -> USDC, repayment and the keeper fee in one transaction, within the testnet limits', async () => {
     const borrower = world.borrowers[0]!
     expect(borrower.collateralAsset.contract).toBe(weth())
     const auction = await openAuction(borrower.address)
@@ -231,9 +239,14 @@ describe('executor contract end to end (sandbox, real Blend v2)', () => {
     const measured = await measure(l)
 
     const before = await vault.getState()
+    const feeBps = BigInt((await vault.getConfig()).keeperFeeBps)
     const sent = await executor.liquidate(l, keeper)
     expect(sent.ledger).toBeGreaterThanOrEqual(fill.block)
     expect(sent.profit).toBeGreaterThan(0n)
+    // the keeper's fee: keeper_fee_bps of the gross profit, paid to the executor
+    expect(feeBps).toBeGreaterThan(0n)
+    expect(sent.fee).toBe(((sent.profit + sent.fee) * feeBps) / 10_000n)
+    expect(sent.fee).toBeGreaterThan(0n)
 
     // events + return value of the landed transaction (what the events limit counts)
     const landed = await sandbox.server.getTransaction(sent.hash)
@@ -257,8 +270,8 @@ describe('executor contract end to end (sandbox, real Blend v2)', () => {
     expect(info.successfulFills).toBe(1)
     expect(info.totalProfit).toBe(sent.profit)
     expect(info.hasActiveDraw).toBe(false)
-    // the executor keeps nothing; the auction is gone; the borrower's debt went down
-    expect(await tokenBalance(world.chain, usdc(), executor.contractId)).toBe(0n)
+    // the executor keeps only its fee; the auction is gone; the borrower's debt went down
+    expect(await tokenBalance(world.chain, usdc(), executor.contractId)).toBe(sent.fee)
     expect(await tokenBalance(world.chain, weth(), executor.contractId)).toBe(0n)
     expect(await loadAuction(sandbox.server, world.blend.pool, AuctionType.UserLiquidation, borrower.address)).toBeUndefined()
     const positions = await world.positions(borrower.address)
@@ -276,15 +289,18 @@ describe('executor contract end to end (sandbox, real Blend v2)', () => {
     const { l: good } = await planLiquidation(borrower.address, auction, first)
     const bad: ExecutorLiquidation = { ...good, minProceeds: good.draw * 10n }
 
+    // A flash draw leaves no draw record: the vault's and the registry's instances, the
+    // executor's keeper record and the auction are what it would change.
     const watched = [
       instanceKey(world.service!.vault),
-      persistentKey(world.service!.vault, 'draw', executor.contractId),
-      persistentKey(world.service!.registry, 'keeper', executor.contractId),
+      instanceKey(world.service!.registry),
+      persistentKey(world.service!.registry, 'pos', executor.contractId),
       auctionKey(world.blend.pool, AuctionType.UserLiquidation, borrower.address),
     ]
     const before = await entries(watched)
     expect(before.size).toBe(watched.length)
     const state = await vault.getState()
+    const record = await registry.getKeeper(executor.contractId)
     const balances = async () =>
       Promise.all([usdc(), weth()].flatMap((t) => [executor.contractId, world.service!.vault, keeper.publicKey()].map((h) => tokenBalance(world.chain, t, h))))
     const held = await balances()
@@ -301,10 +317,14 @@ describe('executor contract end to end (sandbox, real Blend v2)', () => {
     const sim = repeat.sim
     const account = await sandbox.server.getAccount(keeper.publicKey())
     const op = xdr.expectUnionVariant(executor.liquidateOperation(bad).body, 'invokeHostFunction').invokeHostFunctionOp
+    // The owner's authorization is for the executor's on_flash(amount, call), which the vault
+    // calls: an entry rooted at that nested call, with the source account's credentials.
     const auth = new xdr.SorobanAuthorizationEntry({
       credentials: xdr.SorobanCredentials.sorobanCredentialsSourceAccount(),
       rootInvocation: new xdr.SorobanAuthorizedInvocation({
-        function: xdr.SorobanAuthorizedFunction.sorobanAuthorizedFunctionTypeContractFn(xdr.expectUnionVariant(op.hostFunction, 'hostFunctionTypeInvokeContract').invokeContract),
+        function: xdr.SorobanAuthorizedFunction.sorobanAuthorizedFunctionTypeContractFn(
+          new xdr.InvokeContractArgs({ contractAddress: new Address(executor.contractId).toScAddress(), functionName: 'on_flash', args: [i128(bad.draw), encodeFlashCall(bad)] }),
+        ),
         subInvocations: [],
       }),
     })
@@ -330,24 +350,49 @@ describe('executor contract end to end (sandbox, real Blend v2)', () => {
     // nothing moved: vault books and draw record, registry record, the auction, the balances
     expect(await entries(watched)).toEqual(before)
     expect(await vault.getState()).toEqual(state)
+    expect(await registry.getKeeper(executor.contractId)).toEqual(record)
     expect(await vault.getKeeperDraw(executor.contractId)).toBe(0n)
     expect(await balances()).toEqual(held)
   })
 
-  it('two-step proxy: the vault client draws to the owner and takes the return from the owner', async () => {
+  it('two-step proxy: the vault client draws to the owner and takes the return from the owner; the closing return pays the executor its fee', async () => {
     const vc = executor.vaultClient(keeper)
     const owned = await tokenBalance(world.chain, usdc(), keeper.publicKey())
+    const held = await tokenBalance(world.chain, usdc(), executor.contractId)
     const before = await vault.getState()
+    const feeBps = BigInt((await vault.getConfig()).keeperFeeBps)
     await vc.draw(250n * UNIT)
     expect(await vault.getKeeperDraw(executor.contractId)).toBe(250n * UNIT)
     expect(await tokenBalance(world.chain, usdc(), keeper.publicKey())).toBe(owned + 250n * UNIT)
-    expect(await tokenBalance(world.chain, usdc(), executor.contractId)).toBe(0n)
-    const profit = await vc.returnProceeds(251n * UNIT, 1_000)
-    expect(profit).toBe(1n * UNIT)
+    expect(await tokenBalance(world.chain, usdc(), executor.contractId)).toBe(held)
+    // 1 USDC gross: keeper_fee_bps of it to the executor, the rest booked
+    const fee = (1n * UNIT * feeBps) / 10_000n
+    const settled = await vc.returnProceedsWithFee!(251n * UNIT, 1_000)
+    expect(settled).toEqual({ profit: 1n * UNIT - fee, fee })
     expect(await vault.getKeeperDraw(executor.contractId)).toBe(0n)
     expect(await tokenBalance(world.chain, usdc(), keeper.publicKey())).toBe(owned - 1n * UNIT)
+    expect(await tokenBalance(world.chain, usdc(), executor.contractId)).toBe(held + fee)
     const after = await vault.getState()
-    expect(after.totalUsdc - before.totalUsdc).toBe(1n * UNIT)
+    expect(after.totalUsdc - before.totalUsdc).toBe(1n * UNIT - fee)
     expect(after.activeLiq).toBe(0n)
+  })
+
+  it('two-step draws above the registry bond limit are refused (BondTooSmall); add_bond raises the limit', async () => {
+    const vc = executor.vaultClient(keeper)
+    const info = await registry.getKeeper(executor.contractId)
+    const err = await vc.draw(info.drawLimit + 1n).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(ContractError)
+    expect((err as ContractError).code).toBe(RegistryErrorCode.BondTooSmall)
+    expect(await vault.getKeeperDraw(executor.contractId)).toBe(0n)
+    const config = await registry.getConfig()
+    await executor.addBond(keeper, world.service!.registry, 100n * UNIT)
+    const bonded = await registry.getKeeper(executor.contractId)
+    expect(bonded.stake).toBe(info.stake + 100n * UNIT)
+    expect(bonded.drawLimit).toBe((bonded.stake * BigInt(10_000 - config.slashRateBps)) / 10_000n)
+    await vc.draw(info.drawLimit + 1n)
+    expect(await vault.getKeeperDraw(executor.contractId)).toBe(info.drawLimit + 1n)
+    await vc.returnProceeds(info.drawLimit + 1n, 0)
+    await executor.withdrawBond(keeper, world.service!.registry, 100n * UNIT)
+    expect((await registry.getKeeper(executor.contractId)).stake).toBe(info.stake)
   })
 })
