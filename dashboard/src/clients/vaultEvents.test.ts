@@ -1,5 +1,5 @@
 /** The vault reader against a scripted node: books and events of the same ledger, read incrementally. */
-import { Keypair, StrKey, type xdr } from '@stellar/stellar-sdk'
+import { Keypair, StrKey, nativeToScVal, xdr, type Transaction } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
 import { addr, i128, struct, sym } from '../../../src/chain/scval.js'
 import { VaultEventsReader, vaultEventsReader, type VaultEventsRpc } from './vaultEvents.js'
@@ -20,6 +20,7 @@ function node(events: RawEvent[]) {
   let ledger = 10
   let totalUsdc = 0n
   const requests: unknown[] = []
+  const simulated: string[] = []
   const server = {
     async getHealth() {
       return { status: 'healthy', latestLedger: ledger, oldestLedger: 1, ledgerRetentionWindow: 100 }
@@ -27,8 +28,30 @@ function node(events: RawEvent[]) {
     async getLatestLedger() {
       return { id: '0', sequence: ledger, protocolVersion: '23', closeTime: String(1_000 + ledger) }
     },
-    async simulateTransaction() {
-      const retval = struct({ active_liq: i128(0n), total_profit: i128(0n), total_shares: i128(totalUsdc), total_usdc: i128(totalUsdc) })
+    async simulateTransaction(tx: Transaction) {
+      const op = tx.operations[0] as unknown as { func: xdr.HostFunction }
+      const fn = xdr.expectUnionVariant(op.func, 'hostFunctionTypeInvokeContract').invokeContract.functionName.toString()
+      simulated.push(fn)
+      const u64 = (v: bigint) => nativeToScVal(v, { type: 'u64' })
+      const retval =
+        fn === 'get_config'
+          ? struct({
+              deposit_cap: i128(1_000_000n * U),
+              keeper_fee_bps: nativeToScVal(1000, { type: 'u32' }),
+              max_draw_per_keeper: i128(500n * U),
+              profit_unlock_secs: u64(3600n),
+              withdraw_cooldown: u64(0n),
+            })
+          : struct({
+              active_liq: i128(0n),
+              lock_end: u64(0n),
+              lock_start: u64(0n),
+              locked_profit: i128(0n),
+              pending_shares: i128(0n),
+              total_profit: i128(0n),
+              total_shares: i128(totalUsdc),
+              total_usdc: i128(totalUsdc),
+            })
       return { id: '1', latestLedger: ledger, events: [], _parsed: true, minResourceFee: '0', result: { auth: [], retval } }
     },
     async getEvents(req: { cursor?: string; startLedger?: number; endLedger?: number; limit?: number }) {
@@ -41,6 +64,7 @@ function node(events: RawEvent[]) {
   return {
     server: server as unknown as VaultEventsRpc,
     requests,
+    simulated,
     advance(to: number, usdc: bigint) {
       ledger = to
       totalUsdc = usdc
@@ -73,8 +97,13 @@ describe('VaultEventsReader', () => {
     expect(first.fromLedger).toBe(1)
     expect(first.closeTime).toBe(1_010)
 
+    expect(first.config).toMatchObject({ keeperFeeBps: 1000, profitUnlockSecs: 3600 })
+
     n.advance(12, 150n * U)
     const second = await reader.read()
+    // The config never changes: read once.
+    expect(n.simulated.filter((f) => f === 'get_config')).toHaveLength(1)
+    expect(second.config).toBe(first.config)
     expect(second.events.map((e) => e.event.ledger)).toEqual([2, 5, 12])
     // The second round starts after the ledger the first read through.
     expect(n.requests.filter((r) => (r as { startLedger?: number }).startLedger !== undefined).map((r) => (r as { startLedger: number }).startLedger)).toEqual([1, 11])

@@ -1,7 +1,8 @@
 /**
  * The vault's books and event history for the dashboard, through the RPC node's getEvents and
- * one simulated `get_state`. The decoding of the events (src/audit/events.ts) and the read of the
- * books (src/audit/reads.ts) are the auditor's, imported as they are (both browser-safe); what
+ * one simulated `get_state` (and `get_config` once: the keeper fee and the profit unlock period
+ * never change). The decoding of the events (src/audit/events.ts) and the reads of the books and
+ * the config (src/audit/reads.ts) are the auditor's, imported as they are (both browser-safe); what
  * this adds is each event's ledger close time (for the share-price history) and transaction hash
  * (for a depositor's own history), and incremental
  * reading: a reader remembers the ledger it has read through, so a refresh asks only for the
@@ -9,10 +10,10 @@
  */
 import type { rpc } from '@stellar/stellar-sdk'
 import { decodeVaultEvent, type VaultEvent } from '../../../src/audit/events.js'
-import { readBooks, type VaultBooks } from '../../../src/audit/reads.js'
+import { readBooks, readVaultSettings, type VaultBooks, type VaultSettings } from '../../../src/audit/reads.js'
 import type { AuditConnection } from '../../../src/audit/rpc.js'
 
-export type { VaultBooks, VaultEvent }
+export type { VaultBooks, VaultEvent, VaultSettings }
 
 /** The node calls the reader makes. */
 export type VaultEventsRpc = Pick<rpc.Server, 'getEvents' | 'getHealth' | 'getLatestLedger' | 'simulateTransaction'>
@@ -29,6 +30,8 @@ export interface TimedVaultEvent {
 export interface VaultRead {
   /** `get_state` as simulated at `ledger`. */
   books: VaultBooks
+  /** `get_config`: the keeper fee, the unlock period, the caps. */
+  config: VaultSettings
   ledger: number
   /** Close time (unix s) of the node's latest ledger when the books were read. */
   closeTime: number
@@ -52,6 +55,7 @@ export class VaultEventsReader {
   private readThrough: number | undefined
   private firstLedger: number | undefined
   private inflight: Promise<VaultRead> | undefined
+  private config: Promise<VaultSettings> | undefined
 
   constructor(
     private readonly server: VaultEventsRpc,
@@ -69,7 +73,11 @@ export class VaultEventsReader {
 
   private async readOnce(): Promise<VaultRead> {
     const conn = { server: this.server, networkPassphrase: this.networkPassphrase } as unknown as AuditConnection
-    const [books, latest] = await Promise.all([readBooks(conn, this.vault), this.server.getLatestLedger()])
+    this.config ??= readVaultSettings(conn, this.vault).catch((err: unknown) => {
+      this.config = undefined
+      throw err
+    })
+    const [books, latest, config] = await Promise.all([readBooks(conn, this.vault), this.server.getLatestLedger(), this.config])
     const ledger = books.ledger
     let from = this.readThrough === undefined ? undefined : this.readThrough + 1
     if (from === undefined) {
@@ -85,6 +93,7 @@ export class VaultEventsReader {
     const closeTime = Number((latest as { closeTime?: string | number }).closeTime ?? 0)
     return {
       books: books.value,
+      config,
       ledger,
       closeTime: Number.isFinite(closeTime) && closeTime > 0 ? closeTime : Math.floor(Date.now() / 1000),
       events: this.events,
