@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../../sandbox/ts/launch.js'
 import { addr, read } from '../../src/chain/index.js'
-import { sharesForDeposit } from '../../src/core/index.js'
+import { freeAssets, lockedProfit, sharesForDeposit } from '../../src/core/index.js'
 import { RegistryContract } from '../../src/keeper/clients/registry.js'
 import { VaultContract } from '../../src/keeper/clients/vault.js'
 import { launchChromium } from '../../test/browser/chromium.js'
@@ -67,6 +67,10 @@ describe('dashboard in chromium', () => {
     await view('vault')
     await expect.poll(async () => (await page.getByTestId('vault-tvl').textContent()) ?? '', { timeout: 30_000 }).toMatch(/\d/)
     expect((await page.getByTestId('vault-apy').textContent())?.trim()).toBe('—')
+    // The vault's settings and the profit lock: the deployment's 10 % keeper fee, nothing locked yet.
+    await expect.poll(async () => (await page.getByTestId('vault-keeper-fee').textContent()) ?? '', { timeout: 30_000 }).toBe('10.00% (1000 bps)')
+    expect(await page.getByTestId('vault-locked-profit').textContent()).toBe('0.0000000 USDC')
+    expect(await page.getByTestId('vault-locked-until').textContent()).toMatch(/^nothing locked \(booked profit unlocks over /)
     await screenshot('vault-empty')
   })
 
@@ -88,7 +92,10 @@ describe('dashboard in chromium', () => {
   it('deposits 100 USDC: the shares shown equal the core preview and the vault record', async () => {
     const vault = new VaultContract(env.world.chain, env.world.service!.vault)
     const before = await vault.getState()
-    const preview = sharesForDeposit({ amount: 100n * UNIT, totalUsdc: before.totalUsdc, totalShares: before.totalShares }).shares
+    // Priced on free assets, as the vault prices it: total_usdc less the profit still locked.
+    const { closeTime } = await env.world.chain.server.getLatestLedger()
+    const free = freeAssets(before.totalUsdc, lockedProfit(before, BigInt(closeTime)))
+    const preview = sharesForDeposit({ amount: 100n * UNIT, totalUsdc: free, totalShares: before.totalShares }).shares
     await view('position')
     await page.getByTestId('deposit-amount').fill('100')
     await expect.poll(async () => digits((await page.getByTestId('deposit-preview').textContent()) ?? '')).toContain(digits(exact(preview)))
@@ -157,6 +164,12 @@ describe('dashboard in chromium', () => {
     await write('register-submit')
     expect((await registry.getKeepers()).map((k) => k.operator)).toContain(account)
     await page.getByTestId(`keeper-row-${account}`).waitFor({ timeout: 30_000 })
+    // Its bond is the minimum stake, and the two-step draw limit what that covers after the slash penalty.
+    const mine = (await registry.getKeepers()).find((k) => k.operator === account)!
+    const rowText = (await page.getByTestId(`keeper-row-${account}`).textContent()) ?? ''
+    expect(digits(rowText)).toContain(digits(exact(mine.stake)))
+    expect(digits(rowText)).toContain(digits(exact(mine.drawLimit)))
+    expect(await page.getByTestId('keepers-fee').textContent()).toMatch(/^Keeper fee: 10\.00% \(1000 bps\)/)
     await screenshot('keepers')
     await write('deregister-submit')
     expect((await registry.getKeepers()).map((k) => k.operator)).not.toContain(account)

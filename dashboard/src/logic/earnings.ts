@@ -1,6 +1,6 @@
 /**
  * A depositor's earnings and return. Earnings so far = what the shares would pay now (core
- * `usdcForShares` at the current books) − what was put in net (deposits − withdrawals). The return
+ * `usdcForShares` on the current free assets) − what was put in net (deposits − withdrawals). The return
  * is the share price's change over the current holding, by the core's `apyDisplay` rule (annualised
  * over ≥ 7 days, otherwise cumulative), the same rule as the Vault view's.
  */
@@ -15,7 +15,10 @@ import { formatDuration, formatLedgerDateTime } from './time.js'
  */
 export const ROUNDING_STROOPS = 10n
 
-/** What the shares would pay now: `usdcForShares`, 0 for no shares. */
+/**
+ * What the shares would pay now: `usdcForShares`, 0 for no shares. Pass the free assets as
+ * `totalUsdc` (logic/profitLock.ts `freeBooks`): the vault pays withdrawals on them.
+ */
 export function valueOfShares(shares: bigint, state: Pick<VaultState, 'totalUsdc' | 'totalShares'>): bigint {
   if (shares <= 0n) return 0n
   return usdcForShares({ shares, totalUsdc: state.totalUsdc, totalShares: state.totalShares })

@@ -20,6 +20,8 @@ const keeper = (over: Partial<KeeperInfo> = {}): KeeperInfo => ({
   slashed: false,
   slashCount: 0,
   totalSlashed: 0n,
+  approved: false,
+  drawLimit: 9_000_000_000n,
   ...over,
 })
 
@@ -78,6 +80,12 @@ describe('keeperRow', () => {
     expect(keeperRow(keeper(), ctx).avgDelay).toBe('120 ms')
     expect(formatDelay(12_500)).toBe('12.5 s')
     expect(formatDelay(125_000)).toBe('2 min 5 s')
+  })
+
+  it('carries the bond (stake) and the two-step draw limit it backs', () => {
+    const row = keeperRow(keeper({ stake: 1_111_111_1111112n, drawLimit: 1_000_000_0000000n }), ctx)
+    expect(row.stake).toBe(1_111_111_1111112n)
+    expect(row.drawLimit).toBe(1_000_000_0000000n)
   })
 
   it('marks and finds the connected wallet’s own record', () => {

@@ -32,7 +32,10 @@ export interface KeeperRow {
   executor: string | undefined
   operatorShort: string
   name: string
+  /** The keeper's bond: its stake in the registry. */
   stake: bigint
+  /** The largest two-step draw the bond backs (`draw_limit`, what a slash can still recover after the penalty). */
+  drawLimit: bigint
   executions: number
   fills: number
   /** fills / executions as a percentage, '—' before the first execution. */
@@ -86,6 +89,7 @@ export function keeperRow(k: KeeperInfo, ctx: KeeperRowContext): KeeperRow {
     operatorShort: operator === undefined ? '—' : shortAddress(operator),
     name: k.name,
     stake: k.stake,
+    drawLimit: k.drawLimit,
     executions: k.totalExecutions,
     fills: k.successfulFills,
     winRate: formatPercent(k.totalExecutions > 0 ? k.successfulFills / k.totalExecutions : null),

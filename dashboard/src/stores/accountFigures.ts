@@ -11,6 +11,7 @@ import { createEffect, createMemo, on } from 'solid-js'
 import type { Reads } from '../clients/chain.js'
 import { accountHistory, historyIsWhole, holdingStart, netDeposits, type HistoryRow } from '../logic/accountHistory.js'
 import { accountReturn, earningsFigure, valueOfShares, type AccountReturn, type EarningsFigure } from '../logic/earnings.js'
+import { freeBooks } from '../logic/profitLock.js'
 import type { PositionStore } from './position.js'
 import { createVaultStore } from './vault.js'
 import { writes } from './wallet.js'
@@ -58,9 +59,11 @@ export function createAccountFigures(reads: () => Reads | undefined, account: ()
     const { deposited, withdrawn } = fromEvents
       ? netDeposits(history())
       : { deposited: m.depositor.totalDeposited, withdrawn: m.depositor.totalWithdrawn }
+    const free = freeBooks(v.state, v.closeTime)
+    if (free === undefined) return undefined
     let value: bigint
     try {
-      value = valueOfShares(m.depositor.shares, v.state)
+      value = valueOfShares(m.depositor.shares, free)
     } catch {
       return undefined
     }

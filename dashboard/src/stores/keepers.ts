@@ -1,10 +1,10 @@
 /**
- * The keepers store: the registry's keepers and its configuration (min_stake, slash_timeout),
- * and the owner of each executor contract a keeper registered through, keyed by the
- * deployment's reads and the write counter.
+ * The keepers store: the registry's keepers and its configuration (min_stake, slash_timeout,
+ * slash_rate_bps), the vault's keeper fee, and the owner of each executor contract a keeper
+ * registered through, keyed by the deployment's reads and the write counter.
  */
 import { createResource } from 'solid-js'
-import type { KeeperInfo, Reads, RegistryConfig } from '../clients/chain.js'
+import type { KeeperInfo, Reads, RegistryConfig, VaultConfig } from '../clients/chain.js'
 import { isContractAddress } from '../logic/keeperRows.js'
 import { settle } from './position.js'
 import { writes } from './wallet.js'
@@ -12,6 +12,8 @@ import { writes } from './wallet.js'
 export interface RegistrySnapshot {
   keepers: KeeperInfo[]
   config: RegistryConfig
+  /** The vault's `keeper_fee_bps` (what a keeper earns of each fill's gross profit); undefined when get_config did not answer. */
+  keeperFeeBps: number | undefined
   /** Executor contract → owner, for those whose `owner()` answered. */
   owners: Record<string, string>
 }
@@ -29,8 +31,12 @@ async function executorOwners(reads: Reads, keepers: readonly KeeperInfo[]): Pro
 }
 
 async function loadRegistry(reads: Reads): Promise<RegistrySnapshot> {
-  const [keepers, config] = await Promise.all([reads.keepers(), reads.registryConfig()])
-  return { keepers, config, owners: await executorOwners(reads, keepers) }
+  const [keepers, config, vault] = await Promise.all([
+    reads.keepers(),
+    reads.registryConfig(),
+    reads.vaultConfig().catch((): VaultConfig | undefined => undefined),
+  ])
+  return { keepers, config, keeperFeeBps: vault?.keeperFeeBps, owners: await executorOwners(reads, keepers) }
 }
 
 export function createKeepersStore(reads: () => Reads | undefined) {

@@ -10,6 +10,11 @@ import { writes } from './wallet.js'
 export interface VaultSnapshot {
   state: VaultState
   config: VaultConfig
+  /**
+   * Close time (unix s) of the latest ledger when the books were read: the clock previews price
+   * the free assets at (the profit still locked falls with it). 0 when the node did not say.
+   */
+  closeTime: number
 }
 
 export interface AccountSnapshot {
@@ -21,8 +26,8 @@ export interface AccountSnapshot {
 }
 
 async function loadVault(reads: Reads): Promise<VaultSnapshot> {
-  const [state, config] = await Promise.all([reads.vaultState(), reads.vaultConfig()])
-  return { state, config }
+  const [state, config, latest] = await Promise.all([reads.vaultState(), reads.vaultConfig(), reads.latestLedger()])
+  return { state, config, closeTime: latest.closeTime }
 }
 
 async function loadAccount(reads: Reads, account: string): Promise<AccountSnapshot> {

@@ -31,14 +31,20 @@ const keeper = (over: Partial<KeeperInfo>): KeeperInfo => ({
   slashed: false,
   slashCount: 0,
   totalSlashed: 0n,
+  approved: false,
+  drawLimit: 500n * U,
   ...over,
 })
 
 const reads = {
   chain: {},
   latestLedger: async () => ({ sequence: 555, closeTime: Date.UTC(2025, 0, 1, 14, 3, 22) / 1000 }),
-  registryConfig: async () => ({ minStake: 1000n * U, slashTimeout: 3600, slashRateBps: 5000, usdcToken: 'CU' }),
-  keepers: async () => [keeper({}), keeper({ operator: EXECUTOR, name: 'via-executor', totalExecutions: 3, successfulFills: 3 })],
+  registryConfig: async () => ({ minStake: 1000n * U, slashTimeout: 3600, slashRateBps: 5000, usdcToken: 'CU', executorWasm: 'ab'.repeat(32) }),
+  vaultConfig: async () => ({ depositCap: 1_000_000n * U, withdrawCooldown: 0, maxDrawPerKeeper: 500n * U, keeperFeeBps: 1000, profitUnlockSecs: 3600 }),
+  keepers: async () => [
+    keeper({}),
+    keeper({ operator: EXECUTOR, name: 'via-executor', totalExecutions: 3, successfulFills: 3, approved: true, stake: 3000n * U, drawLimit: 1500n * U }),
+  ],
   executorOwner: async (c: string) => (c === EXECUTOR ? OWNER : Promise.reject(new Error('not an executor'))),
 } as unknown as Reads
 
@@ -71,5 +77,23 @@ describe('KeepersView', () => {
     expect(region.getAttribute('tabindex')).toBe('0')
     expect(region.contains(direct)).toBe(true)
     await waitFor(() => expect(screen.getByTestId('keepers-clock').textContent).toContain('14:03:22 · ledger 555'))
+  })
+
+  it("shows each keeper's bond and the two-step draw limit it backs, and the vault's keeper fee", async () => {
+    render(() => (
+      <ConfigContext.Provider value={store}>
+        <KeepersView />
+      </ConfigContext.Provider>
+    ))
+    const viaExecutor = await screen.findByTestId(`keeper-row-${EXECUTOR}`)
+    const headers = screen.getAllByRole('columnheader').map((h) => h.textContent ?? '')
+    const cells = within(viaExecutor)
+      .getAllByRole('cell')
+      .map((c) => c.textContent ?? '')
+    expect(cells[headers.findIndex((h) => h.startsWith('Bond (USDC)'))]).toBe('3,000.0000000')
+    expect(cells[headers.findIndex((h) => h.startsWith('Draw limit (USDC)'))]).toBe('1,500.0000000')
+    expect(headers.find((h) => h.startsWith('Draw limit'))).toContain('two-step draws')
+    await waitFor(() => expect(screen.getByTestId('keepers-fee').textContent).toMatch(/^Keeper fee: 10\.00% \(1000 bps\) of each fill's gross profit/))
+    expect(screen.getByTestId('keepers-columns').textContent).toMatch(/Draw limit: the most it may hold in a two-step draw/)
   })
 })

@@ -15,6 +15,7 @@ import { activeWrite, wallet } from '../stores/wallet.js'
 import { formatAmount } from '../logic/amounts.js'
 import { keeperRows, ownKeeper, type KeeperRow } from '../logic/keeperRows.js'
 import type { KeeperInfo } from '../clients/chain.js'
+import { keeperFeeText } from '../logic/profitLock.js'
 import { formatDuration, formatLedgerTime } from '../logic/time.js'
 import { returnedI128 } from '../logic/writeFlow.js'
 
@@ -64,10 +65,18 @@ export function KeepersView() {
         </Show>
         <Show when={store.registry()}>
           {(r) => (
-            <p>
-              Stake to register: {formatAmount(r().config.minStake)} USDC. A draw held longer than {formatDuration(r().config.slashTimeout)}{' '}
-              may be slashed by anyone ({r().config.slashRateBps / 100}% of the stake goes to the vault).
-            </p>
+            <>
+              <p>
+                Stake to register: {formatAmount(r().config.minStake)} USDC. A keeper's bond (its stake) backs its two-step draws: it may
+                hold at most its draw limit, the stake less the {r().config.slashRateBps / 100}% penalty. A draw held longer than{' '}
+                {formatDuration(r().config.slashTimeout)} may be slashed by anyone: the penalty and the outstanding draw go from the bond to the
+                vault. Flash draws, taken and repaid within one transaction by an executor the registry deployed, need no bond.
+              </p>
+              <p data-testid="keepers-fee">
+                Keeper fee: {keeperFeeText(r().keeperFeeBps)} of each fill's gross profit goes to the keeper; the rest is booked for the
+                depositors.
+              </p>
+            </>
           )}
         </Show>
         <p class="note" data-testid="keepers-clock">
@@ -81,7 +90,12 @@ export function KeepersView() {
                 <th scope="col">Name</th>
                 <th scope="col">Operator</th>
                 <th scope="col">Executor</th>
-                <th scope="col">Stake (USDC)</th>
+                <th scope="col">
+                  Bond (USDC) <span class="unit">stake</span>
+                </th>
+                <th scope="col">
+                  Draw limit (USDC) <span class="unit">two-step draws</span>
+                </th>
                 <th scope="col">Executions</th>
                 <th scope="col">Fills</th>
                 <th scope="col">Win rate</th>
@@ -105,6 +119,11 @@ export function KeepersView() {
           <li>
             Operator: the account that runs the keeper. Executor: the contract it registered through (a C… address); the registry
             records the executor, and its owner is the operator. “none”: the operator registered its own account.
+          </li>
+          <li>
+            Bond: the keeper's stake in the registry. Draw limit: the most it may hold in a two-step draw, floor(stake × (100% − slash
+            rate)), recomputed whenever the stake changes; what a slash can still take from the bond after the penalty, so a draw within
+            it costs the depositors nothing if the keeper never returns it.
           </li>
           <li>
             Avg fill delay: the registry's running mean of the delay each keeper reports with its returns, the ledger close time of
@@ -178,7 +197,7 @@ function RegisterFields(props: { minStake: string; name: string; setName: (name:
 function EmptyRow(props: { loaded: boolean }) {
   return (
     <tr>
-      <td colSpan={12}>{props.loaded ? 'No keeper is registered.' : 'Reading the registry…'}</td>
+      <td colSpan={13}>{props.loaded ? 'No keeper is registered.' : 'Reading the registry…'}</td>
     </tr>
   )
 }
@@ -199,6 +218,7 @@ function KeeperTableRow(props: { row: KeeperRow; registry: () => string }) {
         </Show>
       </td>
       <td>{formatAmount(row().stake)}</td>
+      <td>{formatAmount(row().drawLimit)}</td>
       <td>{row().executions}</td>
       <td>{row().fills}</td>
       <td>{row().winRate}</td>
@@ -218,7 +238,7 @@ function KeeperTableRow(props: { row: KeeperRow; registry: () => string }) {
             disabled={!row().slashable}
             submitTestId={`slash-${row().registered}`}
             build={() => registrySlash(props.registry(), row().registered)}
-            effect={(ret) => `slashes ${formatAmount(returnedI128(ret))} USDC of ${row().name}’s stake to the vault`}
+            effect={(ret) => `sends ${formatAmount(returnedI128(ret))} USDC of ${row().name}’s bond to the vault (its draw and the penalty)`}
           />
         </Show>
       </td>

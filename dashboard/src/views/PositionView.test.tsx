@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { cleanup, fireEvent, render, screen, waitFor } from '@solidjs/testing-library'
 import { Keypair, StrKey } from '@stellar/stellar-sdk'
+import { nativeToScVal } from '@stellar/stellar-sdk'
 import { addr, i128, struct, sym } from '../../../src/chain/scval.js'
 import type { Reads } from '../clients/chain.js'
 import type { DashboardConfig } from '../config/schema.js'
@@ -11,6 +12,8 @@ import { disconnect, setConnectedWallet } from '../stores/wallet.js'
 import { PositionView } from './PositionView.js'
 
 const U = 10_000_000n
+const u32 = (v: number) => nativeToScVal(v, { type: 'u32' })
+const u64 = (v: bigint) => nativeToScVal(v, { type: 'u64' })
 const ME = Keypair.random().publicKey()
 const VAULT = StrKey.encodeContract(Buffer.alloc(32, 1))
 const HASH = 'ab'.repeat(32)
@@ -30,7 +33,18 @@ const config = {
 } as DashboardConfig
 
 // 1,100 USDC for 1,000 shares; the account deposited 100 USDC for 90.9090909 shares at ledger 5.
-const state = { totalUsdc: 1100n * U, totalShares: 1000n * U, totalProfit: 100n * U, activeLiq: 0n }
+const state = {
+  totalUsdc: 1100n * U,
+  totalShares: 1000n * U,
+  totalProfit: 100n * U,
+  activeLiq: 0n,
+  lockedProfit: 0n,
+  lockStart: 0n,
+  lockEnd: 0n,
+  pendingShares: 0n,
+}
+const vaultConfig = { depositCap: 5000n * U, withdrawCooldown: 60, maxDrawPerKeeper: 100n * U, keeperFeeBps: 1000, profitUnlockSecs: 3600 }
+const depositor = { shares: 909_090_909n, costBasis: 100n * U, totalDeposited: 100n * U, totalWithdrawn: 0n, lastDepositTime: 1_005, withdrawRequest: 0n, raw: {} }
 const rawEvents = [
   { id: '0002', ledger: 2, topic: [sym('registry')], value: struct({ registry: addr(VAULT) }), txHash: 'ee'.repeat(32) },
   { id: '0005', ledger: 5, topic: [sym('deposit'), addr(ME)], value: struct({ amount: i128(100n * U), dead_shares: i128(0n), shares: i128(909_090_909n) }), txHash: HASH },
@@ -45,7 +59,22 @@ const server = {
     events: [],
     _parsed: true,
     minResourceFee: '0',
-    result: { auth: [], retval: struct({ active_liq: i128(0n), total_profit: i128(state.totalProfit), total_shares: i128(state.totalShares), total_usdc: i128(state.totalUsdc) }) },
+    result: {
+      auth: [],
+      // get_state and get_config alike: the reader picks the fields it knows.
+      retval: struct({
+        active_liq: i128(0n),
+        keeper_fee_bps: u32(1000),
+        lock_end: u64(0n),
+        lock_start: u64(0n),
+        locked_profit: i128(0n),
+        pending_shares: i128(0n),
+        profit_unlock_secs: u64(3600n),
+        total_profit: i128(state.totalProfit),
+        total_shares: i128(state.totalShares),
+        total_usdc: i128(state.totalUsdc),
+      }),
+    },
   }),
   getEvents: async (req: { cursor?: string }) => ({ events: req.cursor === undefined ? rawEvents : [], cursor: 'end', latestLedger: 10, oldestLedger: 1 }),
 }
@@ -54,19 +83,31 @@ const reads = {
   chain: { server, networkPassphrase: config.network.networkPassphrase },
   contracts: config.contracts,
   vaultState: async () => state,
-  vaultConfig: async () => ({ depositCap: 5000n * U, withdrawCooldown: 60, maxDrawPerKeeper: 100n * U }),
-  depositor: async () => ({ shares: 909_090_909n, costBasis: 100n * U, totalDeposited: 100n * U, totalWithdrawn: 0n, lastDepositTime: 1_005, raw: {} }),
+  vaultConfig: async () => vaultConfig,
+  depositor: async () => depositor,
   vaultBalance: async () => 999_999_999n,
   usdcBalance: async () => 9_900n * U,
   latestLedger: async () => ({ sequence: 10, closeTime: 1_030 }),
 } as unknown as Reads
 
-const store: ConfigStore = { loaded: (() => undefined) as unknown as ConfigStore['loaded'], reload: () => {}, config: () => config, reads: () => reads }
+const storeOf = (r: Reads): ConfigStore => ({ loaded: (() => undefined) as unknown as ConfigStore['loaded'], reload: () => {}, config: () => config, reads: () => r })
+const store = storeOf(reads)
 
-function show() {
+/**
+ * The same vault with 24 USDC of profit booked 10 minutes before the latest ledger (close time
+ * 1,030) and locking for an hour (20 USDC still locked: 1,080 free over 1,000 shares), and the
+ * account asking to withdraw 50 shares.
+ */
+const unlocking = storeOf({
+  ...reads,
+  vaultState: async () => ({ ...state, lockedProfit: 24n * U, lockStart: 430n, lockEnd: 4_030n, pendingShares: 50n * U }),
+  depositor: async () => ({ ...depositor, withdrawRequest: 50n * U }),
+} as unknown as Reads)
+
+function show(s: ConfigStore = store) {
   setConnectedWallet({ address: ME, kind: 'sandbox', label: 'Sandbox wallet (local test key)', sign: async (x) => x })
   render(() => (
-    <ConfigContext.Provider value={store}>
+    <ConfigContext.Provider value={s}>
       <PositionView />
     </ConfigContext.Provider>
   ))
@@ -123,6 +164,24 @@ describe('PositionView', () => {
     fireEvent.input(screen.getByTestId('withdraw-shares'), { target: { value: '100' } })
     expect(screen.getByTestId('withdraw-refused').textContent).toBe('You hold 90.9090909 shares; this withdrawal needs 100.00.')
     expect((screen.getByTestId('withdraw-submit') as HTMLButtonElement).disabled).toBe(true)
+  })
+
+  it('prices the previews and the earnings on free assets while profit unlocks, and shows a pending withdrawal request', async () => {
+    show(unlocking)
+    await waitFor(() => expect(screen.getByTestId('position-withdraw-request').textContent).toBe('50.0000000 shares (worth 54.0000000 USDC now)'))
+    expect(screen.getByTestId('position-withdraw-request').closest('div')!.textContent).toContain('Withdrawal requested')
+    fireEvent.input(screen.getByTestId('deposit-amount'), { target: { value: '108' } })
+    expect(screen.getByTestId('deposit-preview').textContent).toBe('You receive 100.0000000 shares')
+    fireEvent.input(screen.getByTestId('withdraw-shares'), { target: { value: '10' } })
+    expect(screen.getByTestId('withdraw-preview').textContent).toBe('You receive 10.8000000 USDC')
+    // 90.9090909 shares at 1.08: 98.1818181 USDC, 1.8181819 less than the 100 put in.
+    await waitFor(() => expect(screen.getByTestId('position-earnings').textContent).toBe('−1.8181819 USDC'))
+  })
+
+  it('shows no withdrawal request when there is none', async () => {
+    show()
+    await waitFor(() => expect(screen.getByTestId('cap-left').textContent).toBe('3,900.0000000'))
+    expect(screen.queryByTestId('position-withdraw-request')).toBeNull()
   })
 
   it('after a deposit: the hash is linked, the field is cleared and focus rests on the status', async () => {

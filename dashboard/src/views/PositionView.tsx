@@ -16,7 +16,7 @@ import { createLedgerClock } from '../stores/ledgerClock.js'
 import { createPositionStore } from '../stores/position.js'
 import { wallet } from '../stores/wallet.js'
 import { formatAmount, parseAmountOrThrow } from '../logic/amounts.js'
-import { cooldownRemaining, cooldownText, depositCapLeft, depositPreview, withdrawPreview } from '../logic/positionFigures.js'
+import { cooldownRemaining, cooldownText, depositCapLeft, depositPreview, withdrawPreview, withdrawRequestText } from '../logic/positionFigures.js'
 import { returnedI128 } from '../logic/writeFlow.js'
 
 const MISSING = '—'
@@ -34,13 +34,17 @@ export function PositionView() {
   const [withdrawText, setWithdrawText] = createSignal('')
   const depositQuote = () => {
     const v = vault()
-    return depositPreview(depositText(), v?.state, {
+    return depositPreview(depositText(), v, {
       walletUsdc: mine()?.walletUsdc,
       capLeft: v === undefined ? undefined : depositCapLeft(v.config, v.state),
     })
   }
   const refused = (q: ReturnType<typeof depositQuote>) => !q.ok && q.refused === true
-  const withdrawQuote = () => withdrawPreview(withdrawText(), vault()?.state, mine()?.depositor.shares)
+  const withdrawQuote = () => withdrawPreview(withdrawText(), vault(), mine()?.depositor.shares)
+  const request = () => {
+    const m = mine()
+    return m === undefined ? undefined : withdrawRequestText(m.depositor.withdrawRequest, vault())
+  }
 
   const amount = (v: bigint | undefined) => (v === undefined ? MISSING : formatAmount(v))
   const capLeft = () => {
@@ -117,6 +121,17 @@ export function PositionView() {
               <span data-testid="cap-left">{capLeft()}</span>
             </dd>
           </div>
+          <Show when={request()}>
+            {(text) => (
+              <div>
+                <dt>Withdrawal requested</dt>
+                <dd>
+                  <span data-testid="position-withdraw-request">{text()}</span>
+                  <span class="unit">its USDC is held back from new keeper draws</span>
+                </dd>
+              </div>
+            )}
+          </Show>
         </dl>
       </section>
 

@@ -24,15 +24,41 @@ const config = {
 // A deployment read from memory: 1,100 USDC for 1,000 shares, a cap of 5,000 USDC.
 const reads = {
   chain: {},
-  vaultState: async () => ({ totalUsdc: 1100n * U, totalShares: 1000n * U, totalProfit: 100n * U, activeLiq: 0n }),
-  vaultConfig: async () => ({ depositCap: 5000n * U, withdrawCooldown: 60, maxDrawPerKeeper: 100n * U }),
-  depositor: async () => ({ shares: 909_090_909n, costBasis: 100n * U, totalDeposited: 100n * U, totalWithdrawn: 0n, lastDepositTime: 1_000, raw: {} }),
+  vaultState: async () => ({
+    totalUsdc: 1100n * U,
+    totalShares: 1000n * U,
+    totalProfit: 100n * U,
+    activeLiq: 0n,
+    lockedProfit: 0n,
+    lockStart: 0n,
+    lockEnd: 0n,
+    pendingShares: 0n,
+  }),
+  vaultConfig: async () => ({ depositCap: 5000n * U, withdrawCooldown: 60, maxDrawPerKeeper: 100n * U, keeperFeeBps: 500, profitUnlockSecs: 3600 }),
+  depositor: async () => ({ shares: 909_090_909n, costBasis: 100n * U, totalDeposited: 100n * U, totalWithdrawn: 0n, lastDepositTime: 1_000, withdrawRequest: 0n, raw: {} }),
   vaultBalance: async () => 99_999_999n,
   usdcBalance: async () => 9_900n * U,
   latestLedger: async () => ({ sequence: 50, closeTime: 1_030 }),
-  registryConfig: async () => ({ minStake: 1000n * U, slashTimeout: 3600, slashRateBps: 5000, usdcToken: config.contracts.usdc }),
+  registryConfig: async () => ({ minStake: 1000n * U, slashTimeout: 3600, slashRateBps: 5000, usdcToken: config.contracts.usdc, executorWasm: '' }),
   keepers: async () => [
-    { operator: OTHER, name: 'stuck', stake: 1000n * U, totalExecutions: 2, successfulFills: 1, totalProfit: 0n, avgResponseTimeMs: 80, hasActiveDraw: true, drawAmount: 50n * U, drawTimestamp: 1_030 - 3_601, registeredAt: 1, slashed: false, slashCount: 0, totalSlashed: 0n },
+    {
+      operator: OTHER,
+      name: 'stuck',
+      stake: 1000n * U,
+      totalExecutions: 2,
+      successfulFills: 1,
+      totalProfit: 0n,
+      avgResponseTimeMs: 80,
+      hasActiveDraw: true,
+      drawAmount: 50n * U,
+      drawTimestamp: 1_030 - 3_601,
+      registeredAt: 1,
+      slashed: false,
+      slashCount: 0,
+      totalSlashed: 0n,
+      approved: false,
+      drawLimit: 500n * U,
+    },
   ],
 } as unknown as Reads
 
@@ -72,6 +98,8 @@ describe('KeepersView', () => {
     const row = await screen.findByTestId(`keeper-row-${OTHER}`)
     expect(row.textContent).toContain('50.00%')
     expect(row.textContent).toContain('1 h 0 min')
+    expect(row.textContent).toContain('500.0000000')
+    await waitFor(() => expect(screen.getByTestId('keepers-fee').textContent).toContain('5.00% (500 bps)'))
     await waitFor(() => expect(screen.getByTestId(`slash-${OTHER}`)).toBeTruthy())
     expect(screen.getByTestId('register-name')).toBeTruthy()
     expect(screen.getByTestId('register-submit')).toBeTruthy()
