@@ -42,7 +42,9 @@ export const readKey = {
   getLedgerEntries: (keys: readonly xdr.LedgerKey[]) => `getLedgerEntries|${keys.map(ledgerKeyId).join(',')}`,
   getEvents: (req: rpc.Api.GetEventsRequest) =>
     `getEvents|${JSON.stringify(req, (_k, v: unknown) => (typeof v === 'object' && v !== null && 'toXdr' in v ? String((v as { toXdr(f: string): string }).toXdr('base64')) : v))}`,
-  simulateTransaction: (tx: Transaction | FeeBumpTransaction, addlResources?: unknown) => `simulateTransaction|${tx.toXDR()}|${JSON.stringify(addlResources ?? null)}`,
+  // The auth mode (record_allow_nonroot: an auth required below the root call) changes the answer.
+  simulateTransaction: (tx: Transaction | FeeBumpTransaction, addlResources?: unknown, authMode?: string) =>
+    `simulateTransaction|${tx.toXDR()}|${JSON.stringify(addlResources ?? null)}${authMode === undefined ? '' : `|${authMode}`}`,
 }
 
 /** `share(key, request)`: the answer of the ledger being built, made once (Scheduler.shared). */
@@ -57,8 +59,8 @@ export function sharedServer(server: rpc.Server, share: Share): rpc.Server {
   const shared: Partial<rpc.Server> = {
     getLedgerEntries: (...keys: xdr.LedgerKey[]) => share(readKey.getLedgerEntries(keys), () => s.getLedgerEntries(...keys)),
     getEvents: (req: rpc.Api.GetEventsRequest) => share(readKey.getEvents(req), () => s.getEvents(req)),
-    simulateTransaction: (tx: Transaction | FeeBumpTransaction, addl?: Parameters<rpc.Server['simulateTransaction']>[1]) =>
-      share(readKey.simulateTransaction(tx, addl), () => s.simulateTransaction(tx, addl)),
+    simulateTransaction: (tx: Transaction | FeeBumpTransaction, addl?: Parameters<rpc.Server['simulateTransaction']>[1], authMode?: Parameters<rpc.Server['simulateTransaction']>[2]) =>
+      share(readKey.simulateTransaction(tx, addl, authMode), () => s.simulateTransaction(tx, addl, authMode)),
   }
   return new Proxy(server, {
     get(target, prop, receiver) {

@@ -105,8 +105,17 @@ export class SimRpc {
   getFeeStats() {
     return this.call('getFeeStats', '', () => this.p.server.getFeeStats())
   }
-  simulateTransaction(tx: Parameters<rpc.Server['simulateTransaction']>[0], addlResources?: Parameters<rpc.Server['simulateTransaction']>[1]) {
-    return this.call('simulateTransaction', opsKey(tx as Transaction), () => this.p.server.simulateTransaction(tx, addlResources), readKey.simulateTransaction(tx, addlResources))
+  simulateTransaction(
+    tx: Parameters<rpc.Server['simulateTransaction']>[0],
+    addlResources?: Parameters<rpc.Server['simulateTransaction']>[1],
+    authMode?: Parameters<rpc.Server['simulateTransaction']>[2],
+  ) {
+    return this.call(
+      'simulateTransaction',
+      opsKey(tx as Transaction),
+      () => this.p.server.simulateTransaction(tx, addlResources, authMode),
+      readKey.simulateTransaction(tx, addlResources, authMode),
+    )
   }
 
   async sendTransaction(tx: Transaction | FeeBumpTransaction): Promise<rpc.Api.SendTransactionResponse> {
