@@ -115,7 +115,8 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
     await observer.rescan()
     const borrowedStart = observer.debt().borrowed
     const startVault = await observer.vault()
-    replay.startTotals(startVault)
+    const vaultTerms = await observer.vaultTerms()
+    replay.startTotals(startVault, BigInt(vaultTerms.profitUnlockSecs))
     const recorder = new Recorder(prices, setup.startLedger, scenario.run.ledgerSeconds, scenario.run.recordEvery ?? Math.max(1, Math.ceil(steps / 2000)))
     const minProfitOf = new Map<string, number>(keepers.flatMap((k) => [[k.address, k.spec.minProfit], [k.operator, k.spec.minProfit]] as [string, number][]))
     const env = new Environment({
@@ -232,6 +233,8 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       events,
       startVault,
       endVault,
+      vaultTerms,
+      attacks: [],
       borrowedStart,
       droppedBy: setup.mempool.droppedBy,
       bumpsBy: setup.mempool.bumpsBy,

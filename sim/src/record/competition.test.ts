@@ -24,7 +24,14 @@ function tx(agent: string, hash: string, ledger: number, position: number, fills
 }
 
 const decision = (ledger: number, type: number, user: string, kind: KeeperDecision['kind'], target: number | null = null): KeeperDecision => ({ ledger, type, user, kind, target })
-const flow = (kind: VaultFlow['kind'], address: string, ledger: number, txHash: string, profit = 0n): VaultFlow => ({ kind, address, ledger, txHash, data: kind === 'return' ? { amount: 1n, profit } : { amount: 1n } })
+const flow = (kind: VaultFlow['kind'], address: string, ledger: number, txHash: string, profit = 0n): VaultFlow => ({
+  kind,
+  address,
+  ledger,
+  closeTime: BigInt(ledger * 5),
+  txHash,
+  data: kind === 'return' || kind === 'flash' ? { amount: 1n, profit, fee: profit / 9n } : { amount: 1n },
+})
 
 /**
  * Four auctions, three keepers:
@@ -78,8 +85,7 @@ function input(): CompetitionInput {
       tx('alpha', 'a-again', 401, 1, [[0, 'U1']], { feeCharged: 5_000n }),
     ],
     vault: [
-      flow('draw', 'CALPHA', 110, 'a-fill'),
-      flow('return', 'CALPHA', 110, 'a-fill', 50_000_000n),
+      flow('flash', 'CALPHA', 110, 'a-fill', 50_000_000n),
       flow('draw', 'GBETA', 204, 'b-draw'),
       flow('deposit', 'GDEPOSITOR', 206, 'dep'),
       flow('return', 'GBETA', 207, 'b-return', 25_000_000n),
@@ -163,5 +169,12 @@ describe('fillProfitOf', () => {
     const fill = { ledger: 500, txHash: 'interest', address: 'GBETA', keeper: 'beta' }
     expect(fillProfitOf(fill, [flow('draw', 'GBETA', 503, 'x'), flow('return', 'GBETA', 505, 'y', 7n)])).toBe(0)
     expect(fillProfitOf(fill, [])).toBe(0)
+  })
+
+  it('takes the flash draw of the fill’s own transaction (the atomic path), and skips the filler’s withdrawal requests on the two-step path', () => {
+    const atomic = { ledger: 500, txHash: 'f', address: 'CALPHA', keeper: 'alpha' }
+    expect(fillProfitOf(atomic, [flow('flash', 'CALPHA', 500, 'f', 30_000_000n)])).toBe(3)
+    const twoStep = { ledger: 500, txHash: 'fill', address: 'GBETA', keeper: 'beta' }
+    expect(fillProfitOf(twoStep, [flow('wreq', 'GBETA', 500, 'w'), flow('return', 'GBETA', 501, 'r', 10_000_000n)])).toBe(1)
   })
 })

@@ -91,14 +91,14 @@ function windowEnds(auctions: readonly CompetitionAuction[]): number[] {
 }
 
 /**
- * The vault profit of a fill: the return event of the fill's own transaction (atomic path), else
+ * The vault profit of a fill: the flash (or return) event of the fill's own transaction (atomic path), else
  * the filler's first vault event from the fill's ledger on when it is a return (the two-step
  * return that closes the draw funding the fill: one outstanding draw per keeper), else 0.
  */
 export function fillProfitOf(fill: NonNullable<CompetitionAuction['fill']>, vault: readonly VaultFlow[]): number {
-  const same = vault.find((v) => v.kind === 'return' && v.txHash === fill.txHash)
+  const same = vault.find((v) => (v.kind === 'flash' || v.kind === 'return') && v.txHash === fill.txHash)
   if (same !== undefined) return units(same.data.profit ?? 0n)
-  const next = vault.find((v) => v.address === fill.address && v.ledger >= fill.ledger && v.kind !== 'deposit' && v.kind !== 'withdraw')
+  const next = vault.find((v) => v.address === fill.address && v.ledger >= fill.ledger && (v.kind === 'draw' || v.kind === 'return' || v.kind === 'write_off'))
   return next?.kind === 'return' ? units(next.data.profit ?? 0n) : 0
 }
 

@@ -6,7 +6,7 @@
  */
 import type { rpc } from '@stellar/stellar-sdk'
 import { createChain, read, addr, type Chain } from '../../../src/chain/index.js'
-import { toAssetFromDToken } from '../../../src/core/index.js'
+import { lockedProfit, toAssetFromDToken } from '../../../src/core/index.js'
 import { PoolScanner, type ScanResult } from '../../../src/keeper/adapters/blend/scan.js'
 import type { World } from '../../../src/world/index.js'
 import { RunEventLog } from '../../../src/world/runEvents.js'
@@ -16,6 +16,20 @@ export interface VaultSnapshot {
   totalShares: bigint
   activeLiq: bigint
   totalProfit: bigint
+  /** The profit lock (core `ProfitLock`): booked profit that unlocks linearly from lockStart to lockEnd. */
+  lockedProfit: bigint
+  lockStart: bigint
+  lockEnd: bigint
+  /** Shares depositors asked to withdraw (`request_withdraw`). */
+  pendingShares: bigint
+  /** The profit still locked at the close time of the latest ledger (core `lockedProfit`). */
+  locked: bigint
+}
+
+/** The vault's terms a run reports: the keeper's fee and the unlock period (`get_config`). */
+export interface VaultTerms {
+  keeperFeeBps: number
+  profitUnlockSecs: number
 }
 
 const num = (x: bigint) => Number(x) / 1e7
@@ -31,7 +45,7 @@ export class Observer {
     private readonly server: rpc.Server,
     private readonly world: World,
     startLedger: number,
-    nowMs: () => number,
+    private readonly nowMs: () => number,
   ) {
     this.chain = createChain({ rpcUrl: world.network.rpcUrl, networkPassphrase: world.network.networkPassphrase, server })
     this.scanner = new PoolScanner(world.blend.pool, { now: nowMs })
@@ -95,12 +109,23 @@ export class Observer {
 
   async vault(): Promise<VaultSnapshot> {
     const st = await read<Record<string, bigint>>(this.chain, this.world.service!.vault, 'get_state')
+    const lock = { lockedProfit: BigInt(st.locked_profit ?? 0n), lockStart: BigInt(st.lock_start ?? 0n), lockEnd: BigInt(st.lock_end ?? 0n) }
+    const now = BigInt(Math.floor(this.nowMs() / 1000))
     return {
       totalUsdc: BigInt(st.total_usdc ?? 0n),
       totalShares: BigInt(st.total_shares ?? 0n),
       activeLiq: BigInt(st.active_liq ?? 0n),
       totalProfit: BigInt(st.total_profit ?? 0n),
+      ...lock,
+      pendingShares: BigInt(st.pending_shares ?? 0n),
+      locked: now < lock.lockStart ? lock.lockedProfit : lockedProfit(lock, now),
     }
+  }
+
+  /** The vault's keeper fee and profit unlock period. */
+  async vaultTerms(): Promise<VaultTerms> {
+    const c = await read<Record<string, bigint | number>>(this.chain, this.world.service!.vault, 'get_config')
+    return { keeperFeeBps: Number(c.keeper_fee_bps ?? 0), profitUnlockSecs: Number(c.profit_unlock_secs ?? 0) }
   }
 
   /** Primary router price (USDC per unit) per collateral; null while the router is down. */

@@ -1,5 +1,5 @@
 /** The per-ledger series of a run (report.json `series`), one point every `every` ledgers. */
-import { sharePrice } from '../../../src/core/index.js'
+import { freeAssets, sharePrice } from '../../../src/core/index.js'
 import type { PricePlan } from '../agents/environment.js'
 import { emptySeries } from '../report/series.js'
 import type { Series } from '../report/types.js'
@@ -34,10 +34,11 @@ export class Recorder {
     const i = Math.min(step, this.prices.posts.length - 1)
     s.ledger.push(ledger)
     s.time.push((ledger - this.startLedger) * this.ledgerSeconds)
-    s.sharePrice.push(Number(sharePrice({ totalUsdc: v.totalUsdc, totalShares: v.totalShares })) / 1e7)
+    s.sharePrice.push(vaultSharePrice(v))
     s.totalUsdc.push(usd(v.totalUsdc))
     s.activeLiq.push(usd(v.activeLiq))
     s.totalProfit.push(usd(v.totalProfit))
+    s.lockedProfit!.push(usd(v.locked))
     s.badDebt.push(r7(o.badDebt()))
     s.openAuctions.push(o.openAuctions())
     for (const c of this.prices.assets) {
@@ -49,7 +50,7 @@ export class Recorder {
 
   private drop(): void {
     const s = this.s
-    for (const arr of [s.ledger, s.time, s.sharePrice, s.totalUsdc, s.activeLiq, s.totalProfit, s.badDebt, s.openAuctions]) arr.pop()
+    for (const arr of [s.ledger, s.time, s.sharePrice, s.totalUsdc, s.activeLiq, s.totalProfit, s.lockedProfit!, s.badDebt, s.openAuctions]) arr.pop()
     for (const c of s.assets) {
       s.market[c]!.pop()
       s.oracle[c]!.pop()
@@ -60,4 +61,12 @@ export class Recorder {
   series(): Series {
     return this.s
   }
+}
+
+/**
+ * The vault's share price (its `share_price`): free assets (total USDC less the profit still
+ * locked) per share, 7 decimals floored, as a number.
+ */
+export function vaultSharePrice(v: Pick<VaultSnapshot, 'totalUsdc' | 'totalShares' | 'locked'>): number {
+  return Number(sharePrice({ totalUsdc: freeAssets(v.totalUsdc, v.locked), totalShares: v.totalShares })) / 1e7
 }

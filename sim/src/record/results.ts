@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { addr, read } from '../../../src/chain/index.js'
-import { apyDisplay, sharePrice } from '../../../src/core/index.js'
+import { apyDisplay } from '../../../src/core/index.js'
 import { minProfitScaled, planFill } from '../../../src/keeper/adapters/blend/auctionPlan.js'
 import { AuctionType } from '../../../src/keeper/adapters/blend/storage.js'
 import { describeSource } from './source.js'
@@ -13,14 +13,15 @@ import type { World } from '../../../src/world/index.js'
 import { REPO_ROOT } from '../../../sandbox/ts/launch.js'
 import type { SimKeeper } from '../agents/keepers.js'
 import { fillKey, type FillValuation } from '../replay/replay.js'
-import type { AuctionFillResult, AuctionResult, AuditResult, KeeperResult, Report, ReplayResult, RunEvent, Series } from '../report/types.js'
+import type { AttackResult, AttackSummary, AuctionFillResult, AuctionResult, AuditResult, KeeperResult, Report, ReplayResult, RunEvent, Series } from '../report/types.js'
 import { REPORT_SCHEMA_VERSION } from '../report/types.js'
 import { feeLabel } from '../scenario/chainSchema.js'
 import type { LoadedScenario } from '../scenario/load.js'
 import { fillsByAuction, remainingPercent } from './auctionFills.js'
 import type { AuctionFilled, RunEvents } from '../../../src/world/runEvents.js'
 import { competition, fillProfitOf, type CompetitionInput, type KeeperCompetition } from './competition.js'
-import type { Observer, VaultSnapshot } from './observer.js'
+import type { Observer, VaultSnapshot, VaultTerms } from './observer.js'
+import { vaultSharePrice } from './recorder.js'
 import { feeSummary, keeperFeeFigures, nearestRank } from './fees.js'
 import type { KeeperTx } from './transactions.js'
 
@@ -52,6 +53,10 @@ export interface ReportInput {
   events: RunEvent[]
   startVault: VaultSnapshot
   endVault: VaultSnapshot
+  /** The vault's keeper fee and unlock period (`get_config`). */
+  vaultTerms: VaultTerms
+  /** The adversaries' attempts (sim/src/agents/adversaries). */
+  attacks: AttackResult[]
   /** Borrowers' liabilities when the run started (USD at oracle prices). */
   borrowedStart: number
   /** Keeper transactions the node's queue dropped, per keeper name. */
@@ -161,7 +166,8 @@ async function keepers(p: ReportInput, list: AuctionResult[], race: ReadonlyMap<
     const wins = list.filter((a) => a.filledBy === k.spec.name).length
     const failed = k.runtime?.state.failedTransactions ?? { total: 0, byReason: {}, feesStroops: 0n }
     const lostRaces = failed.byReason['lost_race'] ?? 0
-    const returns = p.chainEvents.vault.filter((v) => v.kind === 'return' && v.address === k.address)
+    // Its settled executions: two-step returns and atomic flash draws.
+    const returns = p.chainEvents.vault.filter((v) => (v.kind === 'return' || v.kind === 'flash') && v.address === k.address)
     const slashes = p.chainEvents.slashes.filter((s) => s.keeper === k.address)
     const counts = k.runtime?.engine.finishedCounts() ?? { returned: 0, lost: 0, abandoned: 0 }
     const c = race.get(k.spec.name) ?? { losses: 0, missed: 0, unprofitable: 0, feesPaid: 0 }
@@ -181,6 +187,7 @@ async function keepers(p: ReportInput, list: AuctionResult[], race: ReadonlyMap<
       abandoned: counts.abandoned,
       profit: usd(end - k.startBalance),
       vaultProfit: usd(returns.reduce((t, r) => t + (r.data.profit ?? 0n), 0n)),
+      rewards: usd(returns.reduce((t, r) => t + (r.data.fee ?? 0n), 0n)),
       winRate: fills === 0 ? 0 : r7(wins / fills),
       crashed: k.crashed,
       slashed: usd(slashes.reduce((t, s) => t + (s.data.slashed ?? 0n), 0n)),
@@ -204,8 +211,9 @@ export async function buildReport(p: ReportInput): Promise<Report> {
   const { list, keepers: race } = auctions(p)
   const ks = await keepers(p, list, race)
   const delays = list.flatMap((a) => (a.fillDelay === null ? [] : [a.fillDelay])).sort((a, b) => a - b)
-  const spStart = Number(sharePrice({ totalUsdc: p.startVault.totalUsdc, totalShares: p.startVault.totalShares })) / 1e7
-  const spEnd = Number(sharePrice({ totalUsdc: p.endVault.totalUsdc, totalShares: p.endVault.totalShares })) / 1e7
+  const spStart = vaultSharePrice(p.startVault)
+  const spEnd = vaultSharePrice(p.endVault)
+  const fees = p.chainEvents.vault.filter((v) => v.kind === 'return' || v.kind === 'flash').reduce((t, v) => t + (v.data.fee ?? 0n), 0n)
   const apy = apyDisplay(p.series.ledger.map((_, i) => ({ timestamp: p.series.time[i]!, price: BigInt(Math.round(p.series.sharePrice[i]! * 1e7)) })))
   const liquidated = new Set(p.chainEvents.auctions.map((a) => a.user))
   const missed = p.observer.scan?.borrowers.filter((b) => b.liquidatable && !liquidated.has(b.user)).length ?? 0
@@ -224,6 +232,10 @@ export async function buildReport(p: ReportInput): Promise<Report> {
       sharePriceStart: r7(spStart),
       sharePriceEnd: r7(spEnd),
       vaultProfit: usd(p.endVault.totalProfit - p.startVault.totalProfit),
+      keeperRewards: usd(fees),
+      lockedProfitEnd: usd(p.endVault.locked),
+      vaultTerms: { ...p.vaultTerms },
+      attacks: attackSummary(p.attacks),
       auctions: {
         created: list.length,
         filled: list.filter((a) => a.outcome === 'filled').length,
@@ -259,6 +271,18 @@ export async function buildReport(p: ReportInput): Promise<Report> {
     audit: p.audit,
     series: p.series,
     events: [...p.events].sort((a, b) => a.ledger - b.ledger || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0)),
+    attacks: p.attacks,
     ...(source === undefined ? {} : { source }),
+  }
+}
+
+/** The attacks in brief; null without any. */
+export function attackSummary(attacks: readonly AttackResult[]): AttackSummary | null {
+  if (attacks.length === 0) return null
+  return {
+    attempts: attacks.length,
+    refused: attacks.filter((a) => a.refusedBy.length > 0).length,
+    maxGain: Math.max(...attacks.map((a) => a.gain)),
+    maxDepositorLoss: Math.max(...attacks.map((a) => a.depositorLoss)),
   }
 }

@@ -5,8 +5,10 @@
  * - fill-amounts: the pool's `fill_auction` lot and bid = core `scaleAuction` of the auction at
  *   the fill's block;
  * - share-math: every deposit's shares and withdrawal's USDC = core `sharesForDeposit` /
- *   `usdcForShares` on the totals before it, and the totals folded from the vault's events =
- *   `get_state` after every ledger;
+ *   `usdcForShares` on the free assets before it (total USDC less the profit still locked at the
+ *   ledger's close time, core `lockedProfit`), and the totals and the profit lock folded from the
+ *   vault's events (every booked profit locked by core `bookProfit`) = `get_state` after every
+ *   ledger;
  * - health-factor: every user liquidation the pool accepted was on a user the core values under
  *   HF 1 at that ledger.
  * Bad-debt and interest auctions are checked for their fill amounts only: their backstop-token
@@ -15,7 +17,7 @@
  * profitable at the population's lowest MIN_PROFIT and the lot and bid values at the fill, on the
  * state the filling keeper saw.
  */
-import { scaleAuction, sharesForDeposit, usdcForShares } from '../../../src/core/index.js'
+import { bookProfit, freeAssets, lockedProfit, scaleAuction, sharesForDeposit, usdcForShares, type ProfitLock } from '../../../src/core/index.js'
 import { minProfitScaled, planFill, toCoreAuction } from '../../../src/keeper/adapters/blend/auctionPlan.js'
 import type { ScanResult } from '../../../src/keeper/adapters/blend/scan.js'
 import { AuctionType, type AuctionData } from '../../../src/keeper/adapters/blend/storage.js'
@@ -42,7 +44,9 @@ export class CoreReplay {
     (['fill-ledger', 'fill-amounts', 'share-math', 'health-factor'] as const).map((k) => [k, { kind: k, checked: 0, mismatches: 0 }]),
   )
   private readonly mismatches: ReplayResult['mismatches'] = []
-  private totals: { usdc: bigint; shares: bigint } | undefined
+  private totals: { usdc: bigint; shares: bigint; lock: ProfitLock } | undefined
+  /** The vault's profit_unlock_secs (bookings lock over it). */
+  private unlockSecs = 1n
   /** Remaining part of each open auction (type:user), as the core scales it. */
   private readonly open = new Map<string, AuctionData>()
 
@@ -57,8 +61,18 @@ export class CoreReplay {
     if (this.mismatches.length < KEEP) this.mismatches.push({ kind, ledger, detail: detail() })
   }
 
-  startTotals(v: VaultSnapshot): void {
-    this.totals = { usdc: v.totalUsdc, shares: v.totalShares }
+  /** The vault's books at the start, and its `profit_unlock_secs`. */
+  startTotals(v: VaultSnapshot, unlockSecs: bigint): void {
+    this.totals = { usdc: v.totalUsdc, shares: v.totalShares, lock: lockOf(v) }
+    this.unlockSecs = unlockSecs
+  }
+
+  /** Books `profit` at `now` as the vault does: into the total, locked. */
+  private book(profit: bigint, now: bigint): void {
+    const t = this.totals!
+    if (profit <= 0n) return
+    t.lock = bookProfit(t.lock, profit, now, this.unlockSecs)
+    t.usdc += profit
   }
 
   auctionCreated(a: AuctionCreated, scanAfter: ScanResult | undefined): void {
@@ -107,22 +121,28 @@ export class CoreReplay {
     if (this.totals === undefined) return
     const t = this.totals
     const d = v.data
+    const free = () => freeAssets(t.usdc, lockedProfit(t.lock, v.closeTime))
     if (v.kind === 'deposit') {
       const amount = d.amount ?? 0n
-      const { shares, deadShares } = sharesForDeposit({ amount, totalUsdc: t.usdc, totalShares: t.shares })
+      const { shares, deadShares } = sharesForDeposit({ amount, totalUsdc: free(), totalShares: t.shares })
       this.count('share-math', shares === (d.shares ?? -1n), v.ledger, () => `deposit of ${amount}: core ${shares} shares, vault ${d.shares}`)
       t.usdc += amount
       t.shares += (d.shares ?? 0n) + (d.dead_shares ?? deadShares)
     } else if (v.kind === 'withdraw') {
       const shares = d.shares ?? 0n
-      const usdc = usdcForShares({ shares, totalUsdc: t.usdc, totalShares: t.shares })
+      const usdc = usdcForShares({ shares, totalUsdc: free(), totalShares: t.shares })
       this.count('share-math', usdc === (d.amount ?? -1n), v.ledger, () => `withdrawal of ${shares} shares: core ${usdc} USDC, vault ${d.amount}`)
       t.usdc -= d.amount ?? 0n
       t.shares -= shares
-    } else if (v.kind === 'return') {
-      t.usdc += d.profit ?? 0n
+    } else if (v.kind === 'return' || v.kind === 'flash') {
+      this.book(d.profit ?? 0n, v.closeTime)
     } else if (v.kind === 'write_off') {
-      t.usdc += (d.recovered ?? 0n) - (d.written_down ?? 0n)
+      // The recovered stake replaces the written-down capital; what exceeds it (the penalty) is income, locked.
+      const down = d.written_down ?? 0n
+      const recovered = d.recovered ?? 0n
+      const restored = recovered < down ? recovered : down
+      t.usdc += restored - down
+      this.book(recovered - restored, v.closeTime)
     }
   }
 
@@ -130,10 +150,12 @@ export class CoreReplay {
   checkTotals(ledger: number, v: VaultSnapshot): void {
     if (this.totals === undefined) return
     const t = this.totals
-    this.count('share-math', t.usdc === v.totalUsdc && t.shares === v.totalShares, ledger, () =>
-      `folded totals ${t.usdc} USDC / ${t.shares} shares, get_state ${v.totalUsdc} / ${v.totalShares}`,
+    const lock = lockOf(v)
+    const sameLock = t.lock.lockedProfit === lock.lockedProfit && t.lock.lockStart === lock.lockStart && t.lock.lockEnd === lock.lockEnd
+    this.count('share-math', t.usdc === v.totalUsdc && t.shares === v.totalShares && sameLock, ledger, () =>
+      `folded totals ${t.usdc} USDC / ${t.shares} shares / lock ${fmtLock(t.lock)}, get_state ${v.totalUsdc} / ${v.totalShares} / ${fmtLock(lock)}`,
     )
-    this.totals = { usdc: v.totalUsdc, shares: v.totalShares }
+    this.totals = { usdc: v.totalUsdc, shares: v.totalShares, lock }
   }
 
   result(): ReplayResult {
@@ -149,3 +171,7 @@ const fmt = (m: Record<string, bigint>) =>
   Object.entries(m)
     .map(([k, v]) => `${k.slice(0, 4)}…=${v}`)
     .join(',')
+
+const lockOf = (v: VaultSnapshot): ProfitLock => ({ lockedProfit: v.lockedProfit, lockStart: v.lockStart, lockEnd: v.lockEnd })
+
+const fmtLock = (l: ProfitLock) => `${l.lockedProfit} over ${l.lockStart}..${l.lockEnd}`

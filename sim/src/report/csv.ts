@@ -15,13 +15,14 @@ export const CSV_FIXED_COLUMNS = [
   'active_liq',
   'utilisation',
   'total_profit',
+  'locked_profit',
   'bad_debt',
   'open_auctions',
 ] as const
 
 /**
  * The series as CSV: header `ledger,time,share_price,total_usdc,active_liq,utilisation,
- * total_profit,bad_debt,open_auctions` followed by `market_<CODE>`, `oracle_<CODE>` and
+ * total_profit,locked_profit,bad_debt,open_auctions` followed by `market_<CODE>`, `oracle_<CODE>` and
  * `dex_<CODE>` for each asset in `series.assets` order; one row per entry of `series.ledger`.
  * `utilisation` is active_liq / total_usdc rounded to 7 decimals (empty when total_usdc is 0).
  * Missing values (a null DEX quote, a short or absent column) are empty cells. Lines end in
@@ -45,6 +46,7 @@ export function timeseriesCsv(report: Report): string {
       active,
       utilisation,
       s.totalProfit[i],
+      s.lockedProfit?.[i],
       s.badDebt[i],
       s.openAuctions[i],
     ]

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatAmount, formatCount, formatHours, formatLedger, formatPct, formatPrice, shortAddress } from './format.js'
+import { formatAmount, formatCount, formatDuration, formatHours, formatLedger, formatPct, formatPrice, shortAddress } from './format.js'
 
 describe('display formatting', () => {
   it('formats amounts with two decimals and separators, keeping small non-zero amounts visible', () => {
@@ -22,6 +22,10 @@ describe('display formatting', () => {
     expect(formatCount(null)).toBe('—')
     expect(formatLedger(1234567)).toBe('1234567')
     expect(formatHours(5400)).toBe('1.5 h')
+  })
+
+  it('formats durations in their largest whole unit', () => {
+    expect([45, 90, 60, 900, 3_600, 5_400, 86_400, 2 * 86_400, Number.NaN].map(formatDuration)).toEqual(['45 s', '90 s', '1 min', '15 min', '1 h', '1 h 30 min', '1 d', '2 d', '—'])
   })
 
   it('shortens long addresses only', () => {

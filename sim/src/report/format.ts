@@ -70,3 +70,14 @@ function group(fixed: string): string {
   const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
   return `${negative ? '-' : ''}${grouped}${frac === undefined ? '' : `.${frac}`}`
 }
+
+/** Seconds as `45 s`, `15 min`, `1 h`, `1 h 30 min`, `2 d`. */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return MISSING
+  if (seconds < 120 && seconds % 60 !== 0) return `${seconds} s`
+  if (seconds < 3_600) return `${Math.round(seconds / 60)} min`
+  if (seconds % 86_400 === 0) return `${seconds / 86_400} d`
+  const h = Math.floor(seconds / 3_600)
+  const m = Math.round((seconds - h * 3_600) / 60)
+  return m === 0 ? `${h} h` : `${h} h ${m} min`
+}

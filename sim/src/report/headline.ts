@@ -3,7 +3,7 @@
  * terminal summary and the top of report.html, so the two never disagree.
  */
 import { formatXlm } from './competitionFormat.js'
-import { formatAmount, formatCount, formatPct, formatPrice, mark } from './format.js'
+import { formatAmount, formatCount, formatDuration, formatPct, formatPrice, mark } from './format.js'
 import type { Report } from './types.js'
 
 export interface HeadlineFigure {
@@ -14,12 +14,14 @@ export interface HeadlineFigure {
 }
 
 /**
- * LP return and APY, share price, vault profit; auctions created / filled, fills (an auction
+ * LP return and APY, share price, vault profit, the vault's terms (keeper fee, unlock period), the
+ * keepers' rewards and the profit still locked at the end; auctions created / filled, fills (an auction
  * filled in parts counts each) / missed / expired / open; fill delay median, p95 and max (ledgers
  * after the first profitable one); bad debt; slashes; failed keeper transactions (flagged past
  * ten: a revert storm) and fills that lost a race to another keeper's; fees (who ordered the
  * ledgers, XLM paid in all and per win, their share of the vault's profit, inclusion delay, wins
- * by fee strategy, other users' load); keeper profit in total and per keeper (with wins); peak
+ * by fee strategy, other users' load); keeper profit in total and per keeper (with wins and fees);
+ * the attacks in brief (when any; flagged when one gained or cost the depositors); peak
  * utilisation; replay mismatches; whether the audit holds.
  */
 export function headlineFigures(report: Report): HeadlineFigure[] {
@@ -30,6 +32,7 @@ export function headlineFigures(report: Report): HeadlineFigure[] {
     { label: 'LP APY', value: s.lpApy.text },
     { label: 'Share price', value: `${formatPrice(s.sharePriceStart)} → ${formatPrice(s.sharePriceEnd)}` },
     { label: 'Vault profit', value: `${formatAmount(s.vaultProfit)} USDC` },
+    ...vaultFigures(s),
     { label: 'Auctions created', value: formatCount(s.auctions.created) },
     { label: 'Liquidations filled', value: formatCount(s.auctions.filled) },
     { label: 'Fills (parts included)', value: formatCount(s.fills) },
@@ -47,7 +50,17 @@ export function headlineFigures(report: Report): HeadlineFigure[] {
     { label: 'Keeper profit (all keepers)', value: `${formatAmount(s.keeperProfit)} USDC` },
   ]
   for (const k of report.keepers)
-    figures.push({ label: `Keeper ${k.name}`, value: `${formatAmount(k.profit)} USDC, ${formatCount(k.wins)} ${k.wins === 1 ? 'win' : 'wins'}, ${formatAmount(k.vaultProfit)} USDC to the vault` })
+    figures.push({
+      label: `Keeper ${k.name}`,
+      value: `${formatAmount(k.profit)} USDC, ${formatCount(k.wins)} ${k.wins === 1 ? 'win' : 'wins'}, ${formatAmount(k.vaultProfit)} USDC to the vault${k.rewards === undefined ? '' : `, ${formatAmount(k.rewards)} USDC in fees`}`,
+    })
+  const a = s.attacks
+  if (a !== undefined && a !== null)
+    figures.push({
+      label: 'Attacks',
+      value: `${formatCount(a.attempts)} ${a.attempts === 1 ? 'attempt' : 'attempts'}, ${formatCount(a.refused)} refused by a contract; best gain ${formatAmount(a.maxGain)} USDC, worst depositors' loss ${formatAmount(a.maxDepositorLoss)} USDC`,
+      ...alertIf(a.maxGain > 0 || a.maxDepositorLoss > 0),
+    })
   figures.push(
     { label: 'Peak utilisation', value: formatPct(s.peakUtilisation) },
     { label: 'Replay mismatches', value: formatCount(s.replayMismatches), ...alertIf(s.replayMismatches > 0) },
@@ -60,6 +73,16 @@ export function headlineFigures(report: Report): HeadlineFigure[] {
     },
   )
   return figures
+}
+
+/** The vault's terms and what they did: the keepers' fees out of the fills' gross profit, the profit still locked at the end. */
+function vaultFigures(s: Report['summary']): HeadlineFigure[] {
+  const out: HeadlineFigure[] = []
+  if (s.vaultTerms !== undefined)
+    out.push({ label: 'Vault terms', value: `keeper fee ${formatPct(s.vaultTerms.keeperFeeBps / 10_000, 2)} of gross profit, profit unlocks over ${formatDuration(s.vaultTerms.profitUnlockSecs)}` })
+  if (s.keeperRewards !== undefined) out.push({ label: 'Keeper rewards (fees paid)', value: `${formatAmount(s.keeperRewards)} USDC` })
+  if (s.lockedProfitEnd !== undefined) out.push({ label: 'Profit still locked at the end', value: `${formatAmount(s.lockedProfitEnd)} USDC` })
+  return out
 }
 
 /** The fee and inclusion lines. */

@@ -79,6 +79,7 @@ describe('reportHtml', () => {
       'chart-fill-delay',
       'chart-keepers',
       'chart-utilisation',
+      'chart-locked-profit',
       'chart-bad-debt',
     ])
     for (const s of scripts(html).slice(1)) expect(() => new vm.Script(s.body)).not.toThrow()
@@ -87,7 +88,7 @@ describe('reportHtml', () => {
   it('shows the header, the headline figures first, and every table', () => {
     for (const text of ['seed 42', '0.1234%', '0.12% cumulative', '17.25 USD', 'Keeper alpha', '40.25 USDC, 1 win', 'no stale draws', '1 draw open past expiry', 'predicted 1203, chain 1205 &#60;late&#62;', 'harness 0.1.0', 'protocol 23', '1000–1720'])
       expect(html.includes(text), text).toBe(true)
-    const order = ['id="headline"', 'id="charts"', 'id="events"', 'id="auctions"', 'id="competition"', 'id="keepers"', 'id="replay"', 'id="audit"'].map((t) => html.indexOf(t))
+    const order = ['id="headline"', 'id="charts"', 'id="events"', 'id="auctions"', 'id="competition"', 'id="keepers"', 'id="attacks"', 'id="replay"', 'id="audit"'].map((t) => html.indexOf(t))
     expect(order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!))).toBe(true)
     expect(html.includes('<span class="bad">✗</span>'), '✗').toBe(true)
     // the filling keeper is named, not shown as its address
@@ -111,10 +112,33 @@ describe('reportHtml', () => {
     expect(rows[2]!.slice(4)).toEqual(['913 ms', '0.0228395', '36.50', '<b>beta</b>'])
     // the expired auction: nobody filled it or sent a fill
     expect(rows[3]!.slice(1)).toEqual(['—', '—', '—', '—', '—', '—', '—'])
-    const keepers = html.slice(html.indexOf('id="keepers"'), html.indexOf('id="replay"'))
+    const keepers = html.slice(html.indexOf('id="keepers"'), html.indexOf('id="attacks"'))
+    expect(keepers).toContain('<th class="num">To vault (USDC)</th><th class="num">Rewards (USDC)</th>')
+    expect(keepers).toContain('<td class="num">8.95</td>')
     expect(keepers).toContain('<th class="num">Missed</th><th class="num">Unprofitable</th>')
     expect(keepers).toContain('<th class="num">Fees (XLM)</th>')
     expect(keepers).toContain('<td class="num">0.0456789</td>')
+  })
+
+  it('shows the attacks, each attempt’s refusals, gain and depositors’ loss, and every step; none without attacks', () => {
+    const section = html.slice(html.indexOf('id="attacks"'), html.indexOf('id="replay"'))
+    const rows = [...section.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((m) => [...m[1]!.matchAll(/<t[dh][^>]*>([\s\S]*?)<\/t[dh]>/g)].map((c) => c[1]))
+    expect(rows[0]).toEqual(['Attacker', 'Kind', 'Try', 'Ledgers', 'Tried', 'Refused by', 'Gain (USDC)', 'Depositors&#39; loss (USDC)', 'Outcome'])
+    expect(rows[1]).toEqual(['keeper-4', 'draw-and-run', '1', '1010–1300', 'register with min_stake, draw, keep it', '216 BondTooSmall, 116 KeeperSlashed', '-100.00', '-100.00', 'slashed at ledger 1300 &#60;b&#62;'])
+    expect(rows[2]!.slice(3, 5)).toEqual(['1103–end', 'deposit before a fill &#60;/script&#62;'])
+    // the steps: 5 of the first attempt, 1 of the second
+    expect(rows.slice(4).map((r) => [r[0], r[1], r[3], r[4]])).toEqual([
+      ['keeper-4 #1', '1010', 'applied', '—'],
+      ['keeper-4 #1', '1011', 'refused', '216 BondTooSmall'],
+      ['keeper-4 #1', '1011', 'applied', '—'],
+      ['keeper-4 #1', '1300', 'applied', '—'],
+      ['keeper-4 #1', '1301', 'refused', '116 KeeperSlashed'],
+      ['jit-1 #1', '1103', 'failed', '10 BalanceError'],
+    ])
+    const flagged = reportFixture()
+    flagged.attacks![1]!.gain = 0.25
+    expect(reportHtml(flagged)).toMatch(/<tr class="alert"><td>jit-1<\/td>/)
+    expect(reportHtml(emptyReportFixture())).not.toContain('id="attacks"')
   })
 
   it('shows every fill of an auction filled in parts, and what is left of it', () => {

@@ -5,12 +5,14 @@
  *
  * Layout: header (scenario, seed, versions, ledgers), headline figures, the source when the run
  * started from a snapshot or a fork (sourceSection.ts), charts (share price,
- * APY over the run, prices per asset with fills, fill delay, keepers, utilisation, bad debt),
- * then the tables (events, auctions, competition, keepers, replay, audit) and the resolved scenario.
+ * APY over the run, prices per asset with fills, fill delay, keepers, utilisation, profit booked
+ * and locked, bad debt),
+ * then the tables (events, auctions, competition, keepers, attacks when there were any, replay,
+ * audit) and the resolved scenario.
  */
 import { chartJsSource } from './chartjs.js'
 import { formatCount, formatHours, formatLedger } from './format.js'
-import { auctionsTable, auditTable, competitionTable, escapeHtml, eventsTable, headlineTable, keepersTable, replaySection } from './htmlTables.js'
+import { attacksSection, auctionsTable, auditTable, competitionTable, escapeHtml, eventsTable, headlineTable, keepersTable, replaySection } from './htmlTables.js'
 import { embedJson, htmlPage } from './page.js'
 import { APY_MIN_SECONDS, CHART_IDS, PAGE_SCRIPT } from './pageScript.js'
 import { sourceSection } from './sourceSection.js'
@@ -67,7 +69,12 @@ ${competitionTable(report)}
 <p class="note">Losses: filled by another keeper after this one tried while it was profitable for it. Unprofitable: not profitable at its MIN_PROFIT before the fill or expiry. Missed: ended while it ran, no fill sent, neither of the above. Fees: XLM charged on all its transactions.</p>
 ${keepersTable(report)}
 </section>
-<section id="replay">
+${(report.attacks ?? []).length === 0 ? '' : `<section id="attacks">
+<h2>Attacks</h2>
+<p class="note">Per attempt of a hostile keeper or depositor: what it tried, the contract errors that refused its steps, what it gained (its USDC, bond and shares at the end of the attempt less at the start, and for a depositor less what doing nothing would have left it; XLM fees left out) and what the depositors who took no part lost against the vault's books without its dealings. Zero or less: the attack did not pay, and cost them nothing.</p>
+${attacksSection(report)}
+</section>
+`}<section id="replay">
 <h2>Core replay checks</h2>
 ${replaySection(report)}
 </section>
@@ -131,6 +138,10 @@ function charts(report: Report): string {
     figure(CHART_IDS.fillDelay, 'Fill delay per filled auction: fill ledger − first profitable ledger (at the population’s lowest MIN_PROFIT).'),
     figure(CHART_IDS.keepers, 'Keeper profit over the run (USDC, stake changes included) and win rate (share of all fills).'),
     figure(CHART_IDS.utilisation, 'Capital utilisation: USDC out in active liquidations / total USDC of the vault.'),
+    figure(
+      CHART_IDS.lockedProfit,
+      `Profit the vault booked since it started (fills' gross profit less the keepers' fees, slash penalties) and the part still locked: it enters the share price linearly over the unlock period.`,
+    ),
     figure(CHART_IDS.badDebt, 'Bad debt: liabilities the backstop holds (USD at oracle prices).'),
   ]
   return `<section id="charts">

@@ -137,7 +137,7 @@ function contendersHtml(report: Report, a: AuctionResult): string | Html {
   return { html: a.contenders.map((c) => (c === winner ? `<b>${escapeHtml(c)}</b>` : escapeHtml(c))).join(', ') }
 }
 
-/** One row per keeper: settings, wins / losses / missed / unprofitable / abandoned, win rate, fees (in all, per win), inclusion delay, profit, slashes, crashes. */
+/** One row per keeper: settings, wins / losses / missed / unprofitable / abandoned, win rate, fees (in all, per win), inclusion delay, profit, profit to the vault, the fees the vault paid it, slashes, crashes. */
 export function keepersTable(report: Report): string {
   return htmlTable(
     report.keepers,
@@ -166,12 +166,54 @@ export function keepersTable(report: Report): string {
       { head: 'Fee bumps', cell: (k) => formatCount(k.feeBumps), num: true },
       { head: 'Profit (USDC)', cell: (k) => formatAmount(k.profit), num: true },
       { head: 'To vault (USDC)', cell: (k) => formatAmount(k.vaultProfit), num: true },
+      { head: 'Rewards (USDC)', cell: (k) => formatAmount(k.rewards), num: true },
       { head: 'Slashed', cell: (k) => formatCount(k.slashed), num: true },
       { head: 'Crashed', cell: (k) => (k.crashed ? 'yes' : 'no') },
     ],
     'No keepers.',
     (k) => (k.slashed > 0 ? 'alert' : ''),
   )
+}
+
+/**
+ * The attacks: one row per attempt (attacker, kind, attempt, ledgers, what it tried, the contract
+ * errors that refused it, gain, depositors' loss, outcome; a gain or loss above zero flagged),
+ * then every step each attempt sent.
+ */
+export function attacksSection(report: Report): string {
+  const attacks = report.attacks ?? []
+  const table = htmlTable(
+    attacks,
+    [
+      { head: 'Attacker', cell: (a) => a.attacker },
+      { head: 'Kind', cell: (a) => a.kind },
+      { head: 'Try', cell: (a) => formatCount(a.attempt), num: true },
+      { head: 'Ledgers', cell: (a) => `${formatLedger(a.fromLedger)}–${a.toLedger === null ? 'end' : formatLedger(a.toLedger)}`, num: true },
+      { head: 'Tried', cell: (a) => a.description },
+      { head: 'Refused by', cell: (a) => a.refusedBy.join(', ') || MISSING },
+      { head: 'Gain (USDC)', cell: (a) => formatAmount(a.gain), num: true },
+      { head: "Depositors' loss (USDC)", cell: (a) => formatAmount(a.depositorLoss), num: true },
+      { head: 'Outcome', cell: (a) => a.outcome },
+    ],
+    'No attacks.',
+    (a) => (a.gain > 0 || a.depositorLoss > 0 ? 'alert' : ''),
+  )
+  const steps = attacks.flatMap((a) => a.steps.map((s) => ({ a, s })))
+  const stepTable = htmlTable(
+    steps,
+    [
+      { head: 'Attacker', cell: ({ a }) => `${a.attacker} #${a.attempt}` },
+      { head: 'Ledger', cell: ({ s }) => formatLedger(s.ledger), num: true },
+      { head: 'Step', cell: ({ s }) => s.action },
+      { head: 'Result', cell: ({ s }) => s.result },
+      { head: 'Error', cell: ({ s }) => (s.error === undefined ? (s.detail ?? MISSING) : `${s.error.code} ${s.error.name}`) },
+    ],
+    'No steps.',
+    ({ s }) => (s.result === 'applied' ? '' : 'warn'),
+  )
+  return `${table}
+<h3>Steps</h3>
+${stepTable}`
 }
 
 /** The core replay checks (kind, checked, mismatches) and the recorded mismatches. */

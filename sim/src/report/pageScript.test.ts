@@ -103,6 +103,10 @@ describe('the page script with Chart.js', () => {
     expect(chart('chart-share-price').data.labels).toEqual(['1000', '1100', '1104', '1200', '1205', '1720'])
     expect(chart('chart-share-price').data.datasets[0]!.data).toEqual([1, 1, 1.0005, 1.0005, 1.0012345, 1.0012345])
     expect(chart('chart-bad-debt').data.datasets[0]!.data).toEqual([0, 0, 0, 0, 17.25, 17.25])
+    expect(chart('chart-locked-profit').data.datasets.map((d: { data: unknown }) => d.data)).toEqual([
+      [0, 0, 50, 50, 123.45, 123.45],
+      [0, 0, 45, 40, 100, 40.5],
+    ])
     // active_liq / total_usdc in percent; no value where the vault holds nothing
     expect(chart('chart-utilisation').data.datasets[0]!.data).toEqual([0, 60, 0, 49.975012, 0, null])
   })
@@ -164,6 +168,7 @@ describe('the page script with Chart.js', () => {
       'chart-price-0',
       'chart-fill-delay',
       'chart-utilisation',
+      'chart-locked-profit',
       'chart-bad-debt',
     ])
   })

@@ -18,6 +18,7 @@ export const CHART_IDS = {
   fillDelay: 'chart-fill-delay',
   keepers: 'chart-keepers',
   utilisation: 'chart-utilisation',
+  lockedProfit: 'chart-locked-profit',
   badDebt: 'chart-bad-debt',
 } as const
 
@@ -215,6 +216,12 @@ export const PAGE_SCRIPT = String.raw`
     }
     seriesChart(IDS.utilisation, 'active_liq / total_usdc', [line('utilisation', util, COLORS.main)], true);
   })();
+
+  // Profit booked over the run and the part of it still locked (a report from before the lock has no such column).
+  seriesChart(IDS.lockedProfit, 'USDC', [
+    line('profit booked', column(series.totalProfit), COLORS.main),
+    line('still locked', column(series.lockedProfit), COLORS.second)
+  ]);
 
   // Bad debt.
   seriesChart(IDS.badDebt, 'bad debt (USD)', [line('bad debt', column(series.badDebt), COLORS.fill, { stepped: true })]);

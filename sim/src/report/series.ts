@@ -12,6 +12,7 @@ export function emptySeries(assets: readonly string[]): Series {
     totalUsdc: [],
     activeLiq: [],
     totalProfit: [],
+    lockedProfit: [],
     badDebt: [],
     openAuctions: [],
     market: per(),

@@ -22,20 +22,34 @@ describe('summaryTable', () => {
     expect(row('Fill delay p95 (ledgers)')).toMatch(/ 4$/)
     expect(row('Bad debt (!)')).toMatch(/ 17\.25 USD$/)
     expect(row('Slashes (!)')).toMatch(/ 1$/)
-    expect(row('Keeper alpha')).toMatch(/ 40\.25 USDC, 1 win, 80\.50 USDC to the vault$/)
-    expect(row('Keeper gamma')).toMatch(/ 0\.00 USDC, 0 wins, 0\.00 USDC to the vault$/)
+    expect(row('Keeper alpha')).toMatch(/ 40\.25 USDC, 1 win, 80\.50 USDC to the vault, 8\.95 USDC in fees$/)
+    expect(row('Keeper gamma')).toMatch(/ 0\.00 USDC, 0 wins, 0\.00 USDC to the vault, 0\.00 USDC in fees$/)
+    expect(row('Vault terms')).toMatch(/ keeper fee 10\.00% of gross profit, profit unlocks over 1 h$/)
+    expect(row('Keeper rewards (fees paid)')).toMatch(/ 13\.00 USDC$/)
+    expect(row('Profit still locked at the end')).toMatch(/ 40\.50 USDC$/)
+    expect(row('Attacks')).toMatch(/ 2 attempts, 2 refused by a contract; best gain 0\.00 USDC, worst depositors' loss 0\.00 USDC$/)
     expect(row('Replay mismatches (!)')).toMatch(/ 1$/)
     expect(row('Audit (!)')).toMatch(/ ✗ 1 of 3 invariants fail$/)
   })
 
   it('lists the keepers and the audit invariants that fail or warn', () => {
     expect(lines.find((l) => l.startsWith('Keeper  '))).toMatch(/Fee strategy +Wins +Fills +Losses +Missed +Unprofitable +Abandoned +Failed txs +Lost races +Win rate +Fees \(XLM\) +Fees\/win +Delay p50\/p95 +Dropped +Bumps/)
-    expect(row('alpha')).toMatch(/^alpha +atomic +1\.00 +fixed 100 +1 +2 +1 +1 +0 +0 +0 +0 +50\.0% +0\.0123456 +0\.0123456 +0\/1 +0 +0 +40\.25 +80\.50 +0 +no$/)
-    expect(row('beta')).toMatch(/^beta +two-step +2\.00 +fixed 100 +1 +2 +0 +0 +1 +0 +2 +1 +50\.0% +0\.0456789 +0\.0456789 +0\/1 +0 +0 +18\.25 +36\.50 +1 +no$/)
+    expect(row('alpha')).toMatch(/^alpha +atomic +1\.00 +fixed 100 +1 +2 +1 +1 +0 +0 +0 +0 +50\.0% +0\.0123456 +0\.0123456 +0\/1 +0 +0 +40\.25 +80\.50 +8\.95 +0 +no$/)
+    expect(row('beta')).toMatch(/^beta +two-step +2\.00 +fixed 100 +1 +2 +0 +0 +1 +0 +2 +1 +50\.0% +0\.0456789 +0\.0456789 +0\/1 +0 +0 +18\.25 +36\.50 +4\.05 +1 +no$/)
     expect(row('gamma')).toMatch(/ yes$/)
     expect(row('✗')).toMatch(/^✗ +2 no stale draws +1 draw open past expiry$/)
     expect(row('✓ warn')).toMatch(/3 stake covers slashes/)
     expect(text).not.toContain('shares back the assets')
+  })
+
+  it('lists the attacks: who, what, the ledgers, the contract errors that refused them, gain and depositors’ loss', () => {
+    expect(lines.find((l) => l.startsWith('Attacker  '))).toMatch(/^Attacker +Kind +Try +Ledgers +Refused by +Gain \(USDC\) +Depositors' loss \(USDC\) +Outcome$/)
+    expect(row('keeper-4')).toMatch(/^keeper-4 +draw-and-run +1 +1010–1300 +216 BondTooSmall, 116 KeeperSlashed +-100\.00 +-100\.00 +slashed at ledger 1300 <b>$/)
+    expect(row('jit-1')).toMatch(/^jit-1 +jit-deposit +1 +1103–end +10 BalanceError +0\.00 +0\.00 +its deposit was refused$/)
+    const flagged = reportFixture()
+    flagged.summary.attacks = { attempts: 1, refused: 0, maxGain: 0.5, maxDepositorLoss: 0 }
+    expect(summaryTable(flagged)).toMatch(/\nAttacks \(!\) +1 attempt, 0 refused/)
+    expect(summaryTable(emptyReportFixture())).not.toMatch(/Attack/)
   })
 
   it('aligns the value column of the figures', () => {

@@ -17,8 +17,10 @@ export type Align = 'left' | 'right'
  * run started from (when it did), the headline figures, the keepers
  * (path, MIN_PROFIT, fee strategy, wins, losses, missed, unprofitable, abandoned, win rate, XLM
  * fees in all and per win, inclusion delay p50/p95 in ledgers, own
- * profit, profit returned to the vault, slashes, crashed) and, when the
- * audit does not hold cleanly, its failing or warning invariants. Ends with a newline.
+ * profit, profit returned to the vault, fees the vault paid it, slashes, crashed), the attacks
+ * (attacker, kind, attempt, ledgers, the contract errors that refused it, gain, depositors' loss,
+ * outcome) when there were any and, when the audit does not hold cleanly, its failing or warning
+ * invariants. Ends with a newline.
  */
 export function summaryTable(report: Report): string {
   const r = report.run
@@ -41,7 +43,7 @@ export function summaryTable(report: Report): string {
   if (report.keepers.length > 0)
     parts.push(
       textTable(
-        ['Keeper', 'Path', 'Min profit', 'Fee strategy', 'Wins', 'Fills', 'Losses', 'Missed', 'Unprofitable', 'Abandoned', 'Failed txs', 'Lost races', 'Win rate', 'Fees (XLM)', 'Fees/win', 'Delay p50/p95', 'Dropped', 'Bumps', 'Profit (USDC)', 'To vault (USDC)', 'Slashed', 'Crashed'],
+        ['Keeper', 'Path', 'Min profit', 'Fee strategy', 'Wins', 'Fills', 'Losses', 'Missed', 'Unprofitable', 'Abandoned', 'Failed txs', 'Lost races', 'Win rate', 'Fees (XLM)', 'Fees/win', 'Delay p50/p95', 'Dropped', 'Bumps', 'Profit (USDC)', 'To vault (USDC)', 'Rewards (USDC)', 'Slashed', 'Crashed'],
         report.keepers.map((k) => [
           k.name,
           k.path,
@@ -63,10 +65,30 @@ export function summaryTable(report: Report): string {
           formatCount(k.feeBumps),
           formatAmount(k.profit),
           formatAmount(k.vaultProfit),
+          formatAmount(k.rewards),
           formatCount(k.slashed),
           k.crashed ? 'yes' : 'no',
         ]),
-        ['left', 'left', 'right', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+        ['left', 'left', 'right', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+      ),
+    )
+
+  const attacks = report.attacks ?? []
+  if (attacks.length > 0)
+    parts.push(
+      textTable(
+        ['Attacker', 'Kind', 'Try', 'Ledgers', 'Refused by', 'Gain (USDC)', "Depositors' loss (USDC)", 'Outcome'],
+        attacks.map((a) => [
+          a.attacker,
+          a.kind,
+          formatCount(a.attempt),
+          `${formatLedger(a.fromLedger)}–${a.toLedger === null ? 'end' : formatLedger(a.toLedger)}`,
+          a.refusedBy.join(', ') || '—',
+          formatAmount(a.gain),
+          formatAmount(a.depositorLoss),
+          a.outcome,
+        ]),
+        ['left', 'left', 'right', 'left', 'left', 'right', 'right', 'left'],
       ),
     )
 

@@ -50,6 +50,12 @@ export interface Report {
   series: Series
   /** Scenario events as they happened: flows, crashes, restarts, outages, slashes. */
   events: RunEvent[]
+  /**
+   * The hostile keepers' and depositors' attempts (scenario `keepers.individual[].hostile`,
+   * `world.depositors.adversaries`), in the order they started; empty without any. Absent in
+   * reports written before attacks were recorded.
+   */
+  attacks?: AttackResult[]
   /** A found world's origin (snapshot or fork) and the real pool's figures at the start. */
   source?: ReportSource
 }
@@ -61,8 +67,19 @@ export interface Summary {
   lpApy: { kind: string; value: number | null; text: string }
   sharePriceStart: number
   sharePriceEnd: number
-  /** Vault profit booked during the run (USDC). */
+  /** Vault profit booked during the run (USDC): the fills' gross profit less the keepers' fees, and slash penalties. */
   vaultProfit: number
+  /**
+   * Keeper fees the vault paid out of the fills' gross profit (USDC, Σ of the `flash` and
+   * `return` events' `fee`). Absent in reports written before the vault paid keepers.
+   */
+  keeperRewards?: number
+  /** Profit booked but not yet unlocked into the share price at the end (USDC, the vault's `get_locked_profit`). */
+  lockedProfitEnd?: number
+  /** The run's vault: the keepers' share of each fill's gross profit and the unlock period of booked profit. */
+  vaultTerms?: { keeperFeeBps: number; profitUnlockSecs: number }
+  /** The attacks in brief (see `Report.attacks`); null without any. */
+  attacks?: AttackSummary | null
   auctions: { created: number; filled: number; expired: number; open: number }
   /** Fill transactions that landed (several per auction when it is filled in parts). */
   fills: number
@@ -131,8 +148,10 @@ export interface KeeperResult extends KeeperFeeFigures {
   abandoned: number
   /** USDC the operator (and its executor) gained over the run, stake changes included. */
   profit: number
-  /** Profit it returned to the vault. */
+  /** Profit it returned to the vault (booked for the depositors, its fee left out). */
   vaultProfit: number
+  /** Keeper fees the vault paid it (USDC): the `fee` of its `flash` and `return` events. */
+  rewards?: number
   /** Share of all fills. */
   winRate: number
   crashed: boolean
@@ -243,6 +262,8 @@ export interface Series {
   totalUsdc: number[]
   activeLiq: number[]
   totalProfit: number[]
+  /** Booked profit still locked (not yet in the share price), USDC. Absent in reports written before the vault locked profit. */
+  lockedProfit?: number[]
   badDebt: number[]
   openAuctions: number[]
   /** Per asset code. */
@@ -255,4 +276,66 @@ export interface RunEvent {
   ledger: number
   kind: 'deposit' | 'withdraw' | 'crash' | 'restart' | 'outage' | 'recovery' | 'slash' | 'auction' | 'fill' | 'oracle'
   text: string
+}
+
+/** What a hostile agent tries (sim/README.md, Adversaries). */
+export type AttackKind = 'draw-and-run' | 'par-returns' | 'skim' | 'exit-ahead' | 'jit-deposit'
+
+/** One transaction an attack tried: applied, refused by the contract in simulation, or failed on the ledger. */
+export interface AttackStep {
+  /** The ledger it was sent in (refused: the ledger being built when it was tried). */
+  ledger: number
+  /** What it was, in words: `draw 1000000 USDC`, `flash_draw to the executor, fill without a sale`. */
+  action: string
+  result: 'applied' | 'refused' | 'failed'
+  /** The contract error that refused it: its number and name (`216 BondTooSmall`). */
+  error?: { code: number; name: string }
+  /** What went wrong when it was no contract's refusal (a host trap, the network). */
+  detail?: string
+  /** USDC it moved, when it moved any (the draw, the deposit, the withdrawal). */
+  amount?: number
+}
+
+export interface AttackResult {
+  /** `keeper-3` (a hostile keeper) or `depositor-1` / `jit-1` (a depositor-side adversary). */
+  attacker: string
+  kind: AttackKind
+  /** 1-based, per attacker. */
+  attempt: number
+  /** What it was trying, in words. */
+  description: string
+  /** The account that sent it (the operator or depositor). */
+  account: string
+  /** The ledgers it ran over: its first step to its last (or the event that ended it); null while still open at the end. */
+  fromLedger: number
+  toLedger: number | null
+  /** Every transaction it tried, in order. */
+  steps: AttackStep[]
+  /** The contract errors that refused its steps (`216 BondTooSmall`), in order; empty when none was refused. */
+  refusedBy: string[]
+  /**
+   * USDC it gained: what it held at the end of the attempt (balances, bond and stake, shares at
+   * the vault's books) less what it held at the start, and for a depositor less what it would
+   * have held by doing nothing. XLM fees are left out. <= 0: the attack did not pay.
+   */
+  gain: number
+  /**
+   * USDC the depositors who took no part lost: their value on the vault's books at the end of
+   * the attempt against the books without the attacker's dealings with the vault. <= 0: they
+   * lost nothing (negative: they gained, e.g. a slash penalty).
+   */
+  depositorLoss: number
+  /** How it ended, in words (what refused it, who slashed it, whether the victim got out). */
+  outcome: string
+}
+
+/** The attacks of a run in brief. */
+export interface AttackSummary {
+  attempts: number
+  /** Attempts with at least one step refused by a contract. */
+  refused: number
+  /** The largest gain of any attempt (USDC). */
+  maxGain: number
+  /** The largest depositors' loss of any attempt (USDC). */
+  maxDepositorLoss: number
 }
