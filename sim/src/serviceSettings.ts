@@ -20,6 +20,8 @@ export function serviceSettings(s: Scenario): ServiceSettings {
       depositCap: usd(s.world.vault.depositCap),
       withdrawCooldown: BigInt(Math.round(s.world.vault.withdrawCooldown)),
       maxDrawPerKeeper: usd(s.world.vault.maxDrawPerKeeper),
+      keeperFeeBps: s.world.vault.keeperFeeBps,
+      profitUnlockSecs: BigInt(Math.round(s.world.vault.profitUnlockSecs)),
     },
     registryConfig: {
       minStake: usd(s.world.registry.minStake),

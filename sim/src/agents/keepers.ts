@@ -20,7 +20,7 @@ import { simulatedClock, type Scheduler } from '../lockstep/scheduler.js'
 import { SimRpc } from '../lockstep/simRpc.js'
 import { probedFactories, type KeeperDecision } from './probe.js'
 import { feeEnv, type KeeperFee } from '../scenario/chainSchema.js'
-import type { CrashSpec, LatencyModel, Scenario } from '../scenario/schema.js'
+import type { CrashSpec, HostileKeeper, LatencyModel, Scenario } from '../scenario/schema.js'
 
 export interface KeeperSpec {
   index: number
@@ -36,9 +36,11 @@ export interface KeeperSpec {
   crash: CrashSpec | undefined
   /** Fee settings (the population's with this keeper's own). */
   fee: KeeperFee | undefined
+  /** An attacker instead of a keeper (sim/src/agents/adversaries): no keeper process runs for it. */
+  hostile: HostileKeeper | undefined
 }
 
-/** Each keeper's settings: the population's defaults with its individual overrides. */
+/** Each keeper's settings: the population's defaults with its individual overrides (hostile ones included). */
 export function keeperSpecs(s: Scenario, seed: number): KeeperSpec[] {
   const k = s.keepers
   return Array.from({ length: k.count }, (_, index) => {
@@ -58,6 +60,7 @@ export function keeperSpecs(s: Scenario, seed: number): KeeperSpec[] {
       path: o?.path ?? k.path,
       crash: k.crashes.find((c) => c.keeper === index),
       fee: k.fee === undefined && o?.fee === undefined ? undefined : { ...k.fee, ...o?.fee },
+      hostile: o?.hostile,
     }
   })
 }

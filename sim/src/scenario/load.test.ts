@@ -27,6 +27,68 @@ describe('scenario files', () => {
     expect(problems('run: {duration: 10x}\n')[0]).toMatch(/run\.duration.*"15m"/)
   })
 
+  it('takes the vault’s keeper fee and unlock period, and refuses what the contracts refuse', () => {
+    const s = parseScenarioText('run: {ledgers: 10}\nworld:\n  vault: {keeperFeeBps: 500, profitUnlockSecs: 2h}\n', 'x.yaml').scenario
+    expect(s.world.vault).toMatchObject({ keeperFeeBps: 500, profitUnlockSecs: 7_200 })
+    expect(parseScenarioText('run: {ledgers: 10}\n', 'x.yaml').scenario.world.vault).toMatchObject({ keeperFeeBps: 1_000, profitUnlockSecs: 3_600 })
+    const p = problems('run: {ledgers: 10}\nworld:\n  vault: {keeperFeeBps: 6000, profitUnlockSecs: 0, withdrawCooldown: 31d}\n  registry: {slashRateBps: 0, slashTimeout: 8d}\n')
+    expect(p).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/world\.vault\.keeperFeeBps: .*5000/),
+        expect.stringMatching(/world\.vault\.profitUnlockSecs: from 1 second to 30 days/),
+        expect.stringMatching(/world\.vault\.withdrawCooldown: at most 30 days/),
+        expect.stringMatching(/world\.registry\.slashRateBps: .*>=1/),
+        expect.stringMatching(/world\.registry\.slashTimeout: from 1 second to 7 days/),
+      ]),
+    )
+  })
+
+  describe('adversaries', () => {
+    const base = 'run: {ledgers: 10}\nworld:\n  depositors: {count: 3, adversaries: ADV}\nkeepers:\n  count: 4\n  individual: IND\n'
+    const scenario = (ind: string, adv = '[]') => base.replace('IND', ind).replace('ADV', adv)
+
+    it('takes a hostile keeper by name or with its settings, and depositor adversaries', () => {
+      const s = parseScenarioText(
+        scenario('[{index: 1, hostile: draw-and-run}, {index: 2, hostile: {kind: par-returns, victim: 2, rounds: 2, at: 1m}}, {index: 3, hostile: skim}]', '[{kind: exit-ahead, depositor: 1}, {kind: jit-deposit, amount: 50000}]'),
+        'x.yaml',
+      ).scenario
+      expect(s.keepers.individual.map((o) => o.hostile)).toEqual([
+        { kind: 'draw-and-run', at: 0 },
+        { kind: 'par-returns', at: 60, rounds: 2, victim: 2 },
+        { kind: 'skim', at: 0 },
+      ])
+      expect(s.world.depositors.adversaries).toEqual([
+        { kind: 'exit-ahead', depositor: 1 },
+        { kind: 'jit-deposit', amount: 50_000, at: 0, attempts: 3 },
+      ])
+    })
+
+    it('names an unknown behaviour, keeper settings on a hostile keeper, a hostile crash and a keeper population with no honest keeper', () => {
+      expect(problems(scenario('[{index: 1, hostile: steal}]'))[0]).toMatch(/keepers\.individual\.0\.hostile.*draw-and-run, par-returns or skim/)
+      expect(problems(scenario('[{index: 1, hostile: skim, minProfit: 1.5, latency: {model: constant, ms: 5}}]'))).toEqual([
+        'keepers.individual (index 1): a hostile keeper (skim) runs no keeper process; minProfit, latency do not apply',
+      ])
+      expect(problems(scenario('[{index: 1, hostile: skim}]') + '  crashes: [{keeper: 1, at: drawn}]\n')).toEqual([
+        'keepers.crashes: keeper 1 is hostile (skim); it runs no keeper process to crash',
+      ])
+      const all = '[{index: 0, hostile: skim}, {index: 1, hostile: skim}, {index: 2, hostile: skim}, {index: 3, hostile: draw-and-run}]'
+      expect(problems(scenario(all))).toEqual(['keepers.individual: every keeper is hostile; at least one of the 4 must be an honest keeper'])
+    })
+
+    it('checks victims and depositors: they exist, each plays one part, and an exit-ahead has a draw to get ahead of', () => {
+      expect(problems(scenario('[{index: 1, hostile: {kind: par-returns, victim: 3}}]'))).toEqual(['keepers.individual (index 1).hostile.victim: depositor 3 but depositors.count is 3'])
+      expect(problems(scenario('[{index: 1, hostile: draw-and-run}, {index: 2, hostile: {kind: par-returns, victim: 1}}]', '[{kind: exit-ahead, depositor: 1}]'))).toEqual([
+        'world.depositors.adversaries.0.depositor: depositor 1 is already the par-returns victim of keeper 2; give each adversary its own depositor',
+      ])
+      expect(problems(scenario('[{index: 1, hostile: skim}]', '[{kind: exit-ahead, depositor: 7}]'))).toEqual([
+        'world.depositors.adversaries.0.depositor: depositor 7 but depositors.count is 3',
+        'world.depositors.adversaries.0: exit-ahead waits for a two-step draw past the slash timeout; give a keeper hostile: draw-and-run (or crash a two-step keeper at drawn)',
+      ])
+      expect(problems(scenario('[]', '[{kind: jit-deposit}]'))[0]).toMatch(/world\.depositors\.adversaries\.0\.amount/)
+      expect(problems(scenario('[]', '[{kind: run-away, depositor: 1}]'))[0]).toMatch(/world\.depositors\.adversaries\.0.*exit-ahead.*jit-deposit/)
+    })
+  })
+
   it('applies --set overrides before validating them', () => {
     expect(parseScenarioText('run: {duration: 1h}\n', 'x.yaml', [{ path: 'keepers.count', value: 4 }]).scenario.keepers.count).toBe(4)
     expect(problems('run: {duration: 1h}\n', [{ path: 'keepers.pollInterval', value: 1 }])[0]).toMatch(/keepers\.pollInterval: between 3 and 300/)

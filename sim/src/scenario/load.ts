@@ -142,10 +142,49 @@ export function validateScenario(input: unknown, file: string, doc?: { doc: Docu
   for (const f of parsed.data.world.depositors.flows) {
     if (f.depositor >= parsed.data.world.depositors.count) problems.push(`world.depositors.flows: depositor ${f.depositor} but depositors.count is ${parsed.data.world.depositors.count}`)
   }
+  problems.push(...adversaryProblems(parsed.data))
   problems.push(...feeProblems('keepers.fee', k.fee))
   for (const o of k.individual) if (o.fee !== undefined) problems.push(...feeProblems(`keepers.individual (index ${o.index}).fee`, { ...k.fee, ...o.fee }))
   if (problems.length > 0) throw new ScenarioError(file, problems)
   return { ...parsed.data, name }
+}
+
+/** The keeper settings a hostile keeper has no use for (it runs no keeper process). */
+const KEEPER_ONLY = ['minProfit', 'pollInterval', 'slippageBps', 'latency', 'rpcFaultRate', 'path', 'fee'] as const
+
+/**
+ * Hostile keepers and depositor adversaries that cannot run as written: settings of a keeper
+ * process on a hostile keeper, a hostile keeper that also crashes, no honest keeper left, a
+ * victim or depositor that does not exist or plays two parts, an exit-ahead with no draw that
+ * could become overdue.
+ */
+export function adversaryProblems(s: Pick<Scenario, 'keepers' | 'world'>): string[] {
+  const problems: string[] = []
+  const k = s.keepers
+  const depositors = s.world.depositors.count
+  const hostile = k.individual.filter((o) => o.hostile !== undefined)
+  for (const o of hostile) {
+    const where = `keepers.individual (index ${o.index})`
+    const extra = KEEPER_ONLY.filter((f) => o[f] !== undefined)
+    if (extra.length > 0) problems.push(`${where}: a hostile keeper (${o.hostile!.kind}) runs no keeper process; ${extra.join(', ')} ${extra.length === 1 ? 'does' : 'do'} not apply`)
+    if (k.crashes.some((c) => c.keeper === o.index)) problems.push(`keepers.crashes: keeper ${o.index} is hostile (${o.hostile!.kind}); it runs no keeper process to crash`)
+    if (o.hostile!.kind === 'par-returns' && o.hostile!.victim >= depositors) problems.push(`${where}.hostile.victim: depositor ${o.hostile!.victim} but depositors.count is ${depositors}`)
+  }
+  const indexes = new Set(hostile.map((o) => o.index))
+  if (hostile.length > 0 && [...Array(k.count).keys()].every((i) => indexes.has(i))) problems.push(`keepers.individual: every keeper is hostile; at least one of the ${k.count} must be an honest keeper`)
+  const parts = new Map<number, string>()
+  for (const o of hostile) if (o.hostile!.kind === 'par-returns') parts.set(o.hostile!.victim, `the par-returns victim of keeper ${o.index}`)
+  s.world.depositors.adversaries.forEach((a, i) => {
+    const where = `world.depositors.adversaries.${i}`
+    if (a.kind !== 'exit-ahead') return
+    if (a.depositor >= depositors) problems.push(`${where}.depositor: depositor ${a.depositor} but depositors.count is ${depositors}`)
+    const other = parts.get(a.depositor)
+    if (other !== undefined) problems.push(`${where}.depositor: depositor ${a.depositor} is already ${other}; give each adversary its own depositor`)
+    parts.set(a.depositor, `the exit-ahead of adversaries.${i}`)
+    const overdue = hostile.some((o) => o.hostile!.kind === 'draw-and-run') || k.crashes.some((c) => c.at === 'drawn' && (k.individual.find((o) => o.index === c.keeper)?.path ?? k.path) === 'two-step')
+    if (!overdue) problems.push(`${where}: exit-ahead waits for a two-step draw past the slash timeout; give a keeper hostile: draw-and-run (or crash a two-step keeper at drawn)`)
+  })
+  return problems
 }
 
 /** A keeper's fee settings checked by the daemon's own configuration parser. */

@@ -26,6 +26,8 @@ export const duration = z.union([
 ], { error: 'a duration: seconds (a number) or a string like "90s", "15m", "6h" or "2d"' })
 
 const fraction = z.number().min(0).max(1)
+/** The vault's longest cooldown and unlock period (s). */
+const MAX_VAULT_PERIOD = 30 * 86_400
 const positive = z.number().positive()
 
 /** A price path for one asset. Volatility and drift are annualised (GBM convention). */
@@ -151,10 +153,86 @@ const keeperSettings = {
   slippageBps: z.number().int().min(0).max(10_000),
 }
 
+/**
+ * A hostile keeper (sim/README.md, Adversaries): it runs no keeper process; its operator account
+ * sends the attack's transactions against the real contracts instead. A bare name takes the
+ * defaults (`hostile: skim`).
+ */
+export const hostileKeeper = z.preprocess(
+  (v) => (typeof v === 'string' ? { kind: v } : v),
+  z.discriminatedUnion(
+    'kind',
+    [
+      z
+        .object({
+          /** Register with min_stake, two-step draw max_draw_per_keeper, then what the bond allows, keep it, be slashed, deregister. */
+          kind: z.literal('draw-and-run'),
+          /** When it starts. */
+          at: duration.default(0),
+        })
+        .strict(),
+      z
+        .object({
+          /** Draw all idle USDC it may and return it at par ledger after ledger; a depositor asks to withdraw and must get out. */
+          kind: z.literal('par-returns'),
+          at: duration.default(0),
+          /** Draw-and-return rounds before the victim asks to withdraw. */
+          rounds: z.number().int().min(1).max(20).default(3),
+          /** The depositor (0-based) kept out, who then requests a withdrawal of all its shares. */
+          victim: z.number().int().nonnegative().default(0),
+          /** USDC bonded on top of min_stake (default: enough to back max_draw_per_keeper). */
+          bond: positive.optional(),
+        })
+        .strict(),
+      z
+        .object({
+          /** Flash-fill an open auction through an approved executor without selling the lot, and flash-draw to a plain account. */
+          kind: z.literal('skim'),
+          /** It waits from then for an open user-liquidation auction. */
+          at: duration.default(0),
+        })
+        .strict(),
+    ],
+    { error: "a hostile behaviour: draw-and-run, par-returns or skim (a name, or {kind, ...})" },
+  ),
+)
+export type HostileKeeper = z.infer<typeof hostileKeeper>
+
+/** A depositor-side adversary (sim/README.md, Adversaries). */
+export const depositorAdversary = z.discriminatedUnion(
+  'kind',
+  [
+    z
+      .object({
+        /** Withdraw all its shares while a two-step draw is past the slash timeout, before the slash. */
+        kind: z.literal('exit-ahead'),
+        /** Which depositor (0-based): it leaves with what it deposited at the start. */
+        depositor: z.number().int().nonnegative(),
+      })
+      .strict(),
+    z
+      .object({
+        /** Deposit in the ledger before a fill lands, withdraw right after it (in the fill's ledger). */
+        kind: z.literal('jit-deposit'),
+        /** USDC it deposits: a fresh account of its own, funded with it. */
+        amount: positive,
+        /** It watches for fills from then on. */
+        at: duration.default(0),
+        /** Tries at most this many times until a fill lands between its deposit and its withdrawal. */
+        attempts: z.number().int().min(1).max(10).default(3),
+      })
+      .strict(),
+  ],
+  { error: 'a depositor adversary: {kind: exit-ahead, depositor} or {kind: jit-deposit, amount}' },
+)
+export type DepositorAdversary = z.infer<typeof depositorAdversary>
+
 const keeperOverride = z
   .object({
     /** Which keeper (0-based). */
     index: z.number().int().nonnegative(),
+    /** An attacker instead of a keeper: its operator sends the attack, no keeper process runs. */
+    hostile: hostileKeeper.optional(),
     minProfit: keeperSettings.minProfit.optional(),
     pollInterval: keeperSettings.pollInterval.optional(),
     slippageBps: keeperSettings.slippageBps.optional(),
@@ -297,22 +375,30 @@ export const scenarioSchema = z
             amount: positive.default(100_000),
             /** Scripted deposits and withdrawals. */
             flows: z.array(flow).default([]),
+            /** Hostile depositors: exit-ahead (one of the depositors) and jit-deposit (an account of its own). */
+            adversaries: z.array(depositorAdversary).default([]),
           })
           .strict()
           .prefault({}),
         vault: z
           .object({
             depositCap: positive.default(100_000_000),
-            withdrawCooldown: duration.default(0),
+            withdrawCooldown: duration.refine((v) => v <= MAX_VAULT_PERIOD, { message: 'at most 30 days (the vault refuses more)' }).default(0),
             maxDrawPerKeeper: positive.default(1_000_000),
+            /** The keeper's share of each fill's gross profit (basis points); the vault takes at most 5000. */
+            keeperFeeBps: z.number().int().min(0).max(5_000).default(1_000),
+            /** Booked profit unlocks into the share price over this long (1 s to 30 days). */
+            profitUnlockSecs: duration.refine((v) => v >= 1 && v <= MAX_VAULT_PERIOD, { message: 'from 1 second to 30 days (the vault refuses 0 or more)' }).default(3_600),
           })
           .strict()
           .prefault({}),
         registry: z
           .object({
             minStake: positive.default(1_000),
-            slashTimeout: duration.default(3_600),
-            slashRateBps: z.number().int().min(0).max(10_000).default(1_000),
+            /** Seconds a two-step draw may stay out before anyone may slash it (the registry takes 1 s to 7 days). */
+            slashTimeout: duration.refine((v) => v >= 1 && v <= 7 * 86_400, { message: 'from 1 second to 7 days (the registry refuses 0 or more)' }).default(3_600),
+            /** The penalty share of the stake; it also sets how much of the stake backs a draw (1 to 5000 bps). */
+            slashRateBps: z.number().int().min(1).max(5_000).default(1_000),
           })
           .strict()
           .prefault({}),
