@@ -1,7 +1,9 @@
 /**
- * The auditor end to end on a sandbox world: deposits, a withdrawal and a draw returned with
- * profit (every invariant holds); a draw left past slash_timeout (invariant 7 warns), then
- * slashed (invariant 5 lists the write-off). Then each invariant is broken on purpose by
+ * The auditor end to end on a sandbox world: deposits, a withdrawal, a withdrawal request, a draw
+ * returned with profit (the keeper's fee paid, the rest locked) and a deposit while that profit
+ * unlocks (every invariant holds); a draw left past slash_timeout (invariant 7 warns), then
+ * slashed (invariant 5 lists the write-off, 10 and 11 count what the bond paid beyond the draw).
+ * Then each invariant is broken on purpose by
  * rewriting a ledger entry with the sandbox's `sandbox_setLedgerEntry` cheat (the contract's
  * storage, a token balance, or the code the vault runs), and `npm run audit -- --json` must name
  * exactly that invariant, exit 1 and show the amounts; every entry is put back after its test.
@@ -13,10 +15,24 @@ import { spawnSync } from 'node:child_process'
 import { Address, hash, Keypair, StrKey } from '@stellar/stellar-sdk'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT, startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
-import { accountKey, addToI128, contractDataKey, editContractData, editInstance, restore, setTokenBalance, withField, type SavedEntry } from '../../test/audit/ledgerEdits.js'
+import {
+  accountKey,
+  addToI128,
+  contractDataKey,
+  editContractData,
+  editInstance,
+  keeperRecordKey,
+  restore,
+  setTokenBalance,
+  withField,
+  type SavedEntry,
+} from '../../test/audit/ledgerEdits.js'
 import { addr, i128, invoke, uploadWasm } from '../chain/index.js'
+import { formatAmount } from './format.js'
+import { keeperFee } from '../core/index.js'
 import { VaultContract } from '../keeper/clients/vault.js'
 import { deployWorld, type World } from '../world/index.js'
+import { bondForDraw } from '../world/service.js'
 import { runCli } from './cli/run.js'
 import { audit, ChainReadError, type AuditAddresses, type AuditReport, type InvariantResult } from './index.js'
 
@@ -53,6 +69,12 @@ describe('audit on a sandbox world', () => {
   let vault: VaultContract
   let dir: string
   let file: string
+  /** Each keeper's stake: min_stake plus the bond that makes its draw_limit cover the max draw. */
+  let stake: bigint
+  /** What the slash of test 7 recovers: the 500 USDC draw and the penalty, 10 % of the stake. */
+  let recovered: bigint
+  const fee = keeperFee(123n * UNIT, 1000)
+  const booked = 123n * UNIT - fee
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'audit-e2e-'))
@@ -61,6 +83,11 @@ describe('audit on a sandbox world', () => {
     world = await deployWorld(sandbox, { seed: 23, borrowers: 2, keepers: 2, depositors: 3, addressesFile: file })
     addresses = { vault: world.service!.vault, registry: world.service!.registry, usdc: world.usdc.contract }
     vault = new VaultContract(world.chain, addresses.vault)
+    const config = await vault.getConfig()
+    expect(config).toMatchObject({ keeperFeeBps: 1000, profitUnlockSecs: 3600 })
+    const registryConfig = { minStake: 1_000n * UNIT, slashTimeout: 3_600n, slashRateBps: 1_000, usdcToken: world.usdc.contract, executorWasm: '' }
+    stake = registryConfig.minStake + bondForDraw(config.maxDrawPerKeeper, registryConfig)
+    recovered = 500n * UNIT + (stake * 1_000n) / 10_000n
   }, 300_000)
 
   afterAll(async () => {
@@ -68,28 +95,42 @@ describe('audit on a sandbox world', () => {
     if (dir) rmSync(dir, { recursive: true, force: true })
   })
 
-  it('holds after deposits, a withdrawal and a draw returned with profit', async () => {
-    const [d0, d1] = world.depositors
+  it('holds after deposits, a withdrawal, a request, a draw returned with profit and a deposit while it unlocks', async () => {
+    const [d0, d1, d2] = world.depositors
     const keeper = world.keepers[0]!
-    await world.mint('USDC', d0!.publicKey(), 25_000n * UNIT)
+    await world.mint('USDC', d0!.publicKey(), 26_000n * UNIT)
     await vault.deposit(d0!, 25_000n * UNIT)
     const shares = (await vault.getDepositor(d1!.publicKey())).shares
     await invoke(world.chain, d1!, addresses.vault, 'withdraw', [addr(d1!.publicKey()), i128(shares / 3n)])
+    await invoke(world.chain, d2!, addresses.vault, 'request_withdraw', [addr(d2!.publicKey()), i128(10n * UNIT)])
     await vault.draw(keeper, 5_000n * UNIT)
-    expect(await vault.returnProceeds(keeper, 5_123n * UNIT, 40)).toBe(123n * UNIT)
+    // 123 USDC gross: the keeper's 10 % fee paid, the rest booked and locked for an hour.
+    expect(await vault.returnProceeds(keeper, 5_123n * UNIT, 40)).toBe(booked)
+    await vault.deposit(d0!, 1_000n * UNIT)
 
     const report = await audit(world.chain, addresses)
     expect(failing(report)).toEqual([])
     expect(report.holds).toBe(true)
-    expect(report.invariants.map((i) => i.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+    expect(report.invariants.map((i) => i.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
     expect(byId(report, 1).figures.difference).toBe('0.0000000')
     expect(byId(report, 2).figures.depositors).toBe('3')
     expect(byId(report, 2).figures.deadShares).toBe('0.0001000')
-    expect(byId(report, 4).figures.sumOfStakes).toBe('2000.0000000')
-    expect(byId(report, 5).figures.totalProfit).toBe('123.0000000')
-    expect(byId(report, 5).figures.profitInReturnEvents).toBe('123.0000000')
-    expect(byId(report, 5).figures.historyComplete).toBe('true')
+    expect(byId(report, 4).figures.sumOfStakes).toBe(formatAmount(2n * stake))
+    expect(byId(report, 5).figures).toMatchObject({ historyComplete: 'true', pricesUnchecked: '0' })
     expect(byId(report, 6).figures.mismatches).toBe('0')
+    const profit = byId(report, 11)
+    expect(profit.figures).toMatchObject({
+      totalProfit: formatAmount(booked),
+      bookedByReturns: formatAmount(booked),
+      keeperFeesPaid: formatAmount(fee),
+      keeperFeeBps: '1000',
+      profitUnlockSecs: '3600',
+      historyComplete: 'true',
+    })
+    // Still unlocking: part of the profit locked, the lock the one the booking made.
+    expect(Number(profit.figures.lockedAtCloseTime)).toBeGreaterThan(0)
+    expect(profit.figures.lockFromEvents).toMatch(/^\d+\.\d{7} from \d+ to \d+$/)
+    expect(byId(report, 12).figures).toMatchObject({ depositorsRequesting: '1', sumOfRequests: '10.0000000', pendingShares: '10.0000000' })
   })
 
   it('7: warns about a draw older than slash_timeout (exit 0), then lists its slash as a write-off', async () => {
@@ -117,12 +158,19 @@ describe('audit on a sandbox world', () => {
     const profit = byId(report, 5)
     expect(profit.figures.writeOffs).toBe('1')
     const m = new RegExp(
-      `^ledger \\d+: keeper ${keeper.publicKey()} written down 500\\.0000000, recovered 100\\.0000000, price (\\d+\\.\\d{7}) -> (\\d+\\.\\d{7})$`,
+      `^ledger \\d+: keeper ${keeper.publicKey()} written down 500\\.0000000, recovered ${formatAmount(recovered).replace('.', '\\.')}, price (\\d+\\.\\d{7}) -> (\\d+\\.\\d{7})$`,
     ).exec(profit.figures.writeOff1 ?? '')
     expect(m, profit.figures.writeOff1).not.toBeNull()
-    expect(Number(m![2])).toBeLessThan(Number(m![1]))
-    // The slashed 10 % of the stake left the registry for the vault.
-    expect(byId(report, 4).figures.sumOfStakes).toBe('1900.0000000')
+    // The bond covered the draw and the penalty is locked profit: the price on free assets did not move.
+    expect(m![2]).toBe(m![1])
+    // The draw and the 10 % penalty left the registry for the vault.
+    expect(byId(report, 4).figures.sumOfStakes).toBe(formatAmount(2n * stake - recovered))
+    expect(byId(report, 10).figures).toMatchObject({ keepersWrittenOff: '1', recovered: formatAmount(recovered), depositorsLoss: '0.0000000' })
+    expect(byId(report, 11).figures.writeOffGains).toBe(formatAmount(recovered - 500n * UNIT))
+    // Let the penalty unlock, so that the balances below are compared to the unit.
+    await sandbox.advanceTime(3_700)
+    await sandbox.closeLedgers(1)
+    expect(byId(await audit(world.chain, addresses), 11).figures.lockedAtCloseTime).toBe('0.0000000')
   })
 
   it('checks every depositor it is given besides those the events name (1,000 in all)', async () => {
@@ -185,17 +233,63 @@ describe('audit on a sandbox world', () => {
       const { code, doc } = await auditJson(file)
       expect(code).toBe(1)
       expect(brokenIds(doc)).toEqual([4])
-      expect(byId(doc, 4).figures).toMatchObject({ registryUsdcBalance: '1890.0000000', sumOfStakes: '1900.0000000', difference: '-10.0000000' })
+      expect(byId(doc, 4).figures).toMatchObject({
+        registryUsdcBalance: formatAmount(2n * stake - recovered - 10n * UNIT),
+        sumOfStakes: formatAmount(2n * stake - recovered),
+        difference: '-10.0000000',
+      })
       expect(byId(doc, 4).offenders).toEqual([expect.objectContaining({ account: addresses.registry, amount: '-10.0000000' })])
     })
 
-    it('5: total_profit is more than the returns booked', async () => {
+    it('11: total_profit is more than the events booked', async () => {
       await breaks(editInstance(sandbox, addresses.vault, { storage: { key: 'state', edit: (v) => withField(v, 'total_profit', addToI128(77n * UNIT)) } }))
       const { code, doc } = await auditJson(file)
       expect(code).toBe(1)
-      expect(brokenIds(doc)).toEqual([5])
-      expect(byId(doc, 5).figures).toMatchObject({ totalProfit: '200.0000000', profitInReturnEvents: '123.0000000', difference: '+77.0000000' })
-      expect(byId(doc, 5).offenders).toEqual([expect.objectContaining({ account: addresses.vault, amount: '77.0000000' })])
+      expect(brokenIds(doc)).toEqual([11])
+      const inEvents = booked + recovered - 500n * UNIT
+      expect(byId(doc, 11).figures).toMatchObject({ totalProfit: formatAmount(inEvents + 77n * UNIT), bookedInEvents: formatAmount(inEvents), difference: '+77.0000000' })
+      expect(byId(doc, 11).offenders).toEqual([expect.objectContaining({ account: addresses.vault, amount: '77.0000000' })])
+    })
+
+    it('11: the lock fields are not what the bookings locked', async () => {
+      await breaks(editInstance(sandbox, addresses.vault, { storage: { key: 'state', edit: (v) => withField(v, 'locked_profit', addToI128(5n * UNIT)) } }))
+      const { code, doc } = await auditJson(file)
+      expect(code).toBe(1)
+      expect(brokenIds(doc)).toEqual([11])
+      expect(byId(doc, 11).offenders).toEqual([expect.objectContaining({ account: addresses.vault, amount: '5.0000000', note: expect.stringMatching(/the bookings, from the empty lock with profit_unlock_secs 3600, make/) as unknown as string })])
+    })
+
+    it('9: an outstanding draw above its keeper\'s draw_limit', async () => {
+      const k = world.keepers[0]!
+      await vault.draw(k, 100n * UNIT)
+      try {
+        await breaks(editContractData(sandbox, await keeperRecordKey(sandbox, addresses.registry, k.publicKey()), (v) => withField(v, 'draw_limit', () => i128(60n * UNIT))))
+        const { code, doc } = await auditJson(file)
+        expect(code).toBe(1)
+        expect(brokenIds(doc)).toEqual([9])
+        expect(byId(doc, 9).offenders).toEqual([expect.objectContaining({ account: k.publicKey(), amount: '40.0000000' })])
+        await restore(sandbox, saved.pop()!)
+      } finally {
+        await vault.returnProceeds(k, 100n * UNIT, 40)
+      }
+    })
+
+    it('10: the registry slashed more from a keeper than the vault recovered', async () => {
+      const k = world.keepers[1]!
+      await breaks(editContractData(sandbox, await keeperRecordKey(sandbox, addresses.registry, k.publicKey()), (v) => withField(v, 'total_slashed', addToI128(3n * UNIT))))
+      const { code, doc } = await auditJson(file)
+      expect(code).toBe(1)
+      expect(brokenIds(doc)).toEqual([10])
+      expect(byId(doc, 10).offenders).toEqual([expect.objectContaining({ account: k.publicKey(), amount: '-3.0000000' })])
+    })
+
+    it('12: pending_shares that no depositor requested', async () => {
+      await breaks(editInstance(sandbox, addresses.vault, { storage: { key: 'state', edit: (v) => withField(v, 'pending_shares', addToI128(5n * UNIT)) } }))
+      const { code, doc } = await auditJson(file)
+      expect(code).toBe(1)
+      expect(brokenIds(doc)).toEqual([12])
+      expect(byId(doc, 12).figures).toMatchObject({ sumOfRequests: '10.0000000', pendingShares: '15.0000000', difference: '-5.0000000' })
+      expect(byId(doc, 12).offenders).toEqual([expect.objectContaining({ account: addresses.vault, amount: '-5.0000000' })])
     })
 
     it('6: the vault code prices shares differently from src/core (rounds up)', async () => {

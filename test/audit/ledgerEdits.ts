@@ -27,6 +27,16 @@ export function contractDataKey(contract: string, key: xdr.ScVal, durability: 'p
 export const accountKey = (symbol: string, account: string): xdr.ScVal =>
   xdr.ScVal.scvVec([xdr.ScVal.scvSymbol(symbol), new Address(account).toScVal()])
 
+/**
+ * The registry's record of a keeper: persistent `("slot", n)`, n read from the keeper's
+ * `("pos", operator)` entry (contracts/registry/src/storage.rs).
+ */
+export async function keeperRecordKey(sandbox: Sandbox, registry: string, operator: string): Promise<xdr.LedgerKey> {
+  const pos = await read(sandbox, contractDataKey(registry, accountKey('pos', operator), 'persistent'))
+  const slot = xdr.expectUnionVariant(xdr.expectUnionVariant(pos.data, 'contractData').contractData.val, 'scvU32').u32
+  return contractDataKey(registry, xdr.ScVal.scvVec([xdr.ScVal.scvSymbol('slot'), xdr.ScVal.scvU32(slot)]), 'persistent')
+}
+
 /** A SAC's balance entry of a holder: persistent `[Balance, holder]`. */
 export const balanceKey = (token: string, holder: string): xdr.LedgerKey =>
   contractDataKey(token, xdr.ScVal.scvVec([xdr.ScVal.scvSymbol('Balance'), new Address(holder).toScVal()]), 'persistent')
