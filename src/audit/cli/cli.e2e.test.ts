@@ -116,11 +116,11 @@ describe('npm run audit on a world after a liquidation and a slash', () => {
     expect(stderr).toBe('')
     expect(code).toBe(0)
     const rows = stdout.split('\n').filter((l) => /^│ [✓✗⚠] │/.test(l))
-    expect(rows.map((l) => l.slice(2, 3))).toEqual(Array(8).fill('✓'))
-    expect(stdout).toMatch(/✓ all 8 invariants hold at ledger \d+\n$/)
+    expect(rows.map((l) => l.slice(2, 3))).toEqual(Array(12).fill('✓'))
+    expect(stdout).toMatch(/✓ all 12 invariants hold at ledger \d+\n$/)
     expect(stdout).toContain(world.service!.vault)
     // The liquidation's profit and the slash's write-off are in the figures compared.
-    expect(stdout).toMatch(/profitInReturnEvents +[1-9]\d*\.\d{7}/)
+    expect(stdout).toMatch(/bookedInEvents +[1-9]\d*\.\d{7}/)
     expect(stdout).toMatch(/writeOff1 +ledger \d+: keeper/)
   })
 
@@ -141,7 +141,7 @@ describe('npm run audit on a world after a liquidation and a slash', () => {
         const t = await scrape()
         return t !== undefined && gauge(t, 'audit_holds') === 1 ? t : undefined
       }, 30_000)
-      for (let id = 1; id <= 8; id++) expect(gauge(m, 'audit_invariant_holds', id), `invariant ${id}`).toBe(1)
+      for (let id = 1; id <= 12; id++) expect(gauge(m, 'audit_invariant_holds', id), `invariant ${id}`).toBe(1)
       expect(gauge(m, 'audit_chain_readable')).toBe(1)
       expect((await fetch(metricsUrl!.replace('/metrics', '/healthz'))).status).toBe(200)
 
@@ -153,7 +153,7 @@ describe('npm run audit on a world after a liquidation and a slash', () => {
       }, 30_000)
       expect(gauge(m, 'audit_holds')).toBe(0)
       expect(gauge(m, 'audit_invariant_offenders', 1)).toBe(1)
-      for (const id of [2, 3, 4, 5, 6, 7, 8]) expect(gauge(m, 'audit_invariant_holds', id), `invariant ${id}`).toBe(1)
+      for (const id of [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]) expect(gauge(m, 'audit_invariant_holds', id), `invariant ${id}`).toBe(1)
 
       await restore(sandbox, saved)
       await until('invariant 1 holding again', async () => {
