@@ -25,6 +25,7 @@ import type { TraceRecorder } from './determinism/recorder.js'
 import { TRACE_FILE } from './determinism/traceFile.js'
 import { SimulatedFault } from './lockstep/simRpc.js'
 import { sharedServer } from './lockstep/sharedReads.js'
+import { Adversaries } from './agents/adversaries/index.js'
 
 export interface RunOptions {
   loaded: LoadedScenario
@@ -119,6 +120,26 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
     replay.startTotals(startVault, BigInt(vaultTerms.profitUnlockSecs))
     const recorder = new Recorder(prices, setup.startLedger, scenario.run.ledgerSeconds, scenario.run.recordEvery ?? Math.max(1, Math.ceil(steps / 2000)))
     const minProfitOf = new Map<string, number>(keepers.flatMap((k) => [[k.address, k.spec.minProfit], [k.operator, k.spec.minProfit]] as [string, number][]))
+    const ls = scenario.run.ledgerSeconds
+    const startClose = BigInt(Math.floor(setup.startCloseMs / 1000))
+    const honest = new Set(keepers.map((k) => k.spec.name))
+    const adversaries = new Adversaries({
+      world,
+      scenario,
+      seed,
+      chains: (name) => ({ chain: setup.chainFor(`attacker-${name}`, 0, 0), backrun: setup.chainFor(`attacker-${name}/backrun`, 1, ls * 1000 - 1) }),
+      events: () => observer.events.events,
+      scan: () => observer.scan,
+      building: () => latest.sequence + 1,
+      timeOfStep: (step) => startClose + BigInt(step * ls),
+      stepAt: (seconds) => Math.max(1, Math.ceil(seconds / ls)),
+      keeperTxsArriving: () => setup.mempool.arriving(ls * 1000, honest),
+      placeOf: (hash) => {
+        const t = setup.mempool.journal.find((x) => x.hash === hash)
+        return t === undefined ? undefined : { ledger: t.ledger, position: t.position }
+      },
+      minProfit: keepers.length > 0 ? Math.min(...keepers.map((k) => k.spec.minProfit)) : 1,
+    })
     const env = new Environment({
       world,
       chain: setup.envChain,
@@ -132,6 +153,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       nowSeconds: () => BigInt(Math.floor(latest.closeTimeMs / 1000)),
       record,
       oracleXlmPrice: pricesXlm(scenario) ? BigInt(Math.round(scenario.chain.xlmPrice * 1e7)) : undefined,
+      ...(adversaries.size === 0 ? {} : { overdueAt: (step: number) => adversaries.overdueAt(step) }),
     })
     let seenAuctions = 0
     let seenFills = 0
@@ -147,6 +169,9 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       env,
       ...(setup.background === undefined ? {} : { background: setup.background }),
       keepers,
+      ...(adversaries.size === 0
+        ? {}
+        : { adversaries: { act: (step: number) => adversaries.act(step), backrun: () => adversaries.backrun(), decisive: (step: number) => adversaries.decisive(step), busy: () => adversaries.busy() } }),
       mempool: setup.mempool,
       scheduler: setup.scheduler,
       close: async ({ order, arrived, count }) => {
@@ -213,7 +238,9 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
     const endVault = await observer.vault()
     await recorder.point(steps, latest.sequence, observer, endVault, true)
     const audit = await auditWorld(world, sandbox.server)
-    const transactions = await readKeeperTransactions(sandbox.server, setup.mempool.journal)
+    // The keepers' own: an adversary's back-run is no keeper transaction.
+    const transactions = await readKeeperTransactions(sandbox.server, setup.mempool.journal.filter((t) => honest.has(t.agent)))
+    const attacks = await adversaries.results(observer.chain, world, ev)
     const report = await buildReport({
       loaded,
       seed,
@@ -234,7 +261,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       startVault,
       endVault,
       vaultTerms,
-      attacks: [],
+      attacks,
       borrowedStart,
       droppedBy: setup.mempool.droppedBy,
       bumpsBy: setup.mempool.bumpsBy,

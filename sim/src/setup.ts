@@ -18,6 +18,7 @@ import { SimRpc } from './lockstep/simRpc.js'
 import type { Scenario } from './scenario/schema.js'
 import { startFromFound } from './found.js'
 import { serviceSettings, usd } from './serviceSettings.js'
+import { adversaryFunding } from './agents/adversaries/index.js'
 
 
 /** Ledgers the sandbox keeps events for: a whole long run, read back at the end. */
@@ -50,6 +51,11 @@ export interface SimSetup {
   keepers: SimKeeper[]
   arbPools: ArbPool[]
   watchdog: Keypair
+  /**
+   * A chain client for the agent `agent` (an adversary's): class 0 goes first in its ledger with
+   * no latency, class 1 arrives `latencyMs` after the ledger opens, among the keepers'.
+   */
+  chainFor: (agent: string, klass: 0 | 1, latencyMs: number) => Chain
   startLedger: number
   startCloseMs: number
 }
@@ -95,9 +101,11 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       }
     }
     const watchdog = keypairFor(BigInt(p.seed), 'watchdog')
-    const extra = [...arbPools.map((a) => a.trader), watchdog]
+    const hostile = adversaryFunding(s, world, p.seed)
+    const extra = [...arbPools.map((a) => a.trader), watchdog, ...hostile.accounts]
     await world.fundAccounts(extra)
     await addTrustlines(world.chain, arbPools.map((a) => a.trader), [world.usdc, ...world.collaterals], true)
+    if (hostile.accounts.length > 0) await addTrustlines(world.chain, hostile.accounts, [world.usdc], true)
     const mints: Mint[] = []
     for (const a of arbPools) {
       const spec = s.world.assets.find((x) => x.code === world.asset(a.asset).code)!
@@ -108,34 +116,38 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       const total = s.world.depositors.flows.filter((f) => f.depositor === i && f.action === 'deposit').reduce((t, f) => t + (f.amount ?? 0), 0)
       if (total > 0) mints.push({ asset: world.usdc, to: d.publicKey(), amount: usd(total) })
     }
+    for (const m of hostile.mints) mints.push({ asset: world.usdc, ...m })
     await world.mintMany(mints)
 
     const mempool = new Mempool(s.chain.ordering)
     mempool.bypass = true
     const scheduler = new Scheduler(p.seed, s.run.ledgerSeconds * 1000)
     // The environment's and other users' clients: class 0, no latency, no faults.
-    const agentRpc = (agent: string) =>
+    const agentRpc = (agent: string, klass: 0 | 1 = 0, latency = 0) =>
       new SimRpc({
         server: sandbox.server,
         agent,
-        klass: 0,
+        klass,
         mempool,
         scheduler,
         seed: p.seed,
         ledger: p.building,
-        latencyMs: () => 0,
+        latencyMs: () => latency,
         faultRate: 0,
         ...(p.hooks.onRequest === undefined ? {} : { onRequest: (method: string, key: string) => p.hooks.onRequest!(agent, method, key) }),
       })
     const envRpc = agentRpc('environment')
-    const envChain = createChain({
-      rpcUrl: sandbox.rpcUrl,
-      networkPassphrase: sandbox.networkPassphrase,
-      server: envRpc as unknown as RpcLike,
-      retry: { pollIntervalMs: 20, backoffMs: 20 },
-      clock: simulatedClock(scheduler, p.nowMs),
-      ...(s.chain.ordering === 'core' ? { inclusionFee: ENVIRONMENT_INCLUSION_FEE } : {}),
-    })
+    const chainOn = (rpc: SimRpc) =>
+      createChain({
+        rpcUrl: sandbox.rpcUrl,
+        networkPassphrase: sandbox.networkPassphrase,
+        server: rpc as unknown as RpcLike,
+        retry: { pollIntervalMs: 20, backoffMs: 20 },
+        clock: simulatedClock(scheduler, p.nowMs),
+        ...(s.chain.ordering === 'core' ? { inclusionFee: ENVIRONMENT_INCLUSION_FEE } : {}),
+      })
+    const envChain = chainOn(envRpc)
+    const chainFor = (agent: string, klass: 0 | 1, latencyMs: number) => chainOn(agentRpc(agent, klass, latencyMs))
     let background: BackgroundLoad | undefined
     if (s.chain.background !== undefined) {
       p.log('background load')
@@ -156,7 +168,8 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       ...p.hooks,
     }
     const keepers: SimKeeper[] = []
-    for (const spec of keeperSpecs(s, p.seed)) {
+    // A hostile keeper runs no keeper process (sim/src/agents/adversaries).
+    for (const spec of keeperSpecs(s, p.seed).filter((k) => k.hostile === undefined)) {
       const operator = world.keepers[spec.index]!
       const executor = spec.path === 'atomic' ? (await deployExecutor(world, operator, { register: false })).contractId : undefined
       const keeper = new SimKeeper(spec, operator.publicKey(), executor ?? operator.publicKey(), keeperEnv(world, spec, executor), hooks, logger)
@@ -185,6 +198,7 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       keepers,
       arbPools,
       watchdog,
+      chainFor,
       startLedger: latest.sequence,
       startCloseMs: Number(latest.closeTime ?? 0) * 1000,
     }

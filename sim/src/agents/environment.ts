@@ -1,7 +1,7 @@
 /**
  * Everything in a scenario that is not a keeper: the oracle's posts, the primary DEX router's
  * outages, the arbitrageurs, the depositors' flows and a watchdog that slashes a dead keeper's
- * stale draw. Each ledger, `act` starts what the scenario schedules for it; the transactions go
+ * stale draw (and a hostile keeper's, once it is past the slash timeout). Each ledger, `act` starts what the scenario schedules for it; the transactions go
  * through the environment's SimRpc (class 0: applied before the keepers' in the same ledger).
  */
 import type { Keypair } from '@stellar/stellar-sdk'
@@ -40,6 +40,11 @@ export interface EnvironmentParameters {
   toPrice7: (x: number) => bigint
   /** Keepers (registered addresses) that died and may hold a stale draw. */
   deadKeepers: () => string[]
+  /**
+   * Hostile keepers whose two-step draw is past the slash timeout in the ledger of `step` (the
+   * watchdog reads the vault's draw events); none without adversaries.
+   */
+  overdueAt?: (step: number) => string[]
   /** Close time of the latest ledger (s), for swap deadlines. */
   nowSeconds: () => bigint
   record: (e: RunEvent) => void
@@ -102,7 +107,7 @@ export class Environment {
   }
 
   private watching(step: number): boolean {
-    return step % this.watchEvery === 0 && this.p.deadKeepers().length > 0
+    return step % this.watchEvery === 0 && (this.p.deadKeepers().length > 0 || (this.p.overdueAt?.(step).length ?? 0) > 0)
   }
 
   /** Starts this step's actions (`full`: also the arbitrageurs, which fast-forwarding skips). */
@@ -144,7 +149,7 @@ export class Environment {
       }
     }
     if (this.watching(step)) {
-      for (const k of this.p.deadKeepers()) {
+      for (const k of [...this.p.deadKeepers(), ...(this.p.overdueAt?.(step) ?? [])]) {
         this.track('slash', ledger, invoke<bigint>(chain, this.p.watchdog, world.service!.registry, 'slash', [addr(k)]).then((r) => `slashed ${k.slice(0, 6)}…: ${Number(r.value) / 1e7} USDC`), null)
       }
     }

@@ -15,12 +15,29 @@
  * ledgers before the first one any plan becomes due (and before the core's first profitable
  * ledger at the keepers' lowest MIN_PROFIT, less the fire lead) close in one call too, as
  * long as the arbitrageurs would not have traded there (fills follow, at the DEX's prices).
+ *
+ * Adversaries (sim/src/agents/adversaries) act after the environment; one that waits for a
+ * given ledger makes it decisive, and one between two of its waits (a transaction out, a read)
+ * holds off fast-forward like a busy keeper. One waiting to back-run is woken after the ledger's
+ * agents have settled (its transaction then arrives after theirs), and the ledger settles again.
  */
 import type { LedgerInfo } from '../../../src/keeper/engine/index.js'
 import type { Environment } from '../agents/environment.js'
 import type { SimKeeper } from '../agents/keepers.js'
 import type { Mempool } from './mempool.js'
 import type { Scheduler } from './scheduler.js'
+
+/** The hostile agents as the loop sees them. */
+export interface LockstepAdversaries {
+  /** Starts what they do in `step` (after the environment). */
+  act: (step: number, ledger: number) => void
+  /** After the ledger's agents settled: wakes those waiting to back-run; true when any woke. */
+  backrun: (ledger: number) => boolean
+  /** Whether one waits for `step` (no fast-forward over it). */
+  decisive: (step: number) => boolean
+  /** Whether one is between two of its waits (no fast-forward now). */
+  busy: () => boolean
+}
 
 export interface LoopParameters {
   steps: number
@@ -31,6 +48,7 @@ export interface LoopParameters {
   /** Other users' transactions, sent every ledger (no fast-forward while it runs). */
   background?: { act: (ledger: number) => void }
   keepers: SimKeeper[]
+  adversaries?: LockstepAdversaries
   mempool: Mempool
   scheduler: Scheduler
   /**
@@ -77,11 +95,12 @@ export async function runLockstep(p: LoopParameters): Promise<LoopResult> {
       return at !== undefined && !k.alive && wait !== null && step >= at + wait
     })
 
-    const room = p.fastForward && p.background === undefined && restartDue.length === 0 && !p.env.decisive(step) ? await quietLedgers(p, step, ledger) : 0
+    const decisive = (s: number) => p.env.decisive(s) || p.adversaries?.decisive(s) === true
+    const room = p.fastForward && p.background === undefined && restartDue.length === 0 && !decisive(step) ? await quietLedgers(p, step, ledger) : 0
     if (room > 0) {
       // Up to (not including) the next step where something decisive is scheduled.
       let next = step + 1
-      while (next <= p.steps && next - step < room && !p.env.decisive(next) && next - step < 720) next++
+      while (next <= p.steps && next - step < room && !decisive(next) && next - step < 720) next++
       const count = next - step
       end = await p.close({ count })
       p.scheduler.closed(count)
@@ -93,6 +112,7 @@ export async function runLockstep(p: LoopParameters): Promise<LoopResult> {
     }
 
     p.env.act(step, ledger, true)
+    p.adversaries?.act(step, ledger)
     p.background?.act(ledger)
     if (restartDue.length > 0) {
       const latest = end ?? { sequence: ledger - 1, closeTimeMs: 0 }
@@ -104,6 +124,7 @@ export async function runLockstep(p: LoopParameters): Promise<LoopResult> {
     }
     for (const k of p.keepers) if (k.pollsAt(ledger)) k.poll()
     await p.scheduler.settle()
+    if (p.adversaries?.backrun(ledger) === true) await p.scheduler.settle()
     if (p.mempool.ordering === 'core') {
       const closed = await p.close({ arrived: p.mempool.arrivals(p.ledgerSeconds * 1000) })
       end = { sequence: closed.sequence, closeTimeMs: closed.closeTimeMs }
@@ -129,7 +150,7 @@ export async function runLockstep(p: LoopParameters): Promise<LoopResult> {
  * auctions ripen, or Infinity when the pool is calm (the caller bounds it by scenario events).
  */
 async function quietLedgers(p: LoopParameters, step: number, ledger: number): Promise<number> {
-  if (p.mempool.size > 0 || p.keepers.some((k) => k.cycling)) return 0
+  if (p.mempool.size > 0 || p.keepers.some((k) => k.cycling) || p.adversaries?.busy() === true) return 0
   const busy = p.keepers.some((k) => k.busy())
   const active = await p.poolActive(step)
   if (!busy && !active) return Infinity

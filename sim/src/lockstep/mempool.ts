@@ -92,6 +92,15 @@ export class Mempool {
     return this.pending.length
   }
 
+  /**
+   * How many of `agents`' pending transactions reach the network within a ledger of `ledgerMs`
+   * (arrival before its end): what a back-runner watching the network sees coming in this ledger.
+   * Looks only; `plan` still decides.
+   */
+  arriving(ledgerMs: number, agents: ReadonlySet<string>): number {
+    return this.pending.filter((s) => agents.has(s.agent) && (s.klass === 0 || s.arrivalMs < ledgerMs)).length
+  }
+
   /** Resolves after the close that applied `hash` (at once when it is not pending). */
   applied(hash: string): Promise<void> {
     if (!this.isPending(hash)) return Promise.resolve()
