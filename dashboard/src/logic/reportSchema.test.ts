@@ -11,6 +11,18 @@ describe('parseReportText', () => {
     }
   })
 
+  it('keeps the keeper fee, the locked profit and the attacks of a report with them', () => {
+    const report = reportFixture()
+    const r = parseReportText(JSON.stringify(report))
+    if (!r.ok) expect.unreachable(r.problems.join('\n'))
+    else {
+      expect(r.report).toEqual(report)
+      expect(r.report.summary.vaultTerms).toEqual(report.summary.vaultTerms)
+      expect(r.report.series.lockedProfit).toEqual(report.series.lockedProfit)
+      expect(r.report.attacks).toEqual(report.attacks)
+    }
+  })
+
   it('reads a report from before the fields added later to version 1, as "not recorded"', () => {
     const old = reportFixture() as unknown as Record<string, Record<string, unknown> & Record<string, unknown>[]>
     delete old.summary!.insolventDebt

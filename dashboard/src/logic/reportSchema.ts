@@ -31,6 +31,7 @@ const keeper = z.object({
   abandoned: num,
   profit: num,
   vaultProfit: num,
+  rewards: num.exactOptional(),
   winRate: num,
   crashed: z.boolean(),
   slashed: num,
@@ -125,6 +126,31 @@ const source = z.object({
   }),
 })
 
+// The hostile agents' attempts (sim/README.md, Adversaries): only in reports of runs with them.
+const attack = z.object({
+  attacker: z.string(),
+  kind: z.enum(['draw-and-run', 'par-returns', 'skim', 'exit-ahead', 'jit-deposit']),
+  attempt: num,
+  description: z.string(),
+  account: z.string(),
+  fromLedger: num,
+  toLedger: nullableNum,
+  steps: z.array(
+    z.object({
+      ledger: num,
+      action: z.string(),
+      result: z.enum(['applied', 'refused', 'failed']),
+      error: z.object({ code: num, name: z.string() }).exactOptional(),
+      detail: z.string().exactOptional(),
+      amount: num.exactOptional(),
+    }),
+  ),
+  refusedBy: z.array(z.string()),
+  gain: num,
+  depositorLoss: num,
+  outcome: z.string(),
+})
+
 const replayKind = z.enum(['fill-ledger', 'fill-amounts', 'share-math', 'health-factor'])
 
 export const reportSchema = z.object({
@@ -139,6 +165,11 @@ export const reportSchema = z.object({
     sharePriceStart: num,
     sharePriceEnd: num,
     vaultProfit: num,
+    // Added with the vault's keeper fee and profit unlocking: absent in older reports.
+    keeperRewards: num.exactOptional(),
+    lockedProfitEnd: num.exactOptional(),
+    vaultTerms: z.object({ keeperFeeBps: num, profitUnlockSecs: num }).exactOptional(),
+    attacks: z.object({ attempts: num, refused: num, maxGain: num, maxDepositorLoss: num }).nullable().exactOptional(),
     auctions: z.object({ created: num, filled: num, expired: num, open: num }),
     fills: laterNum,
     failedTransactions: laterNum,
@@ -174,6 +205,7 @@ export const reportSchema = z.object({
     totalUsdc: nums,
     activeLiq: nums,
     totalProfit: nums,
+    lockedProfit: nums.exactOptional(),
     badDebt: nums,
     openAuctions: nums,
     market: z.record(z.string(), nums),
@@ -187,6 +219,7 @@ export const reportSchema = z.object({
       text: z.string(),
     }),
   ),
+  attacks: z.array(attack).exactOptional(),
   source: source.exactOptional(),
 })
 
