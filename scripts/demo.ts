@@ -39,11 +39,10 @@ import { parseArgs } from 'node:util'
 import pino from 'pino'
 import { audit } from '../src/audit/index.js'
 import { renderReport } from '../src/audit/cli/table.js'
-import { sharePrice } from '../src/core/index.js'
 import { parseConfig } from '../src/keeper/config/index.js'
 import { startDaemon, type Daemon } from '../src/keeper/daemon.js'
 import { RegistryContract } from '../src/keeper/clients/registry.js'
-import { VaultContract, type VaultState } from '../src/keeper/clients/vault.js'
+import { VaultContract } from '../src/keeper/clients/vault.js'
 import { deployExecutor, deployWorld } from '../src/world/index.js'
 import { REPO_ROOT, startSandbox, type Sandbox } from '../sandbox/ts/launch.js'
 import { startDashboardServer, type DashboardServer } from '../dashboard/server/index.js'
@@ -150,8 +149,13 @@ async function main(): Promise<void> {
     const vault = new VaultContract(world.chain, vaultId)
     const registry = new RegistryContract(world.chain, world.service!.registry)
     const before = await vault.getState()
-    const price = (s: VaultState) => sharePrice({ totalUsdc: s.totalUsdc, totalShares: s.totalShares })
-    say(`vault: ${fmt7(before.totalUsdc, 2)} USDC, share price ${fmt7(price(before))}, total profit ${fmt7(before.totalProfit)}`)
+    const config = await vault.getConfig()
+    // The share price counts only unlocked profit: booked profit unlocks over profit_unlock_secs.
+    const price = () => vault.sharePrice()
+    say(
+      `vault: ${fmt7(before.totalUsdc, 2)} USDC, share price ${fmt7(await price())}, total profit ${fmt7(before.totalProfit)}; ` +
+        `keeper fee ${config.keeperFeeBps / 100} %, profit unlocks over ${config.profitUnlockSecs} s`,
+    )
 
     const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn', base: { service: 'keeper' } })
     say(`starting ${keeperCount} keeper daemons (${path} path); each registers with the registry (stake) and polls every 3 s`)
@@ -199,6 +203,7 @@ async function main(): Promise<void> {
     say(`dropping the ${collateral.code} oracle price ${fmt7(oldPrice, 2)} -> ${fmt7(newPrice, 2)} (-${dropPercent} %)`)
     await world.setPrice(collateral.code, newPrice)
 
+    const priceBefore = await price()
     const dropped = Date.now()
     const deadline = dropped + timeoutSeconds * 1000
     const progress = new RipeningProgress(say, daemons)
@@ -213,11 +218,16 @@ async function main(): Promise<void> {
       say(`no liquidation was booked within ${timeoutSeconds} s`)
     } else {
       const profit = after.totalProfit - before.totalProfit
-      say(`liquidation booked ${((Date.now() - dropped) / 1000).toFixed(1)} s after the price drop: vault profit +${fmt7(profit)} USDC`)
-      say(`share price ${fmt7(price(before))} -> ${fmt7(price(after))}`)
+      say(`liquidation booked ${((Date.now() - dropped) / 1000).toFixed(1)} s after the price drop: vault profit +${fmt7(profit)} USDC (after the keepers' fees)`)
+      say(
+        `share price ${fmt7(priceBefore)} -> ${fmt7(await price())}; ${fmt7(await vault.lockedProfit())} USDC of the profit still locked, ` +
+          `unlocking into the price over ${after.lockEnd - after.lockStart} s from the last booking`,
+      )
+      const rewards = new Map(daemons.map((d, i) => [`demo-keeper-${i + 1}`, d.state.rewards.total]))
       for (const k of await registry.getKeepers()) {
         say(
-          `  ${k.name}: executions ${k.totalExecutions}, fills ${k.successfulFills}, profit ${fmt7(k.totalProfit)}, avg response ${k.avgResponseTimeMs} ms`,
+          `  ${k.name}: executions ${k.totalExecutions}, fills ${k.successfulFills}, profit to the vault ${fmt7(k.totalProfit)}, ` +
+            `keeper fees earned ${fmt7(rewards.get(k.name) ?? 0n)}, avg response ${k.avgResponseTimeMs} ms`,
         )
       }
     }

@@ -58,6 +58,16 @@ export class VaultContract {
     return toVaultConfig(await read(this.chain, this.contractId, 'get_config'))
   }
 
+  /** Share price with 7 decimals on the free assets (the contract's `share_price`). */
+  async sharePrice(): Promise<bigint> {
+    return toBigInt(await read(this.chain, this.contractId, 'share_price'))
+  }
+
+  /** Booked profit not yet released to the share price (`get_locked_profit`). */
+  async lockedProfit(): Promise<bigint> {
+    return toBigInt(await read(this.chain, this.contractId, 'get_locked_profit'))
+  }
+
   /** Outstanding draw of `keeper` (0 when none). */
   async getKeeperDraw(keeper: string): Promise<bigint> {
     return toBigInt(await read(this.chain, this.contractId, 'get_keeper_draw', [addr(keeper)]))
