@@ -150,6 +150,10 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'RPC getNetwork failed')
   }
 
+  // The atomic path is the vault's flash draw: only an executor the registry deployed, for the
+  // configured vault, may take one. Said once at start; never fatal.
+  if (executor !== undefined) await checkExecutor(executor, registry, config.vaultContract, logger, events)
+
   // 3. registration (retried by each cycle while it fails)
   const registration = new KeeperRegistration({ registry, config, logger, events, executor }, (outcome) => {
     state.registration = outcome
@@ -297,5 +301,26 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     idle: async () => {
       await Promise.all([work.idle(), theEngine.drained(), channels.idle()])
     },
+  }
+}
+
+/**
+ * Warns when the executor cannot take the vault's flash draws: deployed for another vault (its
+ * `on_flash` accepts only its own), or not deployed by the registry from its approved code
+ * (`flash_draw` refuses it: NotApprovedExecutor, #122). A read that fails says nothing.
+ */
+async function checkExecutor(executor: ExecutorContract, registry: RegistryContract, vault: string, logger: Logger, events: EventLog): Promise<void> {
+  try {
+    const [own, approved] = await Promise.all([executor.vault(), registry.isExecutor(executor.contractId)])
+    if (own !== vault) {
+      logger.error({ executor: executor.contractId, executorVault: own, vault }, 'EXECUTOR_CONTRACT was deployed for another vault: its flash draws will fail')
+      events.push('error', `executor ${executor.contractId} belongs to vault ${own}, not ${vault}`)
+    }
+    if (!approved) {
+      logger.error({ executor: executor.contractId, registry: registry.contractId }, 'EXECUTOR_CONTRACT was not deployed by the registry: flash draws will be refused (NotApprovedExecutor)')
+      events.push('error', `executor ${executor.contractId} was not deployed by the registry: deploy one with deploy_executor`)
+    }
+  } catch (err) {
+    logger.debug({ err: err instanceof Error ? err.message : String(err) }, 'executor check skipped (read failed)')
   }
 }
