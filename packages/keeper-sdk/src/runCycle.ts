@@ -1,13 +1,14 @@
 /**
  * One cycle of one adapter against a network, without the keeper daemon: getTasks → stable sort
- * by priority → estimateCapital against the vault's limits → execute with the vault bound to the
- * keeper's key. For developing and testing an adapter; the daemon's engine (plans, ledger
- * scheduling, recovery, API) is not part of it.
+ * by priority → estimateCapital against the vault's limits and the registry's bond limit →
+ * execute with the vault bound to the keeper's key. For developing and testing an adapter; the
+ * daemon's engine (plans, ledger scheduling, recovery, API) is not part of it.
  */
 import type { Keypair } from '@stellar/stellar-sdk'
-import type { Chain } from '../../../src/chain/index.js'
-import { VaultContract } from '../../../src/keeper/clients/index.js'
-import { sortTasksByPriority, type ProtocolAdapter, type Result, type Task, type VaultClient } from '../../../src/keeper/sdk/index.js'
+import { read, toStr, type Chain } from '../../../src/chain/index.js'
+import { RegistryContract, VaultContract } from '../../../src/keeper/clients/index.js'
+import { drawLimitOf } from '../../../src/keeper/loop/bondLimit.js'
+import { returnWithFee, sortTasksByPriority, type ProtocolAdapter, type Result, type Task, type VaultClient } from '../../../src/keeper/sdk/index.js'
 
 export interface RunCycleContext {
   chain: Chain
@@ -15,6 +16,11 @@ export interface RunCycleContext {
   keypair: Keypair
   /** The vault the adapter draws from: a contract id or a client. */
   vault: string | VaultContract
+  /**
+   * The keeper registry whose bond limit (the keeper's `draw_limit`) bounds its draws: a
+   * contract id or a client (default: the vault's, `get_registry`).
+   */
+  registry?: string | RegistryContract
   /** Checked before each task: once aborted, the remaining tasks are skipped. */
   signal?: AbortSignal
 }
@@ -48,6 +54,8 @@ export interface CycleReport<D = unknown> {
   returned: bigint
   /** Profit the vault booked over the cycle (the sum of return_proceeds answers). */
   booked: bigint
+  /** The keeper fees the vault paid over the cycle (its `return` events' `fee`): the keeper's rewards. */
+  rewards: bigint
   /** The keeper's outstanding draw after the cycle (0 when every draw came back). */
   outstandingDraw: bigint
 }
@@ -77,7 +85,7 @@ export async function runCycle<D>(adapter: ProtocolAdapter<D>, ctx: RunCycleCont
   }
   if (!Array.isArray(found)) throw new TypeError(`adapter ${name}: getTasks must resolve to an array of tasks, got ${typeof found}`)
 
-  const report: CycleReport<D> = { adapter: name, outcomes: [], drawn: 0n, returned: 0n, booked: 0n, outstandingDraw: 0n }
+  const report: CycleReport<D> = { adapter: name, outcomes: [], drawn: 0n, returned: 0n, booked: 0n, rewards: 0n, outstandingDraw: 0n }
   const valid: Task<D>[] = []
   found.forEach((task: Task<D>, i) => {
     const problem = taskProblem(task)
@@ -86,6 +94,7 @@ export async function runCycle<D>(adapter: ProtocolAdapter<D>, ctx: RunCycleCont
   })
 
   const config = await vault.getConfig()
+  const drawLimit = await bondLimit(ctx, vault, keeper)
   let outstanding = await vault.getKeeperDraw(keeper)
   for (const task of sortTasksByPriority(valid)) {
     const outcome: TaskOutcome<D> = { task, status: 'skipped', capital: undefined, drawn: 0n, returned: 0n }
@@ -121,20 +130,27 @@ export async function runCycle<D>(adapter: ProtocolAdapter<D>, ctx: RunCycleCont
         outcome.reason = `capital ${capital} is above the vault's idle capital ${idle}`
         continue
       }
+      if (drawLimit !== undefined && capital > drawLimit) {
+        outcome.reason = `capital ${capital} is above the registry's bond limit for this keeper (draw_limit ${drawLimit}): add bond to raise it`
+        continue
+      }
     }
 
     const bound = vault.bind(ctx.keypair)
+    const returned = async (amount: bigint, ms: number) => {
+      const settled = await returnWithFee(bound, amount, ms)
+      outcome.returned += amount
+      report.booked += settled.profit
+      report.rewards += settled.fee
+      return settled
+    }
     const tracked: VaultClient = {
       draw: async (amount) => {
         await bound.draw(amount)
         outcome.drawn += amount
       },
-      returnProceeds: async (amount, ms) => {
-        const booked = await bound.returnProceeds(amount, ms)
-        outcome.returned += amount
-        report.booked += booked
-        return booked
-      },
+      returnProceeds: async (amount, ms) => (await returned(amount, ms)).profit,
+      returnProceedsWithFee: (amount, ms) => returned(amount, ms),
     }
     try {
       outcome.result = await adapter.execute(ctx.chain, ctx.keypair, task, tracked)
@@ -152,4 +168,20 @@ export async function runCycle<D>(adapter: ProtocolAdapter<D>, ctx: RunCycleCont
   }
   report.outstandingDraw = outstanding
   return report
+}
+
+/**
+ * The keeper's bond limit in the registry (`draw_limit`), undefined when it cannot be read (not
+ * registered yet, a registry without the field): the registry decides then.
+ */
+async function bondLimit(ctx: RunCycleContext, vault: VaultContract, keeper: string): Promise<bigint | undefined> {
+  try {
+    const registry =
+      ctx.registry instanceof RegistryContract
+        ? ctx.registry
+        : new RegistryContract(ctx.chain, ctx.registry ?? toStr(await read(ctx.chain, vault.contractId, 'get_registry')))
+    return drawLimitOf(await registry.getKeeper(keeper))
+  } catch {
+    return undefined
+  }
 }

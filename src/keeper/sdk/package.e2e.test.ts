@@ -198,33 +198,41 @@ describe('keeper SDK package (packed, installed, compiled, run on the sandbox)',
   it("runs a cycle of the README's adapter: ordered by priority, the oversized task skipped, draws and returns booked on chain", async () => {
     const before = await vault.getState()
     const { lines, report } = runScript('main.js')
-    expect(lines.slice(0, 3)).toEqual([
+    // The keeper stakes the 100 USDC minimum: at a 10 % slash rate its bond backs draws of 90 USDC.
+    const drawLimit = (world.minStake * 9n) / 10n
+    // 3 USDC of tips are the gross profit: the vault pays the keeper its 10 % fee, books the rest.
+    const fee = (gross: bigint) => gross / 10n
+    expect(lines.slice(0, 4)).toEqual([
       'urgent: executed',
-      `too big: skipped (capital ${5_000n * USDC} is above the vault's idle capital ${1_002n * USDC})`,
+      `too big: skipped (capital ${5_000n * USDC} is above the vault's idle capital ${1_000n * USDC + 2n * USDC - fee(2n * USDC)})`,
+      `unbacked: skipped (capital ${120n * USDC} is above the registry's bond limit for this keeper (draw_limit ${drawLimit}): add bond to raise it)`,
       'calm: executed',
     ])
     expect(report).toMatchObject({
       adapter: 'tip',
-      drawn: String(400n * USDC),
-      returned: String(403n * USDC),
-      booked: String(3n * USDC),
+      drawn: String(90n * USDC),
+      returned: String(93n * USDC),
+      booked: String(3n * USDC - fee(3n * USDC)),
+      rewards: String(fee(3n * USDC)),
       outstandingDraw: '0',
     })
     expect(report['outcomes'].map((o: { task: { label: string }; capital: string }) => [o.task.label, o.capital])).toEqual([
-      ['urgent', String(300n * USDC)],
+      ['urgent', String(60n * USDC)],
       ['too big', String(5_000n * USDC)],
-      ['calm', String(100n * USDC)],
+      ['unbacked', String(120n * USDC)],
+      ['calm', String(30n * USDC)],
     ])
-    expect(report['outcomes'][0].result).toMatchObject({ drew: String(300n * USDC), proceeds: String(302n * USDC), profit: String(2n * USDC) })
+    expect(report['outcomes'][0].result).toMatchObject({ drew: String(60n * USDC), proceeds: String(62n * USDC), profit: String(2n * USDC) })
 
     const after = await vault.getState()
-    expect(after.totalProfit - before.totalProfit).toBe(3n * USDC)
-    expect(after.totalUsdc - before.totalUsdc).toBe(3n * USDC)
+    expect(after.totalProfit - before.totalProfit).toBe(3n * USDC - fee(3n * USDC))
+    expect(after.totalUsdc - before.totalUsdc).toBe(3n * USDC - fee(3n * USDC))
     expect(after.totalShares).toBe(before.totalShares)
     expect(after.activeLiq).toBe(0n)
     const info = await registry.getKeeper(keeper.publicKey())
-    expect(info).toMatchObject({ name: 'tip-keeper', stake: world.minStake, totalExecutions: 2, totalProfit: 3n * USDC, hasActiveDraw: false })
-    expect(await tokenBalance(world.chain, world.usdc, keeper.publicKey())).toBe(500n * USDC - world.minStake - 3n * USDC)
+    expect(info).toMatchObject({ name: 'tip-keeper', stake: world.minStake, drawLimit, totalExecutions: 2, totalProfit: 3n * USDC - fee(3n * USDC), hasActiveDraw: false })
+    // the keeper paid the tips and got its fee back
+    expect(await tokenBalance(world.chain, world.usdc, keeper.publicKey())).toBe(500n * USDC - world.minStake - 3n * USDC + fee(3n * USDC))
   }, 120_000)
 
   it('runs the example adapter through the /example entry', async () => {
@@ -256,12 +264,14 @@ describe('keeper SDK package (packed, installed, compiled, run on the sandbox)',
       await runtime.cycle()
       const deadline = Date.now() + 60_000
       while (runtime.state.history.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200))
-      expect(runtime.state.history[0]).toMatchObject({ adapter: 'tip', drew: 50n * USDC, proceeds: 50n * USDC + 5_000_000n, profit: 5_000_000n })
+      // the engine gives the result the keeper fee its return paid: 10 % of the 0.5 USDC tip
+      expect(runtime.state.history[0]).toMatchObject({ adapter: 'tip', drew: 50n * USDC, proceeds: 50n * USDC + 5_000_000n, profit: 5_000_000n, reward: 500_000n })
+      expect(runtime.state.rewards).toEqual({ total: 500_000n, payments: 1 })
     } finally {
       await runtime.stop()
     }
     const after = await vault.getState()
-    expect(after.totalProfit - before.totalProfit).toBe(5_000_000n)
+    expect(after.totalProfit - before.totalProfit).toBe(4_500_000n)
     expect(await vault.getKeeperDraw(keeper.publicKey())).toBe(0n)
   }, 120_000)
 
