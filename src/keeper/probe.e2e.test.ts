@@ -156,7 +156,9 @@ describe('keeper probes on the sandbox', () => {
     await k.waitForLog((l) => l.msg === 'registered with the keeper registry')
     await k.waitForLog((l) => l.msg === 'cycle done')
 
+    // 120 USDC is above what the 100 USDC stake backs (draw_limit 90): bond 50 USDC more first.
     const drawn = 120_0000000n
+    await new RegistryContract(world.chain, world.registry).addBond(keeper, 50_0000000n)
     const { ledger: drawLedger } = await invoke(world.chain, keeper, world.vault, 'draw', [addr(keeper.publicKey()), i128(drawn)])
     const seen = await until(async () => {
       const s = await api(k, '/api/state')

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../../sandbox/ts/launch.js'
 import { deployExecutor, deployWorld, type World } from '../../world/index.js'
 import { RegistryContract } from '../clients/registry.js'
+import { tokenBalance } from '../clients/token.js'
 import { VaultContract } from '../clients/vault.js'
 import { parseConfig } from '../config/index.js'
 import { startDaemon, type Daemon } from '../daemon.js'
@@ -101,11 +102,16 @@ describe('execution engine end to end (atomic path, several auctions at once)', 
     expect(d.state.cycles.count).toBeGreaterThan(cyclesAtPlan)
     expect(d.state.cycles.overruns).toBe(0)
 
-    // The books: profit booked, nothing outstanding, the executor's record.
+    // The books: profit booked (the gross less the keeper's fee on each flash draw), nothing
+    // outstanding, the executor's record; the fees are the keeper's rewards, paid to the executor.
     const after = await vault.getState()
     const profit = done.reduce((s, e) => s + (e.result ? BigInt(e.result.profit) : 0n), 0n)
+    const rewards = done.reduce((s, e) => s + (e.result?.reward ?? 0n), 0n)
     expect(profit).toBeGreaterThan(0n)
-    expect(after.totalProfit - before.totalProfit).toBe(profit)
+    expect(rewards).toBeGreaterThan(0n)
+    expect(after.totalProfit - before.totalProfit).toBe(profit - rewards)
+    expect(d.state.rewards).toEqual({ total: rewards, payments: done.length })
+    expect(await tokenBalance(world.chain, world.usdc.contract, executor.contractId)).toBe(rewards)
     expect(after.activeLiq).toBe(0n)
     expect(await vault.getKeeperDraw(executor.contractId)).toBe(0n)
     const record = await registry.getKeeper(executor.contractId)

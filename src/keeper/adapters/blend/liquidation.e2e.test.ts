@@ -18,6 +18,7 @@ import { fundAccount } from '../../../chain/index.js'
 import { addTrustlines } from '../../../world/assets.js'
 import { REQUEST, blendRequest, deployWorld, poolSubmit, type World } from '../../../world/index.js'
 import { rebalanceAdapter } from '../rebalance/index.js'
+import type { Result } from '../../sdk/index.js'
 import { lendingPoolAdapter, type LendingPoolAdapterParameters } from './index.js'
 
 const UNIT = 10_000_000n
@@ -56,6 +57,17 @@ describe('liquidations end to end (sandbox, real Blend v2)', () => {
   }
 
   const price = (s: VaultState) => sharePrice({ totalUsdc: s.totalUsdc, totalShares: s.totalShares })
+
+  /**
+   * What a closing return booked for the depositors: the gross profit (`result.profit`) less
+   * the keeper's fee the vault paid it (`result.reward`, keeper_fee_bps of the gross, floor).
+   */
+  async function booked(r: Result): Promise<bigint> {
+    const bps = BigInt((await vault.getConfig()).keeperFeeBps)
+    expect(bps).toBeGreaterThan(0n)
+    expect(r.reward ?? 0n).toBe((r.profit * bps) / 10_000n)
+    return r.profit - (r.reward ?? 0n)
+  }
 
   it('rebalances the external vault on drift, without touching the service vault', async () => {
     const before = await vault.getState()
@@ -104,13 +116,15 @@ describe('liquidations end to end (sandbox, real Blend v2)', () => {
     expect(fills[0]!.fillLedger).toBe(fills[0]!.plannedLedger)
 
     const after = await vault.getState()
-    expect(after.totalProfit - before.totalProfit).toBe(result.profit)
-    expect(after.totalUsdc - before.totalUsdc).toBe(result.profit)
+    const forDepositors = await booked(result)
+    expect(result.reward).toBeGreaterThan(0n)
+    expect(after.totalProfit - before.totalProfit).toBe(forDepositors)
+    expect(after.totalUsdc - before.totalUsdc).toBe(forDepositors)
     expect(after.totalShares).toBe(before.totalShares)
-    expect(price(after)).toBe(sharePrice({ totalUsdc: before.totalUsdc + result.profit, totalShares: before.totalShares }))
+    expect(price(after)).toBe(sharePrice({ totalUsdc: before.totalUsdc + forDepositors, totalShares: before.totalShares }))
     expect(price(after)).toBeGreaterThan(price(before))
-    // the keeper's own USDC is untouched; nothing is left outstanding
-    expect(await tokenBalance(world.chain, world.usdc.contract, keeper.publicKey())).toBe(usdcBefore)
+    // the keeper's own USDC is untouched but for its fee; nothing is left outstanding
+    expect(await tokenBalance(world.chain, world.usdc.contract, keeper.publicKey())).toBe(usdcBefore + result.reward!)
     expect(await vault.getKeeperDraw(keeper.publicKey())).toBe(0n)
     const positions = await world.positions(borrower.address)
     expect(positions.liabilities.get(0) ?? 0n).toBeLessThan(borrower.borrowed)
@@ -143,8 +157,10 @@ describe('liquidations end to end (sandbox, real Blend v2)', () => {
       expect(l.note ?? '').toMatch(/already filled|no open auction/)
     }
     const after = await vault.getState()
-    expect(after.totalProfit - before.totalProfit).toBe(winners[0]!.profit)
-    expect(after.totalUsdc - before.totalUsdc).toBe(winners[0]!.profit)
+    const forDepositors = await booked(winners[0]!)
+    for (const l of losers) expect(l.reward ?? 0n).toBe(0n)
+    expect(after.totalProfit - before.totalProfit).toBe(forDepositors)
+    expect(after.totalUsdc - before.totalUsdc).toBe(forDepositors)
     for (const [i, k] of world.keepers.entries()) {
       expect(await vault.getKeeperDraw(k.publicKey())).toBe(0n)
       const info = await registry.getKeeper(k.publicKey())
@@ -293,10 +309,11 @@ describe('liquidations end to end (sandbox, real Blend v2)', () => {
     expect(result.profit).toBeGreaterThan(0n)
     expect(result.note).toMatch(/collateral held/)
     const after = await vault.getState()
-    expect(after.totalProfit - before.totalProfit).toBe(result.profit)
-    expect(after.totalUsdc - before.totalUsdc).toBe(result.profit)
-    // the keeper's own USDC is untouched: all of the profit came from the USDC lot
-    expect(await tokenBalance(world.chain, world.usdc.contract, keeper.publicKey())).toBe(usdcBefore)
+    const forDepositors = await booked(result)
+    expect(after.totalProfit - before.totalProfit).toBe(forDepositors)
+    expect(after.totalUsdc - before.totalUsdc).toBe(forDepositors)
+    // the keeper's own USDC is untouched but for its fee: all of the profit came from the USDC lot
+    expect(await tokenBalance(world.chain, world.usdc.contract, keeper.publicKey())).toBe(usdcBefore + (result.reward ?? 0n))
     expect(await tokenBalance(world.chain, other.contract, keeper.publicKey())).toBeGreaterThan(dustBefore)
     expect(await vault.getKeeperDraw(keeper.publicKey())).toBe(0n)
     const positions = await world.positions(b.publicKey())
@@ -325,7 +342,7 @@ describe('liquidations end to end (sandbox, real Blend v2)', () => {
     expect(result.success, result.note).toBe(true)
     expect(result.profit).toBeGreaterThan(0n)
     const after = await vault.getState()
-    expect(after.totalProfit - before.totalProfit).toBe(result.profit)
+    expect(after.totalProfit - before.totalProfit).toBe(await booked(result))
     expect(await vault.getKeeperDraw(keeper.publicKey())).toBe(0n)
     const backstopDebt = await world.positions(world.blend.backstop)
     expect([...backstopDebt.liabilities.values()].reduce((s, v) => s + v, 0n)).toBe(0n)
@@ -359,8 +376,8 @@ describe('liquidations end to end (sandbox, real Blend v2)', () => {
     expect(result.drew).toBeGreaterThan(0n)
     expect(result.profit).toBeGreaterThan(0n)
     const after = await vault.getState()
-    expect(after.totalProfit - before.totalProfit).toBe(result.profit)
-    expect(await tokenBalance(world.chain, world.usdc.contract, keeper.publicKey())).toBe(usdcBefore)
+    expect(after.totalProfit - before.totalProfit).toBe(await booked(result))
+    expect(await tokenBalance(world.chain, world.usdc.contract, keeper.publicKey())).toBe(usdcBefore + (result.reward ?? 0n))
     expect(await vault.getKeeperDraw(keeper.publicKey())).toBe(0n)
   })
 })
