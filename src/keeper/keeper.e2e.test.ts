@@ -183,7 +183,9 @@ describe('keeper daemon against the sandbox', () => {
     // (as its adapter would), then it is killed without any chance to clean up.
     const first = start({ POLL_INTERVAL: '300' })
     await first.waitForLog((l) => l.msg === 'cycle done' && l.cycle === 1)
-    const drawn = 200_0000000n
+    // As much as the registry lets the keeper hold two-step: its bond limit (draw_limit).
+    const drawn = (await registry.getKeeper(keeper.publicKey())).drawLimit
+    expect(drawn).toBe((world.minStake * 9n) / 10n)
     await invoke(world.chain, keeper, world.vault, 'draw', [addr(keeper.publicKey()), i128(drawn)])
     first.kill('SIGKILL')
     expect(await first.exited).toBe('SIGKILL')
@@ -225,15 +227,30 @@ describe('keeper daemon against the sandbox', () => {
       ...env({ KEEPER_SECRET: operator.secret(), KEEPER_NAME: 'round-trip', POLL_INTERVAL: '3' }),
     })
     let offered = 0
+    // The operator stakes the 100 USDC minimum: its bond backs two-step draws of up to 90 USDC.
     const adapter = createRoundTripAdapter({
-      jobs: () => (offered++ === 0 ? [{ priority: 4, amount: 100_0000000n, label: 'one round trip' }] : []),
+      jobs: () =>
+        offered++ === 0
+          ? [
+              { priority: 4, amount: 80_0000000n, label: 'one round trip' },
+              { priority: 1, amount: 120_0000000n, label: 'above the bond' },
+            ]
+          : [],
     })
     const daemon = await startDaemon(config, { logger: pino({ level: 'silent' }), extraAdapters: [adapter] })
     try {
       const deadline = Date.now() + 60_000
       while (daemon.state.history.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200))
       expect(daemon.state.history).toHaveLength(1)
-      expect(daemon.state.history[0]).toMatchObject({ adapter: 'round-trip', drew: 100_0000000n, proceeds: 100_0000000n, profit: 0n, success: true })
+      expect(daemon.state.history[0]).toMatchObject({ adapter: 'round-trip', drew: 80_0000000n, proceeds: 80_0000000n, profit: 0n, success: true })
+      // the draw the bond does not back is never sent: the engine skips it, saying why
+      const abandoned = () => daemon.state.executions.find((e) => e.label === 'above the bond' && e.stage === 'abandoned')
+      while (abandoned() === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200))
+      const skipped = abandoned()
+      expect(skipped, JSON.stringify(daemon.state.executions.map((e) => [e.label, e.stage, e.note]))).toBeDefined()
+      expect(skipped!.note).toBe(
+        "needs a two-step draw of 1200000000 USDC stroops, above the registry's bond limit for this keeper (draw_limit 900000000): skipped; add bond to raise it",
+      )
       const info = await registry.getKeeper(operator.publicKey())
       expect(info).toMatchObject({ totalExecutions: 1, hasActiveDraw: false, drawAmount: 0n })
       expect(await vault.getKeeperDraw(operator.publicKey())).toBe(0n)
