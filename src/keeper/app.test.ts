@@ -66,6 +66,16 @@ describe('keeper API', () => {
     expect(res.body).toMatch(/^service_vault_tvl 1234.5$/m)
   })
 
+  it('prices shares on the free assets: profit still locked is left out', async () => {
+    const { app, state } = await make()
+    const now = BigInt(Math.floor(Date.now() / 1000))
+    // 1,000 USDC of profit booked just now, unlocking over an hour: the price stays at 1.0.
+    state.vault = { totalUsdc: 11_000_0000000n, totalShares: 10_000_0000000n, totalProfit: 1_000_0000000n, activeLiq: 0n, lockedProfit: 1_000_0000000n, lockStart: now, lockEnd: now + 3_600n, pendingShares: 0n }
+    const s = (await app.inject({ method: 'GET', url: '/api/state' })).json()
+    expect(BigInt(s.vault.lockedProfit)).toBeGreaterThan(999_0000000n)
+    expect(BigInt(s.vault.sharePrice)).toBeLessThan(10_001_000n)
+  })
+
   it('serves state and performance as JSON with string amounts', async () => {
     const { app, state, events } = await make()
     state.vault = { totalUsdc: 11_000_0000000n, totalShares: 10_000_0000000n, totalProfit: 1_000_0000000n, activeLiq: 0n, lockedProfit: 0n, lockStart: 0n, lockEnd: 0n, pendingShares: 0n }
@@ -79,6 +89,9 @@ describe('keeper API', () => {
       totalProfit: '10000000000',
       activeLiq: '0',
       sharePrice: '11000000',
+      lockedProfit: '0',
+      lockEnd: '1970-01-01T00:00:00.000Z',
+      pendingShares: '0',
     })
     expect(s.events[0]).toMatchObject({ kind: 'scan', message: 'blend: 2 task(s)' })
     const p = (await app.inject({ method: 'GET', url: '/api/performance' })).json()

@@ -13,7 +13,10 @@ const vault = {
     totalShares: amount,
     totalProfit: amount,
     activeLiq: amount,
-    sharePrice: { ...nullableAmount, description: 'USDC per share, 7 decimals (10000000 = 1.0)' },
+    sharePrice: { ...nullableAmount, description: 'USDC per share, 7 decimals (10000000 = 1.0), on the free assets: total_usdc less the profit still locked at the time of the request' },
+    lockedProfit: { ...nullableAmount, description: 'booked profit not yet in the share price (it unlocks linearly until lockEnd)' },
+    lockEnd: { type: 'string', description: 'when the locked profit is fully unlocked (ISO-8601)' },
+    pendingShares: { ...amount, description: "shares depositors asked to withdraw: two-step draws may not take the USDC they need" },
   },
 }
 

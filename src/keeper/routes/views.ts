@@ -1,4 +1,4 @@
-import { sharePrice } from '../../core/index.js'
+import { freeAssets, lockedProfit, sharePrice } from '../../core/index.js'
 import type { KeeperInfo, VaultState } from '../clients/index.js'
 import { errorTag, type ExecutionView } from '../engine/index.js'
 import type { ExecutionFee, Position } from '../sdk/index.js'
@@ -8,11 +8,18 @@ import type { EventLog } from '../state/events.js'
 // JSON views of the dashboard state. Amounts are decimal strings of 7-decimal integers (i128
 // does not fit a JSON number); times are ISO-8601 strings.
 
-export function vaultView(v: VaultState | null) {
+/**
+ * The vault's books as last read, with the share price on the free assets (total_usdc less the
+ * profit still locked, at `nowSeconds`, the request's time by default), as the contract prices
+ * it.
+ */
+export function vaultView(v: VaultState | null, nowSeconds: bigint = BigInt(Math.floor(Date.now() / 1000))) {
   if (!v) return null
   let price: string | null = null
+  let locked: bigint | null = null
   try {
-    price = sharePrice({ totalUsdc: v.totalUsdc, totalShares: v.totalShares }).toString()
+    locked = lockedProfit(v, nowSeconds < v.lockStart ? v.lockStart : nowSeconds)
+    price = sharePrice({ totalUsdc: freeAssets(v.totalUsdc, locked), totalShares: v.totalShares }).toString()
   } catch {
     price = null
   }
@@ -22,6 +29,9 @@ export function vaultView(v: VaultState | null) {
     totalProfit: v.totalProfit.toString(),
     activeLiq: v.activeLiq.toString(),
     sharePrice: price,
+    lockedProfit: locked === null ? null : locked.toString(),
+    lockEnd: new Date(Number(v.lockEnd) * 1000).toISOString(),
+    pendingShares: v.pendingShares.toString(),
   }
 }
 
