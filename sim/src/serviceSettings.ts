@@ -9,13 +9,13 @@ import type { Scenario } from './scenario/schema.js'
 /** USD (a plain number) as a 7-decimal integer. */
 export const usd = (x: number): bigint => BigInt(Math.round(x * 1e7))
 
-/** A keeper account gets its stake and 10,000 USDC to spare. */
+/** A keeper account gets its stake (min_stake, or its bond when larger) and 10,000 USDC to spare. */
 export function serviceSettings(s: Scenario): ServiceSettings {
   return {
     keepers: s.keepers.count,
     depositors: s.world.depositors.count,
     depositAmount: usd(s.world.depositors.amount),
-    keeperUsdc: usd(s.world.registry.minStake) + usd(10_000),
+    keeperUsdc: usd(Math.max(s.world.registry.minStake, s.keepers.bond, ...s.keepers.individual.map((o) => o.bond ?? 0))) + usd(10_000),
     vaultConfig: {
       depositCap: usd(s.world.vault.depositCap),
       withdrawCooldown: BigInt(Math.round(s.world.vault.withdrawCooldown)),

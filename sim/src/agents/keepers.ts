@@ -18,6 +18,7 @@ import { keyedNormal, keyedUniform } from '../lockstep/keyed.js'
 import type { Mempool } from '../lockstep/mempool.js'
 import { simulatedClock, type Scheduler } from '../lockstep/scheduler.js'
 import { SimRpc } from '../lockstep/simRpc.js'
+import { usd } from '../serviceSettings.js'
 import { probedFactories, type KeeperDecision } from './probe.js'
 import { feeEnv, type KeeperFee } from '../scenario/chainSchema.js'
 import type { CrashSpec, HostileKeeper, LatencyModel, Scenario } from '../scenario/schema.js'
@@ -33,6 +34,8 @@ export interface KeeperSpec {
   latency: LatencyModel
   rpcFaultRate: number
   path: 'atomic' | 'two-step'
+  /** The stake it holds (KEEPER_BOND), USD; 0 = min_stake only. */
+  bond: number
   crash: CrashSpec | undefined
   /** Fee settings (the population's with this keeper's own). */
   fee: KeeperFee | undefined
@@ -58,6 +61,7 @@ export function keeperSpecs(s: Scenario, seed: number): KeeperSpec[] {
       latency: o?.latency ?? k.latency,
       rpcFaultRate: o?.rpcFaultRate ?? k.rpcFaultRate,
       path: o?.path ?? k.path,
+      bond: o?.bond ?? k.bond,
       crash: k.crashes.find((c) => c.keeper === index),
       fee: k.fee === undefined && o?.fee === undefined ? undefined : { ...k.fee, ...o?.fee },
       hostile: o?.hostile,
@@ -248,6 +252,11 @@ export function keeperLogger(file: string): Logger {
   return pino({ level: 'info', base: { service: 'keeper' }, timestamp: false }, createWriteStream(file, { flags: 'w' }))
 }
 
+/** A 7-decimal amount as the keeper's settings write USDC ("1234.5000000"). */
+function usdcText(units: bigint): string {
+  return `${units / 10_000_000n}.${(units % 10_000_000n).toString().padStart(7, '0')}`
+}
+
 /** Each keeper's configuration variables: the world's, the scenario's settings, no rebalancing. */
 export function keeperEnv(world: World, spec: KeeperSpec, executor: string | undefined): Record<string, string> {
   const { REBALANCE_VAULT: _off, ...env } = world.addresses.env
@@ -260,6 +269,7 @@ export function keeperEnv(world: World, spec: KeeperSpec, executor: string | und
     POLL_INTERVAL: String(spec.pollIntervalSeconds),
     MIN_PROFIT: String(spec.minProfit),
     SLIPPAGE_BPS: String(spec.slippageBps),
+    ...(spec.bond > 0 ? { KEEPER_BOND: usdcText(usd(spec.bond)) } : {}),
     ...feeEnv(spec.fee),
     ...(spec.crash === undefined ? {} : { FAULT_CRASH_AT: spec.crash.at }),
   }

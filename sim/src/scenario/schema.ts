@@ -239,6 +239,8 @@ const keeperOverride = z
     latency: latency.optional(),
     rpcFaultRate: fraction.optional(),
     path: z.enum(['atomic', 'two-step']).optional(),
+    /** The stake this keeper holds (KEEPER_BOND), USDC. */
+    bond: z.number().nonnegative().optional(),
     /** Fee settings that differ from the population's (field by field). */
     fee: keeperFee.optional(),
   })
@@ -456,6 +458,12 @@ export const scenarioSchema = z
         slippageBps: keeperSettings.slippageBps.default(300),
         /** Atomic (executor contract) or two-step (draw, fill, swap, return). */
         path: z.enum(['atomic', 'two-step']).default('atomic'),
+        /**
+         * The stake each keeper holds in the registry, USDC (the daemon's KEEPER_BOND; 0 =
+         * min_stake only). It bounds what a keeper may hold two-step (its draw_limit); flash
+         * draws need none.
+         */
+        bond: z.number().nonnegative().default(0),
         /** Time from a keeper's decision to its transaction reaching the network. */
         latency: latency.default({ model: 'lognormal', medianMs: 400, sigma: 0.6 }),
         /** Chance that any one RPC call fails (reads error out; a send's answer is lost). */

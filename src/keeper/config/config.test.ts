@@ -83,6 +83,17 @@ describe('parseConfig', () => {
     expect(problems({ ...base, MIN_PROFIT: '-1' })).toEqual(['MIN_PROFIT must be a number > 0, got "-1"'])
   })
 
+  it('reads KEEPER_BOND as a USDC amount with 7 decimals, 0 when unset', () => {
+    expect(parseConfig(base).keeperBond).toBe(0n)
+    expect(parseConfig({ ...base, KEEPER_BOND: '1000' }).keeperBond).toBe(10_000_000_000n)
+    expect(parseConfig({ ...base, KEEPER_BOND: '2500.5' }).keeperBond).toBe(25_005_000_000n)
+    expect(problems({ ...base, KEEPER_BOND: '1,000' })).toEqual([
+      'KEEPER_BOND must be a USDC amount (digits and at most 7 decimals, e.g. 1000 or 2500.5), got "1,000"',
+    ])
+    expect(problems({ ...base, KEEPER_BOND: '-5' })).toHaveLength(1)
+    expect(problems({ ...base, KEEPER_BOND: '1.12345678' })).toHaveLength(1)
+  })
+
   it('bounds the basis-point settings and the port', () => {
     expect(parseConfig({ ...base, SLIPPAGE_BPS: '0', REBALANCE_DRIFT_BPS: '10000' })).toMatchObject({
       slippageBps: 0,

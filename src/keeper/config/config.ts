@@ -25,6 +25,12 @@ export interface KeeperConfig {
   vaultContract: string
   keeperName: string
   /**
+   * KEEPER_BOND: the stake (USDC, 7 decimals) the keeper holds in the registry; after
+   * registering it adds the difference (add_bond). 0: min_stake only. It bounds two-step draws
+   * (draw_limit); flash draws need none.
+   */
+  keeperBond: bigint
+  /**
    * The keeper's executor contract (EXECUTOR_CONTRACT): when set it is the registered keeper and
    * liquidations take the atomic path (draw, fill, swap and return in one transaction).
    */
@@ -170,6 +176,15 @@ const schema = z.object({
   KEEPER_NAME: optional.transform((v) => v ?? 'service-keeper-1').refine((v) => v.length <= 64, {
     message: 'KEEPER_NAME must be at most 64 characters',
   }),
+  KEEPER_BOND: optional.transform((v, ctx) => {
+    if (v === undefined) return 0n
+    if (!/^\d{1,12}(\.\d{1,7})?$/.test(v)) {
+      ctx.addIssue({ code: 'custom', message: `KEEPER_BOND must be a USDC amount (digits and at most 7 decimals, e.g. 1000 or 2500.5), got "${v}"` })
+      return z.NEVER
+    }
+    const [whole, frac = ''] = v.split('.')
+    return BigInt(whole!) * 10_000_000n + BigInt(frac.padEnd(7, '0'))
+  }),
   LENDING_POOL: contractId('LENDING_POOL'),
   EXECUTOR_CONTRACT: contractId('EXECUTOR_CONTRACT'),
   // USDC_CONTRACT: unset or empty → none (stale-draw recovery disabled).
@@ -253,6 +268,7 @@ export function parseConfig(env: Record<string, string | undefined>): KeeperConf
     registryContract: c.REGISTRY_CONTRACT!,
     vaultContract: c.VAULT_CONTRACT!,
     keeperName: c.KEEPER_NAME,
+    keeperBond: c.KEEPER_BOND,
     lendingPool: c.LENDING_POOL,
     executorContract: c.EXECUTOR_CONTRACT,
     usdcContract: c.USDC_CONTRACT,

@@ -49,11 +49,13 @@ export async function attemptRegistration(
         : await executor.register(config.keypair, registry.contractId, config.keeperName)
     logger.info({ operator: config.operator, keeper: executor?.contractId ?? config.operator, name: config.keeperName, tx: hash, attempt }, 'registered with the keeper registry')
     events.push('register', `registered ${config.keeperName}${attempt > 1 ? ` (attempt ${attempt})` : ''}`, { tx: hash, attempt })
+    await ensureBond(p)
     return { outcome: 'registered' }
   } catch (err) {
     if (err instanceof ContractError && err.code === RegistryErrorCode.AlreadyRegistered) {
       logger.warn({ operator: config.operator, code: err.code, attempt }, REGISTRATION_SKIPPED)
       events.push('register', REGISTRATION_SKIPPED, { attempt })
+      await ensureBond(p)
       return { outcome: 'skipped' }
     }
     const info = err instanceof ContractError ? { code: err.code, err: err.message } : { err: String((err as Error)?.message ?? err) }
@@ -65,6 +67,32 @@ export async function attemptRegistration(
       events.push('register', `registration failed: ${info.err}`, { attempt })
     }
     return { outcome: 'failed', error: info.err }
+  }
+}
+
+/** Exact line logged when the keeper added bond to reach KEEPER_BOND. */
+export const BOND_ADDED = 'bond added to reach KEEPER_BOND'
+
+/**
+ * Tops the registered keeper's stake up to KEEPER_BOND (`add_bond`, through the executor when
+ * there is one). Never fatal: a failure is logged at warn and two-step draws stay within what
+ * the stake backs.
+ */
+export async function ensureBond(p: RegistrationParameters): Promise<void> {
+  const { registry, config, logger, events, executor } = p
+  if (config.keeperBond <= 0n) return
+  const keeper = executor?.contractId ?? config.operator
+  try {
+    const { stake } = await registry.getKeeper(keeper)
+    const missing = config.keeperBond - stake
+    if (missing <= 0n) return
+    if (executor === undefined) await registry.addBond(config.keypair, missing)
+    else await executor.addBond(config.keypair, registry.contractId, missing)
+    logger.info({ keeper, added: missing.toString(), stake: config.keeperBond.toString() }, BOND_ADDED)
+    events.push('register', `${BOND_ADDED}: +${missing} (stake ${config.keeperBond})`, {})
+  } catch (err) {
+    const info = err instanceof ContractError ? { code: err.code, err: err.message } : { err: String((err as Error)?.message ?? err) }
+    logger.warn({ keeper, ...info }, 'adding bond failed (two-step draws stay within the current stake)')
   }
 }
 
