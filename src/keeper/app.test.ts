@@ -2,6 +2,7 @@ import { get, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildApp } from './app.js'
+import { limitsInWords } from './routes/views.js'
 import { createMetrics } from './metrics.js'
 import { DashboardState } from './state/dashboard.js'
 import { EventLog } from './state/events.js'
@@ -64,6 +65,14 @@ describe('keeper API', () => {
     }
     expect(res.body).toMatch(/^service_cycles_total 3$/m)
     expect(res.body).toMatch(/^service_vault_tvl 1234.5$/m)
+  })
+
+  it('says what the vault lends each keeper in words', () => {
+    expect(limitsInWords({ stake: 1_000_0000000n, drawLimit: 900_0000000n, approved: true, slashed: false })).toBe(
+      "two-step draws up to 900 USDC (what its 1000 USDC stake covers after the slash penalty); flash draws (repaid in the same transaction) up to the vault's max_draw_per_keeper",
+    )
+    expect(limitsInWords({ stake: 1_000_5000000n, drawLimit: 900_4500000n, approved: false, slashed: false })).toMatch(/^two-step draws up to 900\.45 USDC .*1000\.5 USDC stake.*; no flash draws/)
+    expect(limitsInWords({ stake: 0n, drawLimit: 0n, approved: true, slashed: true })).toMatch(/^slashed/)
   })
 
   it('prices shares on the free assets: profit still locked is left out', async () => {

@@ -40,6 +40,7 @@ const keeper = {
     totalSlashed: amount,
     approved: { type: 'boolean', description: 'an executor the registry deployed from its approved code: it may flash-draw' },
     drawLimit: { ...amount, description: "the registry's bond limit: the largest new two-step draw the stake backs, floor(stake × (10000 − slash_rate_bps) / 10000)" },
+    limits: { type: 'string', description: 'what the vault lends this keeper, in words: its two-step draw limit against its stake, and whether it may take flash draws' },
   },
 }
 

@@ -53,7 +53,25 @@ export function keeperView(k: KeeperInfo) {
     totalSlashed: k.totalSlashed.toString(),
     approved: k.approved,
     drawLimit: k.drawLimit.toString(),
+    limits: limitsInWords(k),
   }
+}
+
+/** A 7-decimal USDC amount as a person reads it ("1000", "900.5"). */
+function usdc(units: bigint): string {
+  const whole = units / 10_000_000n
+  const frac = (units % 10_000_000n).toString().padStart(7, '0').replace(/0+$/, '')
+  return frac === '' ? `${whole}` : `${whole}.${frac}`
+}
+
+/** What the vault lends this keeper, in one sentence (the rules in contracts/README.md). */
+export function limitsInWords(k: Pick<KeeperInfo, 'stake' | 'drawLimit' | 'approved' | 'slashed'>): string {
+  if (k.slashed) return 'slashed: the vault lends this keeper nothing any more'
+  const twoStep = `two-step draws up to ${usdc(k.drawLimit)} USDC (what its ${usdc(k.stake)} USDC stake covers after the slash penalty)`
+  const flash = k.approved
+    ? 'flash draws (repaid in the same transaction) up to the vault\'s max_draw_per_keeper'
+    : 'no flash draws (not an executor the registry deployed)'
+  return `${twoStep}; ${flash}`
 }
 
 export function positionView(p: Position) {
