@@ -14,15 +14,6 @@ use soroban_sdk::{
 };
 use vault::{VaultClient, VaultConfig};
 
-const INSUFFICIENT_LIQUIDITY: u32 = 110;
-const INVALID_COOLDOWN: u32 = 119;
-const INVALID_KEEPER_FEE: u32 = 120;
-const INVALID_UNLOCK_PERIOD: u32 = 121;
-const NOT_APPROVED_EXECUTOR: u32 = 122;
-const FLASH_NOT_REPAID: u32 = 123;
-const WITHDRAWAL_PENDING: u32 = 124;
-const BOND_TOO_SMALL: u32 = 216;
-
 /// Draw and run: register with min_stake, draw as much as the vault lends, keep it past the
 /// timeout, be slashed, deregister. Today's rules lend only what the bond covers: the draw of
 /// 10,000 is refused, the bonded draw is taken back with the penalty from the bond.
@@ -33,10 +24,10 @@ fn draw_and_run(mode: Mode) {
     let attacker = s.keeper_unbonded(0);
     let start = s.token().balance(&attacker) + MIN_STAKE;
     let books = s.vault().get_state().total_usdc;
-    assert_eq!(code(s.vault().try_draw(&attacker, &(10_000 * U))), BOND_TOO_SMALL);
+    assert_eq!(code(s.vault().try_draw(&attacker, &(10_000 * U))), REG_BOND_TOO_SMALL);
     let limit = s.draw_limit(MIN_STAKE);
     assert_eq!(s.registry().get_keeper(&attacker).draw_limit, limit);
-    assert_eq!(code(s.vault().try_draw(&attacker, &(limit + 1))), BOND_TOO_SMALL);
+    assert_eq!(code(s.vault().try_draw(&attacker, &(limit + 1))), REG_BOND_TOO_SMALL);
     s.vault().draw(&attacker, &limit);
     s.advance(SLASH_TIMEOUT + 1);
     s.registry().slash(&attacker);
@@ -159,8 +150,8 @@ fn request_withdraw_rules(mode: Mode) {
     let s = Setup::new(mode);
     let d = s.funded(1_000 * U);
     let shares = s.vault().deposit(&d, &(1_000 * U));
-    assert_eq!(code(s.vault().try_request_withdraw(&d, &-1)), 103);
-    assert_eq!(code(s.vault().try_request_withdraw(&d, &(shares + 1))), 109);
+    assert_eq!(code(s.vault().try_request_withdraw(&d, &-1)), INVALID_AMOUNT);
+    assert_eq!(code(s.vault().try_request_withdraw(&d, &(shares + 1))), INSUFFICIENT_SHARES);
     s.vault().request_withdraw(&d, &shares);
     s.vault().request_withdraw(&d, &(shares / 2));
     assert_eq!(s.vault().get_state().pending_shares, shares / 2);
@@ -287,7 +278,7 @@ fn a_flash_draw_pays_the_keeper_fee_and_locks_the_rest() {
     assert!(vault(&w).share_price() > price);
     // A draw above the cap or the idle USDC is refused before anything is lent.
     let call: Val = 0i128.into_val(&w.s.env);
-    assert_eq!(code(vault(&w).try_flash_draw(&w.receiver, &(MAX_DRAW + 1), &call, &0)), 113);
-    assert_eq!(code(vault(&w).try_flash_draw(&w.receiver, &(10_091 * U), &call, &0)), 110);
+    assert_eq!(code(vault(&w).try_flash_draw(&w.receiver, &(MAX_DRAW + 1), &call, &0)), DRAW_CAP_EXCEEDED);
+    assert_eq!(code(vault(&w).try_flash_draw(&w.receiver, &(10_091 * U), &call, &0)), INSUFFICIENT_LIQUIDITY);
     let _ = Address::generate(&w.s.env);
 }

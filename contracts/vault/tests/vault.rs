@@ -16,28 +16,6 @@ use vault::events::{
 use vault::share_math::DEAD_SHARES;
 use vault::{PauseFlags, VaultConfig, VaultState};
 
-// Vault error codes (errors.rs), stable interface.
-const INVALID_CONFIG: u32 = 100;
-const NOT_INIT: u32 = 101;
-const ALREADY_INIT: u32 = 102;
-const INVALID_AMOUNT: u32 = 103;
-const ZERO_SHARES: u32 = 104;
-const POOL_INSOLVENT: u32 = 105;
-const DEPOSIT_CAP_EXCEEDED: u32 = 107;
-const COOLDOWN_ACTIVE: u32 = 108;
-const INSUFFICIENT_SHARES: u32 = 109;
-const INSUFFICIENT_LIQUIDITY: u32 = 110;
-const DEPOSITS_PAUSED: u32 = 111;
-const DRAWS_PAUSED: u32 = 112;
-const DRAW_CAP_EXCEEDED: u32 = 113;
-const DRAW_OUTSTANDING: u32 = 114;
-const NO_ACTIVE_DRAW: u32 = 115;
-const KEEPER_SLASHED: u32 = 116;
-const UNAUTHORIZED: u32 = 117;
-const ZERO_ASSETS: u32 = 118;
-// Registry codes propagated through the vault.
-const REG_NOT_REGISTERED: u32 = 202;
-
 fn state(s: &Setup) -> VaultState {
     s.vault().get_state()
 }

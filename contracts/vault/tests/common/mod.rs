@@ -9,6 +9,35 @@ use soroban_sdk::token::{StellarAssetClient, TokenClient};
 use soroban_sdk::{Address, Env, String};
 use vault::{VaultClient, VaultConfig};
 
+// Vault error codes (errors.rs), stable interface.
+pub const INVALID_CONFIG: u32 = 100;
+pub const NOT_INIT: u32 = 101;
+pub const ALREADY_INIT: u32 = 102;
+pub const INVALID_AMOUNT: u32 = 103;
+pub const ZERO_SHARES: u32 = 104;
+pub const POOL_INSOLVENT: u32 = 105;
+pub const DEPOSIT_CAP_EXCEEDED: u32 = 107;
+pub const COOLDOWN_ACTIVE: u32 = 108;
+pub const INSUFFICIENT_SHARES: u32 = 109;
+pub const INSUFFICIENT_LIQUIDITY: u32 = 110;
+pub const DEPOSITS_PAUSED: u32 = 111;
+pub const DRAWS_PAUSED: u32 = 112;
+pub const DRAW_CAP_EXCEEDED: u32 = 113;
+pub const DRAW_OUTSTANDING: u32 = 114;
+pub const NO_ACTIVE_DRAW: u32 = 115;
+pub const KEEPER_SLASHED: u32 = 116;
+pub const UNAUTHORIZED: u32 = 117;
+pub const ZERO_ASSETS: u32 = 118;
+pub const INVALID_COOLDOWN: u32 = 119;
+pub const INVALID_KEEPER_FEE: u32 = 120;
+pub const INVALID_UNLOCK_PERIOD: u32 = 121;
+pub const NOT_APPROVED_EXECUTOR: u32 = 122;
+pub const FLASH_NOT_REPAID: u32 = 123;
+pub const WITHDRAWAL_PENDING: u32 = 124;
+// Registry codes propagated through the vault.
+pub const REG_NOT_REGISTERED: u32 = 202;
+pub const REG_BOND_TOO_SMALL: u32 = 216;
+
 pub const U: i128 = 10_000_000; // 1 USDC
 pub const MIN_STAKE: i128 = 1_000 * U;
 pub const SLASH_TIMEOUT: u64 = 600;
