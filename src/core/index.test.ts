@@ -13,13 +13,15 @@ describe('src/core/index.ts', () => {
         'firstProfitableBlock', 'formatPercent', 'healthFactor', 'indexedEntries', 'meetsMinProfit', 'mulDiv', 'profitOf', 'scaleAuction', 'sharePrice',
         'sharesForDeposit', 'slippageFloor', 'sortTasksByPriority', 'taskPriority', 'toAssetFromBToken', 'toAssetFromDToken', 'toEffectiveAssetFromBToken',
         'toEffectiveAssetFromDToken', 'usdcForShares', 'utilization', 'valueInAsset', 'inclusionFeeBid', 'feeBumpBid',
-        'lockedProfit', 'bookProfit', 'freeAssets', 'keeperFee',
+        'lockedProfit', 'bookProfit', 'freeAssets', 'keeperFee', 'drawLimit', 'bondForDraw',
       ].sort(),
     )
   })
 
   it('documented examples hold', () => {
     expect(core.mulDiv(10n, 3n, 4n, 'floor')).toBe(7n)
+    expect(core.drawLimit(1_000_0000000n, 1000)).toBe(900_0000000n)
+    expect(core.bondForDraw(10_000_0000000n, 100_0000000n, 1000)).toBe(11_011_1111112n)
     expect(core.mulDiv(10n, 3n, 4n, 'ceil')).toBe(8n)
     expect(core.divRound(-7n, 2n, 'floor')).toBe(-4n)
     expect(core.checkedMul(3n, 4n)).toBe(12n)

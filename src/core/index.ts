@@ -74,6 +74,7 @@ export { lockedProfit } from './vault/lockedProfit.js'
 export { bookProfit } from './vault/bookProfit.js'
 export { freeAssets } from './vault/freeAssets.js'
 export { keeperFee } from './vault/keeperFee.js'
+export { bondForDraw, drawLimit } from './vault/drawLimit.js'
 
 export { MISSING, formatPercent } from './display/formatPercent.js'
 export { APY_MIN_SPAN_SECONDS, apyDisplay, type ApyDisplayReturnType, type SharePricePoint } from './display/apyDisplay.js'

@@ -1,3 +1,4 @@
+import { bondForDraw as coreBondForDraw } from '../core/index.js'
 import { xdr, type Keypair } from '@stellar/stellar-sdk'
 import { addr, deployContract, i128, invoke, str, struct, u32, u64, type Chain } from '../chain/index.js'
 import type { WasmHashes } from './wasm.js'
@@ -91,16 +92,10 @@ export async function setVenues(chain: Chain, admin: Keypair, registry: string, 
 
 /**
  * The bond a keeper registered directly (a plain account, the two-step path) adds on top of
- * `minStake` so that its draw_limit, floor(stake × (10000 − slashRateBps) / 10000), covers
- * `maxDraw`: ceil(maxDraw × 10000 / (10000 − slashRateBps)) − minStake, or 0 when min_stake
- * already covers it.
+ * `minStake` so that its draw_limit covers `maxDraw` (src/core's bondForDraw).
  */
 export function bondForDraw(maxDraw: bigint, registry: RegistryConfig): bigint {
-  const keep = 10_000n - BigInt(registry.slashRateBps)
-  if (keep <= 0n) throw new RangeError(`slashRateBps ${registry.slashRateBps} leaves no stake to back a draw`)
-  const stake = (maxDraw * 10_000n + keep - 1n) / keep
-  const bond = stake - registry.minStake
-  return bond > 0n ? bond : 0n
+  return coreBondForDraw(maxDraw, registry.minStake, registry.slashRateBps)
 }
 
 /** `vault.deposit(depositor, amount)`; returns the shares minted. */

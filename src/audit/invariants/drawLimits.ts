@@ -1,3 +1,4 @@
+import { drawLimit } from '../../core/index.js'
 import { formatAmount, formatDelta, offender, result } from '../format.js'
 import type { AuditSnapshot } from '../snapshot.js'
 import type { InvariantResult, Offender } from '../types.js'
@@ -10,8 +11,8 @@ export const DRAW_LIMITS = { id: 9, name: "no draw above its keeper's draw_limit
  * 10000), recomputed whenever the stake changes), which is what `slash` can still take from the
  * bond after the lateness penalty: a draw within it is recovered in full if the keeper never
  * returns it. So for each registered keeper, the vault's outstanding draw (`get_keeper_draw`) must
- * not exceed its `draw_limit`, and the limit itself must not exceed its `stake` (a bond cannot
- * cover more than it holds). Flash draws are repaid within their call and never outstanding. A
+ * not exceed its `draw_limit`, and the limit must be what src/core's drawLimit makes of its
+ * stake and the registry's slash rate (a limit above it would not leave the penalty covered). Flash draws are repaid within their call and never outstanding. A
  * draw of a keeper that is not registered at all is invariant 3's.
  */
 export function checkDrawLimits(s: Pick<AuditSnapshot, 'draws' | 'registrySettings'>): InvariantResult {
@@ -32,8 +33,13 @@ export function checkDrawLimits(s: Pick<AuditSnapshot, 'draws' | 'registrySettin
       offenders.push(
         offender(d.account, d.draw - k.drawLimit, `draw ${formatAmount(d.draw)} above its draw_limit ${formatAmount(k.drawLimit)} (stake ${formatAmount(k.stake)})`),
       )
-    } else if (k.drawLimit > k.stake)
-      offenders.push(offender(d.account, k.drawLimit - k.stake, `draw_limit ${formatAmount(k.drawLimit)} above its stake ${formatAmount(k.stake)}: the bond cannot cover it`))
+    } else {
+      const covered = drawLimit(k.stake, s.registrySettings.slashRateBps)
+      if (k.drawLimit > covered)
+        offenders.push(
+          offender(d.account, k.drawLimit - covered, `draw_limit ${formatAmount(k.drawLimit)} above what its stake ${formatAmount(k.stake)} covers after the penalty (${formatAmount(covered)})`),
+        )
+    }
   }
   const figures = {
     slashRateBps: String(s.registrySettings.slashRateBps),

@@ -325,10 +325,15 @@ describe('9: draws within the bond', () => {
     expect(r.offenders).toEqual([expect.objectContaining({ account: K, amount: '0.0000001' })])
     expect(r.offenders[0]!.note).toMatch(/above its draw_limit 900\.0000000 \(stake 1000\.0000000\)/)
   })
-  it('a draw_limit above the stake breaks', () => {
+  it('a draw_limit above what the stake covers after the penalty breaks (core drawLimit)', () => {
+    // stake 50 at 10 %: 45 covered; the record says 900.
     const r = checkDrawLimits(withDraw(100n * U, { stake: 50n * U }))
     expect(r.holds).toBe(false)
-    expect(r.offenders[0]).toMatchObject({ account: K, amount: '850.0000000' })
+    expect(r.offenders[0]).toMatchObject({ account: K, amount: '855.0000000' })
+    expect(r.offenders[0]!.note).toMatch(/covers after the penalty \(45\.0000000\)/)
+    // A limit one unit above the core's, with the stake unchanged, breaks too.
+    const one = checkDrawLimits(withDraw(100n * U, { drawLimit: 900n * U + 1n }))
+    expect(one.offenders[0]).toMatchObject({ account: K, amount: '0.0000001' })
   })
   it("leaves a draw of a keeper that is not registered to invariant 3", () => {
     const s = withDraw(100n * U)
