@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../sandbox/ts/launch.js'
 
 describe('npm run demo -- --once', () => {
-  it('books a liquidation, prints the audit table with eight ✓ and exits 0', async () => {
+  it('books a liquidation, prints the audit table with twelve ✓ and exits 0', async () => {
     const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts', '--once', '--port', '0', '--api-port', '0', '--keepers', '2'], { cwd: REPO_ROOT })
       let stdout = ''
@@ -22,7 +22,7 @@ describe('npm run demo -- --once', () => {
     expect(stdout).toMatch(/\[demo\] liquidation booked [\d.]+ s after the price drop: vault profit \+[1-9]\d*\.\d{7} USDC/)
     expect(stdout).toMatch(/\[demo\] auditing the vault and the registry/)
     const rows = stdout.split('\n').filter((l) => /^│ [✓✗⚠] │/.test(l))
-    expect(rows.map((l) => l.slice(2, 3))).toEqual(Array(8).fill('✓'))
-    expect(stdout).toMatch(/✓ all 8 invariants hold at ledger \d+\n/)
+    expect(rows.map((l) => l.slice(2, 3))).toEqual(Array(12).fill('✓'))
+    expect(stdout).toMatch(/✓ all 12 invariants hold at ledger \d+\n/)
   }, 600_000)
 })
