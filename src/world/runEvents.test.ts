@@ -110,7 +110,14 @@ describe('liquidationEvents', () => {
     const ev = liquidationEvents(await new RunEventLog(node(chainEvents()), { pool, vault, registry }, 100).poll())
     expect(ev.auctions.map((a) => a.user)).toEqual([user])
     expect(ev.fills.map((f) => f.filler)).toEqual([keeper])
-    expect(ev.draws).toEqual([{ keeper, ledger: 101, amount: 40n }])
-    expect(ev.returns).toEqual([{ keeper, ledger: 102, amount: 40n, profit: 3n, remaining: 0n, responseTimeMs: 1200 }])
+    // The flash draw at 105 is a draw and a return in one ledger (principal + profit + fee back).
+    expect(ev.draws).toEqual([
+      { keeper, ledger: 101, amount: 40n },
+      { keeper, ledger: 105, amount: 40n },
+    ])
+    expect(ev.returns).toEqual([
+      { keeper, ledger: 102, amount: 40n, profit: 3n, remaining: 0n, responseTimeMs: 1200 },
+      { keeper, ledger: 105, amount: 50n, profit: 9n, remaining: 0n, responseTimeMs: 0 },
+    ])
   })
 })

@@ -185,19 +185,25 @@ export interface LiquidationEvents {
 
 /** The user-liquidation auctions and their fills (bad-debt and interest auctions left out), the vault's draws and returns. */
 export function liquidationEvents(events: RunEvents): LiquidationEvents {
+  // A flash draw is a draw and its closing return in one call: both in its ledger.
+  const lent = events.vault.filter((v) => v.kind === 'draw' || v.kind === 'flash')
+  const settled = events.vault.filter((v) => v.kind === 'return' || v.kind === 'flash')
   return {
     auctions: events.auctions.filter((a) => a.type === AuctionType.UserLiquidation),
     fills: events.fills.filter((f) => f.type === AuctionType.UserLiquidation),
-    draws: events.vault.filter((v) => v.kind === 'draw').map((v) => ({ keeper: v.address, ledger: v.ledger, amount: v.data.amount ?? 0n })),
-    returns: events.vault
-      .filter((v) => v.kind === 'return')
-      .map((v) => ({
+    draws: lent.map((v) => ({ keeper: v.address, ledger: v.ledger, amount: v.data.amount ?? 0n })),
+    returns: settled.map((v) => {
+      const flash = v.kind === 'flash'
+      const profit = v.data.profit ?? 0n
+      return {
         keeper: v.address,
         ledger: v.ledger,
-        amount: v.data.amount ?? 0n,
-        profit: v.data.profit ?? 0n,
-        remaining: v.data.remaining ?? 0n,
+        // What came back: a flash draw's principal with its gross profit (the keeper's fee included).
+        amount: flash ? (v.data.amount ?? 0n) + profit + (v.data.fee ?? 0n) : (v.data.amount ?? 0n),
+        profit,
+        remaining: flash ? 0n : (v.data.remaining ?? 0n),
         responseTimeMs: Number(v.data.response_time_ms ?? 0n),
-      })),
+      }
+    }),
   }
 }
