@@ -15,34 +15,14 @@ import type { Reserve } from './loadPool.js'
 import type { UserPlanData } from './plans.js'
 import { SaleReservations } from './saleReservations.js'
 import type { PoolReader } from './scan.js'
-import type { ReserveConfig } from './storage.js'
 import type { BlendTaskData } from './taskData.js'
 import { fillOrder, userLiquidations } from './userLiquidation.js'
+import { flatReserve } from '../../../../test/keeper/flatReserve.js'
 
 const ONE = 1_0000000n
-const RATE_ONE = 10n ** 12n
 const chain = createChain({ rpcUrl: 'http://node', networkPassphrase: 'x', server: {} as never })
 
-const config = (index: number): ReserveConfig => ({
-  index,
-  decimals: 7,
-  c_factor: 9_000_000,
-  l_factor: 9_000_000,
-  util: 5_000_000,
-  max_util: 9_500_000,
-  r_base: 0,
-  r_one: 0,
-  r_two: 0,
-  r_three: 0,
-  reactivity: 0,
-  supply_cap: 10n ** 20n,
-  enabled: true,
-})
-const reserve = (asset: string, index: number): Reserve => ({
-  asset,
-  config: config(index),
-  data: { b_rate: RATE_ONE, d_rate: RATE_ONE, ir_mod: ONE, b_supply: 0n, d_supply: 0n, backstop_credit: 0n, last_time: 0n },
-})
+const reserve = (asset: string, index: number): Reserve => flatReserve(asset, index)
 
 const usdc = randomContract()
 const xlm = randomContract()

@@ -4,34 +4,14 @@ import { minProfitScaled, planFill, profitabilityAt } from './auctionPlan.js'
 import { randomAccount, randomContract } from './fakeLedger.test-util.js'
 import type { Reserve } from './loadPool.js'
 import { encodeRequests, fillRequests, repayAmount, RequestType, withdrawBound } from './requests.js'
-import { AuctionType, type ReserveConfig } from './storage.js'
+import { AuctionType } from './storage.js'
+import { flatReserve } from '../../../../test/keeper/flatReserve.js'
 
 const ONE = 1_0000000n
 const RATE_ONE = 10n ** 12n
 
-const config = (index: number): ReserveConfig => ({
-  index,
-  decimals: 7,
-  c_factor: 9_000_000,
-  l_factor: 9_000_000,
-  util: 5_000_000,
-  max_util: 9_500_000,
-  r_base: 0,
-  r_one: 0,
-  r_two: 0,
-  r_three: 0,
-  reactivity: 0,
-  supply_cap: 10n ** 20n,
-  enabled: true,
-})
 
-function reserve(asset: string, index: number, bRate: bigint, dRate: bigint): Reserve {
-  return {
-    asset,
-    config: config(index),
-    data: { b_rate: bRate, d_rate: dRate, ir_mod: ONE, b_supply: 0n, d_supply: 0n, backstop_credit: 0n, last_time: 0n },
-  }
-}
+const reserve = (asset: string, index: number, bRate: bigint, dRate: bigint): Reserve => flatReserve(asset, index, bRate, dRate)
 
 describe('fill requests', () => {
   it('fill + repay every bid asset + withdraw every lot asset, in one list', () => {
