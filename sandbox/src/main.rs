@@ -30,6 +30,15 @@ fn main() {
 
 fn run(mut cfg: node::config::Config) -> Result<(), String> {
     let upstream = node::fork_start::connect(&mut cfg)?;
+    // A snapshot is read before the node starts: without --network-passphrase the node runs the
+    // public network its network_id names.
+    let snapshot = match &cfg.snapshot {
+        Some(path) => Some(node::snapshot::read_file(path)?),
+        None => None,
+    };
+    if let Some(snap) = &snapshot {
+        node::snapshot::adopt_network(&mut cfg, snap);
+    }
     let mut node = node::core::Node::new(cfg.clone())?;
     if let Some(up) = upstream {
         let url = up.url.clone();
@@ -38,8 +47,8 @@ fn run(mut cfg: node::config::Config) -> Result<(), String> {
             eprintln!("sandbox: forked {url} at ledger {seq} ({})", cfg.passphrase);
         }
     }
-    if let Some(path) = &cfg.snapshot {
-        let (seq, n) = node::snapshot::load_file(&mut node, path)?;
+    if let (Some(path), Some(snap)) = (&cfg.snapshot, &snapshot) {
+        let (seq, n) = node::snapshot::load(&mut node, snap).map_err(|e| format!("{}: {e}", path.display()))?;
         if !cfg.quiet {
             eprintln!("sandbox: loaded snapshot {} ({n} entries) at ledger {seq}", path.display());
         }

@@ -158,7 +158,6 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
   const child = spawn(bin, argsFor(opts), { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', process.env.SANDBOX_DEBUG ? 'inherit' : 'pipe'] })
   const rpcUrl = await waitForReady(child, 30_000)
   const base = rpcUrl.replace(/\/rpc$/, '')
-  const networkPassphrase = opts.networkPassphrase ?? DEFAULT_PASSPHRASE
   let id = 0
   const call = async <T>(method: string, params?: unknown): Promise<T> => {
     const res = await fetch(rpcUrl, {
@@ -175,6 +174,18 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
   const http = sandboxHttpClient()
   // rpc.Server's documented client slot: kept-alive node:http instead of fetch (httpClient.ts).
   ;(server as unknown as { httpClient: SandboxHttpClient }).httpClient = http
+  // Without --network-passphrase the node picks its own: a fork's upstream's, a snapshot's
+  // public network, else the standalone one. Ask it rather than assume.
+  let networkPassphrase = opts.networkPassphrase
+  if (networkPassphrase === undefined) {
+    try {
+      networkPassphrase = (await call<{ passphrase: string }>('getNetwork')).passphrase
+    } catch (err) {
+      http.close()
+      child.kill('SIGTERM')
+      throw err
+    }
+  }
   return {
     rpcUrl,
     friendbotUrl: `${base}/friendbot`,

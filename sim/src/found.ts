@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { relative, resolve } from 'node:path'
 import { startSandbox, type ForkStatus, type Sandbox } from '../../sandbox/ts/launch.js'
+import { ErrNotBlendV2 } from '../../src/keeper/adapters/blend/errors.js'
 import { urlForLogs } from '../../src/keeper/adapters/blend/historyBackfill.js'
 import type { World } from '../../src/world/index.js'
 import type { ScanResult } from '../../src/keeper/adapters/blend/scan.js'
@@ -23,6 +24,7 @@ import {
 } from '../../src/world/found/index.js'
 import { assetCodeProblems } from './scenario/load.js'
 import { serviceSettings, usd } from './serviceSettings.js'
+import { snapshotPassphrase } from './snapshotNetwork.js'
 import type { Scenario, WorldFrom } from './scenario/schema.js'
 
 export interface FoundStart {
@@ -77,16 +79,25 @@ async function start(p: FoundParameters): Promise<FoundStart> {
     }
     snapshot = { file, sha256: createHash('sha256').update(bytes).digest('hex'), doc }
   }
-  p.log(snapshot !== undefined ? `starting from ${snapshot.file}` : `forking ${urlForLogs(from.fork!)}`)
+  let networkPassphrase = from.networkPassphrase
+  if (snapshot !== undefined) {
+    try {
+      networkPassphrase = snapshotPassphrase(snapshot.file, snapshot.doc, from.networkPassphrase)
+    } catch (err) {
+      throw new FoundWorldError(err instanceof Error ? err.message : String(err))
+    }
+  }
+  p.log(snapshot !== undefined ? `starting from ${snapshot.file} on "${networkPassphrase}"` : `forking ${urlForLogs(from.fork!)}`)
+  // A fork takes the upstream's passphrase; one given must be the upstream's (the node refuses another).
   const sandbox = await startSandbox({
     manual: true,
     instant: true,
     seed: p.seed,
     ledgerIntervalSeconds: s.run.ledgerSeconds,
+    ...(networkPassphrase === undefined ? {} : { networkPassphrase }),
     extraArgs: [...p.extraArgs, ...(snapshot !== undefined ? ['--snapshot', snapshot.file] : forkArgs(from))],
   })
   try {
-    const passphrase = (await sandbox.server.getNetwork()).passphrase
     let ledger: number
     const lists: Record<string, string[]> = {}
     if (snapshot !== undefined) {
@@ -106,7 +117,7 @@ async function start(p: FoundParameters): Promise<FoundStart> {
     const { borrowers, counts } = mergeBorrowers(lists)
     const depth = (code: string) => usd(typeof from.dexDepthUsd === 'number' ? from.dexDepthUsd : (from.dexDepthUsd[code] ?? 1_000_000))
     const world = await buildOnFoundPool(
-      { ...sandbox, networkPassphrase: passphrase },
+      sandbox,
       {
         seed: p.seed,
         pool: from.pool,
@@ -124,7 +135,11 @@ async function start(p: FoundParameters): Promise<FoundStart> {
         },
         log: p.log,
       },
-    )
+    ).catch((err: unknown) => {
+      // The pool's read side names what a pool that is not Blend v2 is (src/keeper/adapters/blend/poolKind.ts).
+      if (err instanceof ErrNotBlendV2) throw new FoundWorldError(`world.from.pool ${err.pool}: ${err.what}, not Blend v2 — the sim runs Blend v2 pools only`, { cause: err })
+      throw err
+    })
     for (const [field, want, got] of [
       ['oracle', from.oracle, world.oracle],
       ['backstop', from.backstop, world.blend.backstop],

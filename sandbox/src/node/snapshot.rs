@@ -21,6 +21,22 @@ const KNOWN_NETWORKS: [&str; 4] = [
     crate::node::config::DEFAULT_PASSPHRASE,
 ];
 
+/// The public network whose id is `network_id`.
+pub fn known_network(network_id: &[u8; 32]) -> Option<&'static str> {
+    KNOWN_NETWORKS.iter().copied().find(|p| sha256(p.as_bytes()) == *network_id)
+}
+
+/// Without --network-passphrase, a node started on a snapshot runs the public network the
+/// file's network_id names (another id is refused at load, naming the flag).
+pub fn adopt_network(cfg: &mut crate::node::config::Config, snap: &LedgerSnapshot) {
+    if cfg.passphrase_given {
+        return;
+    }
+    if let Some(p) = known_network(&snap.network_id) {
+        cfg.passphrase = p.to_string();
+    }
+}
+
 /// Reads a snapshot file. A file the format refuses is looked at entry by entry, so the error
 /// names the first entry that is wrong. soroban-sdk's test snapshots (the ledger under
 /// `"ledger"`) are read too.
@@ -92,10 +108,13 @@ fn entries_of(snap: &LedgerSnapshot) -> Result<Vec<(LedgerKey, Stored)>, String>
 /// changes when the snapshot is refused.
 pub fn load(node: &mut Node, snap: &LedgerSnapshot) -> Result<(u32, usize), String> {
     if snap.network_id != [0; 32] && snap.network_id != node.network_id {
-        let named = KNOWN_NETWORKS.iter().find(|p| sha256(p.as_bytes()) == snap.network_id);
-        return Err(match named {
+        return Err(match known_network(&snap.network_id) {
             Some(p) => format!("the snapshot is of network {p:?}; this node runs {:?}: start it with --network-passphrase {p:?}", node.cfg.passphrase),
-            None => format!("the snapshot's network_id {} is not this node's ({:?})", hex::encode(snap.network_id), node.cfg.passphrase),
+            None => format!(
+                "the snapshot's network_id {} is not this node's ({:?}) nor a public network's: start the node with --network-passphrase and the passphrase whose SHA-256 it is",
+                hex::encode(snap.network_id),
+                node.cfg.passphrase
+            ),
         });
     }
     let entries = entries_of(snap)?;

@@ -118,3 +118,27 @@ fn a_snapshot_of_another_network_names_it() {
     let err = load(&mut node(), &snap).unwrap_err();
     assert!(err.contains("--network-passphrase \"Public Global Stellar Network ; September 2015\""), "{err}");
 }
+
+#[test]
+fn without_a_passphrase_a_node_takes_the_public_network_its_snapshot_names() {
+    const MAINNET: &str = "Public Global Stellar Network ; September 2015";
+    let a = world();
+    let mut snap = dump(&a, &[], &[]);
+    snap.network_id = crate::base::codec::sha256(MAINNET.as_bytes());
+    let mut cfg = Config::test();
+    crate::node::snapshot::adopt_network(&mut cfg, &snap);
+    assert_eq!(cfg.passphrase, MAINNET);
+    let mut n = Node::new(cfg).unwrap();
+    assert_eq!(load(&mut n, &snap).unwrap().0, snap.sequence_number);
+
+    // --network-passphrase wins (and the load then names the mismatch); an unknown id adopts nothing.
+    let mut given = Config { passphrase: "Test SDF Network ; September 2015".into(), passphrase_given: true, ..Config::test() };
+    crate::node::snapshot::adopt_network(&mut given, &snap);
+    assert_eq!(given.passphrase, "Test SDF Network ; September 2015");
+    snap.network_id = crate::base::codec::sha256(b"Some Private Network ; 2026");
+    let mut cfg = Config::test();
+    crate::node::snapshot::adopt_network(&mut cfg, &snap);
+    assert_eq!(cfg.passphrase, crate::node::config::DEFAULT_PASSPHRASE);
+    let err = load(&mut Node::new(cfg).unwrap(), &snap).unwrap_err();
+    assert!(err.contains("nor a public network's: start the node with --network-passphrase"), "{err}");
+}

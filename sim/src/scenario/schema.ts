@@ -302,6 +302,12 @@ export const worldFrom = z
     fork: z.url({ protocol: /^https?$/, error: 'an http(s) URL of a Stellar RPC' }).optional(),
     /** HTTP headers for the fork's upstream (e.g. an API key). */
     headers: z.record(z.string(), z.string()).default({}),
+    /**
+     * The network's passphrase. Default: a snapshot's is the public network its `network_id`
+     * names (mainnet, testnet, futurenet, standalone), a fork's the upstream's; given, it must
+     * match the file's network_id or the upstream's passphrase.
+     */
+    networkPassphrase: z.string().min(1).optional(),
     /** With `fork`: the ledger the upstream must be at (an RPC serves only its latest state). */
     ledger: z.number().int().positive().optional(),
     /** The Blend v2 pool. */
