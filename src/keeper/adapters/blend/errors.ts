@@ -16,6 +16,24 @@ export class ErrDecode extends BlendAdapterError {
   }
 }
 
+/**
+ * The pool is not a Blend v2 pool (a Blend v1 pool, or no Blend pool at all): refused before any
+ * of its entries is decoded, in one line naming what it is (poolKind.ts).
+ */
+export class ErrNotBlendV2 extends BlendAdapterError {
+  override name = 'ErrNotBlendV2'
+  readonly pool: string
+  readonly kind: 'blend-v1' | 'other'
+  /** What the pool is, as a phrase: "a Blend v1 pool (its PoolConfig has no min_collateral, ...)". */
+  readonly what: string
+  constructor(pool: string, kind: 'blend-v1' | 'other', what: string) {
+    super('NOT_BLEND_V2', `pool ${pool}: ${what}, not Blend v2 — only Blend v2 pools are supported`)
+    this.pool = pool
+    this.kind = kind
+    this.what = what
+  }
+}
+
 /** A ledger entry the pool must have (instance, reserve config/data) is absent. */
 export class ErrMissingEntry extends BlendAdapterError {
   override name = 'ErrMissingEntry'

@@ -9,6 +9,7 @@
  */
 import type { rpc, xdr } from '@stellar/stellar-sdk'
 import { ErrMissingEntry } from './errors.js'
+import { assertBlendV2 } from './poolKind.js'
 import type { ReadPositions } from './poolState.js'
 import { newRpcStats, type RpcStats } from './rpcStats.js'
 import {
@@ -177,6 +178,7 @@ export async function loadPool(
   const inst = entries.get(keyId(instanceKey(pool)))
   if (inst === undefined) throw new ErrMissingEntry(`pool ${pool} instance`)
   const storage = decodeInstanceStorage(inst)
+  assertBlendV2(pool, storage)
   const configVal = storage.get('Config')
   if (configVal === undefined) throw new ErrMissingEntry(`pool ${pool} instance "Config"`)
   const config = decodePoolConfig(configVal)
