@@ -125,7 +125,8 @@ function supplyCollateral(user: string, asset: string, amount: bigint): xdr.Oper
   return new Contract(POOL).call('submit', who, who, who, xdr.ScVal.scvVec([request]))
 }
 
-const start = (extraArgs: string[]) => startSandbox({ manual: true, networkPassphrase: Networks.PUBLIC, extraArgs })
+/** No --network-passphrase: the node takes mainnet's from the file's network_id, and the launcher asks the node. */
+const start = (extraArgs: string[]) => startSandbox({ manual: true, extraArgs })
 
 // ---- broken copies of the fixture ------------------------------------------------------------------
 
@@ -179,7 +180,8 @@ describe('--snapshot with Blend v1 mainnet data (ledger 55261759)', () => {
     expect(createHash('sha256').update(Networks.PUBLIC).digest('hex')).toBe(fixture.network_id)
   })
 
-  it('starts at the snapshot ledger, with its close time, on the mainnet passphrase', async () => {
+  it('starts at the snapshot ledger, with its close time, on the mainnet passphrase the file names', async () => {
+    expect(sb.networkPassphrase).toBe(Networks.PUBLIC)
     expect(fixture.sequence_number).toBe(55261759)
     const latest = await sb.server.getLatestLedger()
     expect(latest.sequence).toBe(55261759)
