@@ -164,6 +164,7 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       seed: p.seed,
       building: p.building,
       nowMs: p.nowMs,
+      ledgerMs: s.run.ledgerSeconds * 1000,
       logFile: p.logFile,
       ...p.hooks,
     }

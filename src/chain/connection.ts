@@ -66,6 +66,11 @@ export interface Chain {
   fees?: ChainFees | undefined
   /** Seconds a submitted transaction stays valid (its maxTime). */
   txTimeoutSeconds: number
+  /**
+   * The network's ledger time in ms (ledgerTime.ts), when read: it turns `txTimeoutSeconds` into
+   * ledgers (auth signature expiry). Absent: DEFAULT_LEDGER_MS.
+   */
+  ledgerMs?: number | undefined
   friendbotUrl: string | undefined
   retry: RetryPolicy
   /**
@@ -86,6 +91,8 @@ export interface CreateChainParameters {
   friendbotUrl?: string
   retry?: Partial<RetryPolicy>
   instructionLeeway?: number
+  /** The network's ledger time in ms, when the caller knows it (ledgerTime.ts reads it). */
+  ledgerMs?: number
   /** Use this node client instead of building an `rpc.Server` (tests). It is used as given. */
   server?: RpcLike
   /** Default: the wall clock. */
@@ -185,5 +192,6 @@ export function createChain(p: CreateChainParameters): Chain {
     retry: { ...DEFAULT_RETRY, ...p.retry },
     instructionLeeway: p.instructionLeeway ?? 0,
     clock: p.clock ?? WALL_CLOCK,
+    ...(p.ledgerMs === undefined ? {} : { ledgerMs: p.ledgerMs }),
   }
 }

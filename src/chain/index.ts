@@ -40,3 +40,17 @@ export * from './records/index.js'
 export { ConnectionError, connectionFailureReason } from './errors.js'
 export { withConnectionErrors } from './connection.js'
 export { ledgerKeyId, nativeBalance, plainAccountEntry, type LedgerReader } from './ledgerEntries.js'
+export {
+  DEFAULT_LEDGER_MS,
+  ledgersFor,
+  observedIntervalMs,
+  readLedgerTime,
+  readObservedCloseMs,
+  readTargetCloseMs,
+  scpTimingKey,
+  secondsFor,
+  targetCloseMsOf,
+  type LedgerTime,
+  type LedgerTimeReader,
+  type LedgerTimeSource,
+} from './ledgerTime.js'

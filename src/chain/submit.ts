@@ -11,6 +11,7 @@ import {
 } from '@stellar/stellar-sdk'
 import { maxTimeOf, type Chain } from './connection.js'
 import { ChainError, RetriesExhaustedError } from './errors.js'
+import { DEFAULT_LEDGER_MS, ledgersFor } from './ledgerTime.js'
 import type { FeeBumpPolicy, FeeBumpRecord } from './fees.js'
 import { sendAndPoll, simulateOrThrow } from './send.js'
 
@@ -204,7 +205,8 @@ async function prepareSoroban(
   const auth = sim.result?.auth ?? []
   const needsSigning = auth.some(hasAddressCredentials)
   if (needsSigning) {
-    const validUntil = sim.latestLedger + Math.max(60, Math.ceil(chain.txTimeoutSeconds / 5) * 4)
+    // Four times the ledgers the transaction's timeout spans at the network's ledger time, at least 60.
+    const validUntil = sim.latestLedger + Math.max(60, ledgersFor(chain.txTimeoutSeconds, chain.ledgerMs ?? DEFAULT_LEDGER_MS) * 4)
     const signed: xdr.SorobanAuthorizationEntry[] = []
     for (const entry of auth) {
       if (!hasAddressCredentials(entry)) {

@@ -7,7 +7,7 @@ import type { rpc } from '@stellar/stellar-sdk'
 import type { Logger } from 'pino'
 import { ExecutorContract } from './clients/executor.js'
 import { executorCycleVault } from './loop/executorVault.js'
-import { createChain, nativeBalance, type Chain, type LedgerReader } from '../chain/index.js'
+import { createChain, nativeBalance, readLedgerTime, type Chain, type LedgerReader, type LedgerTimeReader } from '../chain/index.js'
 import { buildAdapters, builtinAdapterFactories, type AdapterFactories } from './adapters/index.js'
 import { startChannelLanes } from './channels.js'
 import { RegistryContract, VaultContract, tokenBalance, type VaultConfig } from './clients/index.js'
@@ -47,6 +47,11 @@ export interface KeeperRuntimeOptions {
    * land in whichever ledger happens to be open.
    */
   retryChannels?: boolean
+  /**
+   * The network's ledger time (ms) when the caller knows it (the sim: its scenario's). Absent:
+   * read from the node at start (src/chain readLedgerTime: scp_timing, else the closes seen).
+   */
+  ledgerMs?: number
 }
 
 export interface KeeperRuntime {
@@ -66,6 +71,8 @@ export interface KeeperRuntime {
   readonly registration: RegisterOutcome | 'not attempted'
   /** This keeper's outstanding draw on the API and the metrics. */
   draws: DrawWatch
+  /** The ledger time the keeper schedules with (ms): the engine clock's (observed, else the network's). */
+  ledgerMs(): number
   /** One poll cycle: registration retry, stale-draw recovery, scan and plan, state refresh. */
   cycle(signal?: AbortSignal): Promise<CycleReport>
   /** Stops the engine (a fire in progress may finish for up to `graceMs`). */
@@ -95,9 +102,17 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     logger: logger.child({ component: 'fees' }),
     metrics,
   })
+  // How long a ledger takes on this network; the engine's clock refines it from the closes it sees.
+  const ledgerTime =
+    opts.ledgerMs !== undefined
+      ? { ms: opts.ledgerMs, source: 'given' }
+      : await readLedgerTime(baseChain.server as unknown as LedgerTimeReader, (err) => {
+          logger.debug({ err: err instanceof Error ? err.message : String(err) }, 'ledger time read failed')
+        })
+  logger.info({ ledgerMs: ledgerTime.ms, source: ledgerTime.source }, 'ledger time')
   // Every transaction of this keeper bids by the strategy: fills through `fillFee`, the rest
   // through the chain's defaults. The caller's Chain is left as it is.
-  const chain: Chain = { ...baseChain, inclusionFee: config.inclusionFee, fees: fees.chainFees() }
+  const chain: Chain = { ...baseChain, inclusionFee: config.inclusionFee, fees: fees.chainFees(), ledgerMs: ledgerTime.ms }
   const vault = new VaultContract(chain, config.vaultContract)
   const registry = new RegistryContract(chain, config.registryContract)
   // The registered keeper: the operator, or its executor contract (atomic path).
@@ -219,6 +234,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
       metrics.rpcErrors.inc({ stage: 'ledger_clock' })
       logger.debug({ err: err instanceof Error ? err.message : String(err) }, 'ledger poll failed')
     })
+  clock.setNetworkMs(ledgerTime.ms)
   const engineLogger = logger.child({ component: 'engine' })
   let vaultConfig: VaultConfig | undefined
   // The draw watch ages draws on the engine's ledger clock; the engine reports its draws to it.
@@ -253,7 +269,10 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
   })
   engine = theEngine
   theEngine.start()
-  const unsubscribeDraws = clock.subscribe((l) => draws.onLedger(l.sequence))
+  const unsubscribeDraws = clock.subscribe((l) => {
+    draws.onLedger(l.sequence)
+    chain.ledgerMs = clock.ledgerMs()
+  })
   const work = new InFlight()
   const usdc = config.usdcContract
   const ledgerReader = chain.server as Partial<LedgerReader>
@@ -289,6 +308,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
       return registration.outcome
     },
     draws,
+    ledgerMs: () => clock.ledgerMs(),
     cycle: (signal) => {
       state.cycles.lastStartedAt = new Date().toISOString()
       return work.track(runCycle(deps, signal))

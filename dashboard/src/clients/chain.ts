@@ -4,6 +4,7 @@
  */
 import { scValToNative, type xdr } from '@stellar/stellar-sdk'
 import { createChain, type Chain } from '../../../src/chain/connection.js'
+import { readLedgerTime, type LedgerTime, type LedgerTimeReader } from '../../../src/chain/ledgerTime.js'
 import { simulateReadAt } from '../../../src/chain/simulate.js'
 import { addr, u32 } from '../../../src/chain/scval.js'
 import {
@@ -68,4 +69,6 @@ export class Reads {
     const l = await this.chain.server.getLatestLedger()
     return { sequence: l.sequence, closeTime: Number((l as { closeTime?: string | number }).closeTime ?? 0) }
   }
+  /** The network's ledger time (src/chain readLedgerTime: scp_timing, else recent closes, else 5 s). */
+  ledgerTime = (): Promise<LedgerTime> => readLedgerTime(this.chain.server as unknown as LedgerTimeReader)
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { shortAddress } from './address.js'
-import { formatDuration, formatLedgerTime, keeperTimeOnLedgerClock, keeperTimeText, onLedgerClock, utcClockOf } from './time.js'
+import { formatDuration, formatLedgerTime, keeperTimeOnLedgerClock, keeperTimeText, ledgersAheadText, onLedgerClock, utcClockOf } from './time.js'
 
 describe('formatDuration', () => {
   it('shows at most two units', () => {
@@ -10,6 +10,15 @@ describe('formatDuration', () => {
     expect(formatDuration(125)).toBe('2 min 5 s')
     expect(formatDuration(3 * 3600 + 59)).toBe('3 h 0 min')
     expect(formatDuration(2 * 86_400 + 4 * 3600 + 7)).toBe('2 d 4 h')
+  })
+})
+
+describe('ledgersAheadText', () => {
+  it('turns ledgers into time at the network’s ledger time', () => {
+    expect(ledgersAheadText(180, 100, 2500)).toBe('in about 3 min 20 s at 2.5 s per ledger')
+    expect(ledgersAheadText(180, 100, 5000)).toBe('in about 6 min 40 s at 5 s per ledger')
+    expect(ledgersAheadText(180, null, 2500)).toBe('about 7 min 30 s after the start at 2.5 s per ledger')
+    expect(ledgersAheadText(100, 180, 2500)).toBe('reached')
   })
 })
 

@@ -1,7 +1,9 @@
 /**
  * Times for people, on one clock: the network's ledger close time (UTC), with the ledger beside
- * it when known. Durations (cooldowns, draw ages) are in seconds of ledger close time too.
+ * it when known. Durations (cooldowns, draw ages) are in seconds of ledger close time too;
+ * ledgers become time at the network's ledger time (src/chain ledgerTime).
  */
+import { secondsFor } from '../../../src/chain/ledgerTime.js'
 
 /**
  * Whole seconds as "45 s", "2 min 5 s", "3 h 0 min", "2 d 4 h" (two units at most).
@@ -15,6 +17,20 @@ export function formatDuration(seconds: number): string {
   if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`
   if (s < 86_400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`
   return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`
+}
+
+/**
+ * When a block (ledger) of an auction comes, in words, at the network's ledger time `ledgerMs`:
+ * from the current block `now` when known, else from the auction's start.
+ *
+ * @example
+ * ledgersAheadText(180, 100, 2500) // 'in about 3 min 20 s at 2.5 s per ledger'
+ */
+export function ledgersAheadText(target: number, now: number | null, ledgerMs: number): string {
+  const per = `at ${Number((ledgerMs / 1000).toFixed(3))} s per ledger`
+  if (now === null) return `about ${formatDuration(secondsFor(target, ledgerMs))} after the start ${per}`
+  if (target <= now) return 'reached'
+  return `in about ${formatDuration(secondsFor(target - now, ledgerMs))} ${per}`
 }
 
 const two = (n: number): string => String(n).padStart(2, '0')

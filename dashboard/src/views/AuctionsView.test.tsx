@@ -100,4 +100,23 @@ describe('AuctionsView', () => {
     await waitFor(() => expect(screen.getByText(/demo-keeper-1 \(/).textContent).toContain('updated 01:00:00'))
     expect(document.body.textContent).not.toMatch(/\d{4}-\d\d-\d\dT/)
   })
+
+  it('turns the blocks to the first profitable one into time at the network’s ledger time', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(state), { status: 200, headers: { 'content-type': 'application/json' } })))
+    // The keeper reported block 100 as of ledger 199; ledger 210 is the latest: block 111 now, 75 to go at 2.5 s.
+    const reads = {
+      latestLedger: async () => ({ sequence: 210, closeTime: Date.now() / 1000 }),
+      ledgerTime: async () => ({ ms: 2500, source: 'scp_timing' }),
+    } as unknown as Reads
+    render(() => {
+      const [loaded] = createResource(async () => ({ config, problems: [], patch: {} }))
+      const store: ConfigStore = { loaded, reload: () => undefined, config: () => config, reads: () => reads }
+      return (
+        <ConfigContext.Provider value={store}>
+          <AuctionsView />
+        </ConfigContext.Provider>
+      )
+    })
+    await waitFor(() => expect(screen.getByText(/first profitable block/).textContent).toContain('186 (in about 3 min 7 s at 2.5 s per ledger)'))
+  })
 })

@@ -8,7 +8,7 @@ import { Chart } from '../components/Chart.js'
 import { KeeperTime } from '../components/KeeperTime.js'
 import { TableRegion } from '../components/TableRegion.js'
 import { isStellarAddress, shortAddress } from '../logic/address.js'
-import { formatLedgerTime } from '../logic/time.js'
+import { formatLedgerTime, ledgersAheadText } from '../logic/time.js'
 import { createLedgerClock } from '../stores/ledgerClock.js'
 import { auctionChartConfig } from '../logic/auctionCurve.js'
 import { auctionChartFor, createAuctionsStore } from '../stores/auctions.js'
@@ -152,7 +152,11 @@ export function AuctionsView() {
                 <p class="note">
                   Rebuilt from the keeper's capital and current lot/bid ratio on the core's curve
                   <Show when={current()?.latest?.progress}>{(p) => <> as of ledger {p().ledger}</>}</Show>; first profitable block{' '}
-                  {data().firstProfitable ?? 'none within 400 blocks'}. The axis counts blocks (ledgers) since the auction started.
+                  {data().firstProfitable ?? 'none within 400 blocks'}
+                  <Show when={data().firstProfitable !== null && ledger.latest}>
+                    {(l) => <> ({ledgersAheadText(data().firstProfitable!, blockNow(data().now, current()?.latest?.progress?.ledger, l().sequence), l().ledgerMs)})</>}
+                  </Show>
+                  . The axis counts blocks (ledgers) since the auction started.
                 </p>
               </>
             )}
@@ -161,6 +165,12 @@ export function AuctionsView() {
       </section>
     </>
   )
+}
+
+/** The auction's block now: the keeper's reported offset moved on by the ledgers closed since its report. */
+function blockNow(offset: number | null, reportedAt: number | undefined, latest: number): number | null {
+  if (offset === null) return null
+  return reportedAt === undefined ? offset : offset + Math.max(0, latest - reportedAt)
 }
 
 /** An address as `Address` (short, copyable), any other label as code text. */

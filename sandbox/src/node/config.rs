@@ -18,8 +18,11 @@ pub enum ApplyOrder {
 pub struct Config {
     pub host: String,
     pub port: u16,
-    /// Seconds between ledger closes; ignored when `manual`.
+    /// Seconds between ledger closes (the schedule when not `manual`; the virtual clock's step
+    /// in seed mode, at least 1 s; the network's target close time in the scp_timing setting).
     pub ledger_interval: f64,
+    /// --ledger-interval was given.
+    pub ledger_interval_given: bool,
     /// Close ledgers only on `sandbox_closeLedgers` (and friendbot requests).
     pub manual: bool,
     /// Deterministic mode: PRNG seeds derive from it and the clock is virtual.
@@ -60,6 +63,7 @@ impl Default for Config {
             host: "127.0.0.1".into(),
             port: 8000,
             ledger_interval: 1.0,
+            ledger_interval_given: false,
             manual: false,
             seed: None,
             state_file: None,
@@ -81,6 +85,17 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The network's target ledger close time the node writes into the scp_timing ConfigSetting
+    /// (CAP-70's `ledger_target_close_time_milliseconds`), so clients read it as on a real
+    /// network: the interval, unless the node is `--manual` without `--ledger-interval` (no
+    /// schedule of its own: the settings file's value, testnet's 5000, stays).
+    pub fn target_close_ms(&self) -> Option<u32> {
+        if self.manual && !self.ledger_interval_given {
+            return None;
+        }
+        Some(crate::base::clock::interval_ms(self.ledger_interval).min(u32::MAX as u64) as u32)
+    }
+
     /// A node for tests: any free port, manual closing, quiet.
     #[allow(dead_code)]
     pub fn test() -> Self {
@@ -105,6 +120,7 @@ impl Config {
                         return Err("--ledger-interval must be a positive number of seconds".into());
                     }
                     c.ledger_interval = v;
+                    c.ledger_interval_given = true;
                 }
                 "--manual" => c.manual = true,
                 "--seed" => c.seed = Some(parse_num(&value(&mut i, a)?, a)?),
@@ -168,12 +184,16 @@ mod tests {
         let c = Config::parse(&args("--port 0 --ledger-interval 0.25 --manual --seed 7 --state s.json")).unwrap();
         assert_eq!(c.port, 0);
         assert_eq!(c.ledger_interval, 0.25);
+        assert_eq!(c.target_close_ms(), Some(250));
         assert!(c.manual);
         assert_eq!(c.seed, Some(7));
         assert_eq!(c.state_file.unwrap().to_str(), Some("s.json"));
         assert_eq!(c.passphrase, DEFAULT_PASSPHRASE);
         assert_eq!(c.apply_order, ApplyOrder::Core);
         assert!(c.simulation_memo);
+        assert_eq!(Config::parse(&args("--manual")).unwrap().target_close_ms(), None, "the settings file's value");
+        assert_eq!(Config::parse(&args("")).unwrap().target_close_ms(), Some(1000));
+        assert_eq!(Config::parse(&args("--ledger-interval 2.5")).unwrap().target_close_ms(), Some(2500));
         assert!(!Config::parse(&args("--no-simulation-memo")).unwrap().simulation_memo);
         assert_eq!(Config::parse(&args("--apply-order arrival")).unwrap().apply_order, ApplyOrder::Arrival);
         assert_eq!(Config::parse(&args("--apply-order core")).unwrap().apply_order, ApplyOrder::Core);

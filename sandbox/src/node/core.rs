@@ -69,7 +69,7 @@ impl Node {
         // stellar-core's convention: the root account's secret seed is the network id.
         let root = SigningKey::from_bytes(&network_id);
         let mut store = Store::default();
-        for s in network::genesis_settings(cfg.min_persistent_ttl)? {
+        for s in network::genesis_settings(cfg.min_persistent_ttl, cfg.target_close_ms())? {
             let (k, v) = network::setting_entry(s);
             store.put(k, v);
         }

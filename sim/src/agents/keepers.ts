@@ -91,6 +91,8 @@ export interface KeeperHooks {
   building: () => number
   /** Close time of the latest ledger (ms): the keepers' clock. */
   nowMs: () => number
+  /** The network's ledger time (ms): the scenario's run.ledgerSeconds, as the node's scp_timing says. */
+  ledgerMs: number
   logFile: string
   /** A keeper died at a crash point (after `boundary`). */
   onCrash: (keeper: SimKeeper, boundary: string) => void
@@ -160,6 +162,7 @@ export class SimKeeper {
       server: simRpc as unknown as RpcLike,
       retry: { pollIntervalMs: 20, backoffMs: 20 },
       clock: simulatedClock(h.scheduler, h.nowMs),
+      ledgerMs: h.ledgerMs,
     })
     const clock = new ManualLedgerClock(at)
     const crash = this.spec.crash
@@ -167,6 +170,7 @@ export class SimKeeper {
       logger: this.logger.child({ keeper: agent }),
       chain,
       clock,
+      ledgerMs: h.ledgerMs,
       now: h.nowMs,
       // Channel accounts that failed to start stay off: a background retry is timed by the wall clock.
       retryChannels: false,

@@ -2,7 +2,8 @@
  * Determinism on the sandbox: the same seed gives the same bytes whatever the machine is doing.
  *
  * Three multi-keeper scenarios, shortened to just past their first wave of liquidations (so the
- * keepers still compete for the same auctions, or one takes over from a crashed one), each run
+ * keepers still compete for the same auctions, or one takes over from a crashed one), and the
+ * 2.5 s-ledger scenario in full, each run
  * twice — once with the machine otherwise idle, once with every core kept busy by burner
  * processes — must write byte-identical report.json, timeseries.csv and report.html (whose
  * tables are drawn from the report). A failure message names the differing files (first JSON
@@ -69,10 +70,20 @@ const CASES: Case[] = [
       expect(filled(r).every((a) => a.filledBy === 'keeper-2')).toBe(true)
     },
   },
+  {
+    // 2.5 s ledgers (CAP-70): close times +2 s, +3 s ..., durations into ledgers at 2.5 s.
+    name: 'crash-fast-ledgers',
+    ledgers: 480,
+    check: (r) => {
+      expect(r.run.ledgerSeconds).toBe(2.5)
+      expect(filled(r).length).toBeGreaterThanOrEqual(2)
+    },
+  },
 ]
 
 async function traced(name: string, ledgers: number, outDir: string): Promise<{ report: Report; trace: TraceRecorder }> {
-  const loaded = loadScenario(scenario(name), [{ path: 'run.duration', value: ledgers * 5 }])
+  const { ledgerSeconds } = loadScenario(scenario(name)).scenario.run
+  const loaded = loadScenario(scenario(name), [{ path: 'run.duration', value: ledgers * ledgerSeconds }])
   const trace = new TraceRecorder()
   const report = await runScenario({ loaded, seed: loaded.scenario.run.seed, outDir, trace })
   return { report, trace }

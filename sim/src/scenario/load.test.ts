@@ -95,6 +95,13 @@ describe('scenario files', () => {
     expect(problems('run: {duration: 1h}\n', [{ path: 'run.duration.x', value: 1 }])[0]).toMatch(/is a value, not a section/)
   })
 
+  it('takes fractional ledger times down to the sandbox minimum, in whole milliseconds', () => {
+    expect(parseScenarioText('run: {duration: 1h, ledgerSeconds: 2.5}\n', 'x.yaml').scenario.run.ledgerSeconds).toBe(2.5)
+    expect(parseScenarioText('run: {duration: 1h}\n', 'x.yaml').scenario.run.ledgerSeconds).toBe(5)
+    expect(problems('run: {duration: 1h, ledgerSeconds: 0.5}\n')[0]).toMatch(/run\.ledgerSeconds: .*at least 1 s/)
+    expect(problems('run: {duration: 1h, ledgerSeconds: 2.5004}\n')[0]).toMatch(/whole number of milliseconds/)
+  })
+
   it('loads every shipped scenario', () => {
     const dir = join(REPO_ROOT, 'sim', 'scenarios')
     const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'))

@@ -7,11 +7,19 @@
  * integers where they reach the chain).
  */
 import { z } from 'zod'
+import { DEFAULT_LEDGER_MS } from '../../../src/chain/ledgerTime.js'
 import { correlationProblems } from '../market/correlation.js'
 import { chainSchema, keeperFee } from './chainSchema.js'
 
 const DURATION_RE = /^(\d+(?:\.\d+)?)\s*(s|m|h|d)$/
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 }
+
+/**
+ * The shortest ledger a scenario can run: the sandbox's virtual clock moves at least 1 s per
+ * close (sandbox/src/base/clock.rs MIN_VIRTUAL_STEP_MS), as close times are whole seconds that
+ * stellar-core requires to increase.
+ */
+export const MIN_LEDGER_SECONDS = 1
 
 /** Seconds, from a number or "15m" / "6h" / "2d". */
 export const duration = z.union([
@@ -342,8 +350,17 @@ export const scenarioSchema = z
         /** Ledgers to simulate; or give `duration`. */
         ledgers: z.number().int().positive().optional(),
         duration: duration.optional(),
-        /** Seconds per ledger (5 on the public networks). */
-        ledgerSeconds: z.number().int().min(1).max(60).default(5),
+        /**
+         * Seconds per ledger (5 on the public networks until CAP-70's 2.5 s ledgers), in whole
+         * milliseconds, at least MIN_LEDGER_SECONDS. The sandbox writes it into its scp_timing
+         * setting; close times are whole seconds (2.5 s ledgers close +2 s, +3 s, ...).
+         */
+        ledgerSeconds: z
+          .number()
+          .min(MIN_LEDGER_SECONDS, `run.ledgerSeconds must be at least ${MIN_LEDGER_SECONDS} s: close times are whole seconds and must increase`)
+          .max(60)
+          .refine((v) => Math.abs(v * 1000 - Math.round(v * 1000)) < 1e-6, 'run.ledgerSeconds must be a whole number of milliseconds')
+          .default(DEFAULT_LEDGER_MS / 1000),
         /** Default seed (the command line's --seed wins). */
         seed: z.number().int().nonnegative().default(1),
         /** One series point every this many ledgers (default: at most 2,000 points). */

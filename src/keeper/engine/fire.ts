@@ -97,8 +97,8 @@ export class Firer {
     if (fillLedger <= planned) return 0
     const [a, b] = await Promise.all([this.p.clock.closeTimeOf(planned), this.p.clock.closeTimeOf(fillLedger)])
     if (a !== undefined && b !== undefined) return Math.max(0, b - a)
-    // Not seen (yet): the ledgers late at the interval observed so far (5 s, the network's target, before any).
-    return Math.round((fillLedger - planned) * (this.p.clock.intervalMs() ?? 5_000))
+    // Not seen (yet): the ledgers late at the clock's ledger time (observed, else the network's).
+    return Math.round((fillLedger - planned) * this.p.clock.ledgerMs())
   }
 
   private finishWith(e: Entry, result: Result): void {

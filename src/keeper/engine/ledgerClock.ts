@@ -1,7 +1,10 @@
 /**
  * Where the engine learns that ledgers closed. The daemon watches the RPC; the simulation harness
- * drives a {@link ManualLedgerClock} in lockstep with the ledgers it closes itself.
+ * drives a {@link ManualLedgerClock} in lockstep with the ledgers it closes itself. The clock
+ * also says how long a ledger takes (`ledgerMs`): the pace of the closes it saw, or the network's
+ * ledger time as src/chain/ledgerTime reads it.
  */
+import { DEFAULT_LEDGER_MS, observedIntervalMs } from '../../chain/ledgerTime.js'
 
 export interface LedgerInfo {
   sequence: number
@@ -20,7 +23,19 @@ export interface LedgerClock {
   closeTimeOf(sequence: number): Promise<number | undefined>
   /** The average ledger interval over the ledgers seen (ms), when at least two were seen. */
   intervalMs(): number | undefined
+  /**
+   * The ledger time to schedule with (ms): the interval over the ledgers seen once they span
+   * {@link OBSERVED_SPAN} ledgers (close times are whole seconds: 2.5 s ledgers are 2 s and 3 s
+   * apart), else the network's value given to {@link LedgerClock.setNetworkMs}, else
+   * DEFAULT_LEDGER_MS.
+   */
+  ledgerMs(): number
+  /** The network's ledger time as read from the node (src/chain readLedgerTime). */
+  setNetworkMs(ms: number): void
 }
+
+/** Ledgers the seen closes must span before their pace replaces the network's stated ledger time. */
+export const OBSERVED_SPAN = 8
 
 /** The RPC calls the RPC clock makes (an `rpc.Server` has them). */
 export interface LedgerSource {
@@ -36,6 +51,7 @@ abstract class ClockBase implements LedgerClock {
   private readonly listeners = new Set<(l: LedgerInfo) => void>()
   private waiters: { sequence: number; resolve: (l: LedgerInfo) => void }[] = []
   protected readonly closes = new Map<number, number>()
+  private networkMs: number | undefined
 
   abstract latest(): Promise<LedgerInfo>
   protected abstract started(): void
@@ -86,14 +102,23 @@ abstract class ClockBase implements LedgerClock {
   }
 
   intervalMs(): number | undefined {
-    let first: [number, number] | undefined
-    let last: [number, number] | undefined
-    for (const e of this.closes) {
-      if (first === undefined || e[0] < first[0]) first = e
-      if (last === undefined || e[0] > last[0]) last = e
+    return observedIntervalMs(this.closes)
+  }
+
+  ledgerMs(): number {
+    let lo = Infinity
+    let hi = -Infinity
+    for (const seq of this.closes.keys()) {
+      lo = Math.min(lo, seq)
+      hi = Math.max(hi, seq)
     }
-    if (first === undefined || last === undefined || last[0] === first[0]) return undefined
-    return (last[1] - first[1]) / (last[0] - first[0])
+    const observed = hi - lo >= OBSERVED_SPAN ? this.intervalMs() : undefined
+    return observed ?? this.networkMs ?? DEFAULT_LEDGER_MS
+  }
+
+  setNetworkMs(ms: number): void {
+    if (!(Number.isFinite(ms) && ms > 0)) throw new RangeError(`a ledger time must be a positive number of ms, got ${ms}`)
+    this.networkMs = ms
   }
 
   protected busy(): boolean {

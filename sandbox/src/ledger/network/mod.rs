@@ -20,14 +20,19 @@ const TESTNET_JSON: &str = include_str!("testnet-network-config.p28.json");
 /// local state keeps the write fee at its floor.
 const STATE_SIZE_WINDOW_SAMPLES: usize = 30;
 
-/// The settings the ledger starts with, as ConfigSetting entries.
-pub fn genesis_settings(min_persistent_ttl: u32) -> Result<Vec<ConfigSettingEntry>, String> {
+/// The settings the ledger starts with, as ConfigSetting entries. `target_close_ms`, when
+/// given, replaces scp_timing's `ledger_target_close_time_milliseconds` (testnet's 5000): the
+/// node's own ledger interval, which clients read as a real network's target close time.
+pub fn genesis_settings(min_persistent_ttl: u32, target_close_ms: Option<u32>) -> Result<Vec<ConfigSettingEntry>, String> {
     let set: ConfigUpgradeSet =
         serde_json::from_str(TESTNET_JSON).map_err(|e| format!("network settings JSON: {e}"))?;
     let mut out: Vec<ConfigSettingEntry> = set.updated_entry.to_vec();
     for e in out.iter_mut() {
         if let ConfigSettingEntry::StateArchival(s) = e {
             s.min_persistent_ttl = min_persistent_ttl.min(s.max_entry_ttl - 1);
+        }
+        if let (ConfigSettingEntry::ScpTiming(t), Some(ms)) = (&mut *e, target_close_ms) {
+            t.ledger_target_close_time_milliseconds = ms;
         }
     }
     let window: Vec<u64> = vec![0; STATE_SIZE_WINDOW_SAMPLES];
@@ -95,7 +100,7 @@ mod tests {
     #[test]
     fn testnet_settings_load_into_a_network_config() {
         let mut store = Store::default();
-        for s in genesis_settings(4096).unwrap() {
+        for s in genesis_settings(4096, None).unwrap() {
             let (k, v) = setting_entry(s);
             store.put(k, v);
         }
@@ -106,5 +111,18 @@ mod tests {
         assert_eq!(s.lanes.ledger_max_tx_count, 100);
         assert_eq!(s.compute.ledger_max_instructions, 500_000_000);
         assert_eq!(s.parallel.ledger_max_dependent_tx_clusters, 1);
+    }
+
+    fn target_close(settings: &[ConfigSettingEntry]) -> Option<u32> {
+        settings.iter().find_map(|e| match e {
+            ConfigSettingEntry::ScpTiming(t) => Some(t.ledger_target_close_time_milliseconds),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn scp_timing_carries_the_node_interval() {
+        assert_eq!(target_close(&genesis_settings(4096, None).unwrap()), Some(5000), "testnet's file");
+        assert_eq!(target_close(&genesis_settings(4096, Some(2500)).unwrap()), Some(2500));
     }
 }
