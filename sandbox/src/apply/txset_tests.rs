@@ -9,7 +9,7 @@ fn acct(n: u8) -> AccountId {
 }
 
 fn classic(src: u8, ops: u32, bid: i64) -> Candidate {
-    Candidate { source: acct(src), phase: CLASSIC, bid, ops, res: [ops as i64, 0, 200, 0, 0, 0, 0], pinned: false }
+    Candidate { source: acct(src), phase: CLASSIC, bid, ops, res: [ops as i64, 0, 200, 0, 0, 0, 0], pinned: false, footprint: (vec![], vec![]) }
 }
 
 /// A Soroban candidate using one unit of every resource but `big` (ten units of that one).
@@ -18,7 +18,7 @@ fn soroban(src: u8, bid: i64, big: usize) -> Candidate {
     if big > 0 {
         res[big] *= 10;
     }
-    Candidate { source: acct(src), phase: SOROBAN, bid, ops: 1, res, pinned: false }
+    Candidate { source: acct(src), phase: SOROBAN, bid, ops: 1, res, pinned: false, footprint: (vec![], vec![]) }
 }
 
 fn roomy() -> LedgerLimits {
@@ -39,7 +39,7 @@ fn roomy() -> LedgerLimits {
 fn everything_fits_and_pays_the_header_base_fee() {
     let c = vec![classic(1, 1, 500), soroban(2, 900, 0), classic(3, 2, 1000)];
     let s = select(&c, &roomy(), 100);
-    assert_eq!(s, Selection { included: vec![0, 1, 2], base_fee: [100, 100], surged: [false, false] });
+    assert_eq!(s, Selection { included: vec![0, 1, 2], base_fee: [100, 100], surged: [false, false], stages: vec![vec![vec![1]]] });
 }
 
 #[test]
@@ -149,13 +149,13 @@ fn tx_set_phases_carry_the_lane_base_fees() {
     use soroban_env_host::xdr::{TransactionV1Envelope, Transaction};
     let env = TransactionEnvelope::Tx(TransactionV1Envelope { tx: Transaction::default(), signatures: VecM::default() });
     let (a, b) = ([2u8; 32], [1u8; 32]);
-    let p = phases(&[(&a, &env, CLASSIC), (&b, &env, CLASSIC), (&a, &env, SOROBAN)], [250, 100]);
+    let p = phases(&[(&a, &env, CLASSIC), (&b, &env, CLASSIC), (&a, &env, SOROBAN)], &vec![vec![vec![2]]], [250, 100]);
     let TransactionPhase::V0(comps) = &p[0] else { panic!("classic phase is v0") };
     let TxSetComponent::TxsetCompTxsMaybeDiscountedFee(c) = &comps[0];
     assert_eq!((c.base_fee, c.txs.len()), (Some(250), 2));
     let TransactionPhase::V1(par) = &p[1] else { panic!("Soroban phase is parallel") };
     assert_eq!(par.base_fee, Some(100));
     assert_eq!(par.execution_stages[0].0[0].0.len(), 1);
-    let empty = phases(&[], [100, 100]);
+    let empty = phases(&[], &vec![], [100, 100]);
     assert!(matches!(&empty[1], TransactionPhase::V1(ParallelTxsComponent { base_fee: None, .. })));
 }

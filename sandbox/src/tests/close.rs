@@ -75,6 +75,17 @@ fn phase_hashes(set: &GeneralizedTransactionSet) -> [Vec<[u8; 32]>; 2] {
     [classic, soroban]
 }
 
+/// The Soroban phase's stages of clusters as indices into `entries` (by full hash).
+fn soroban_stages(set: &GeneralizedTransactionSet, entries: &[Entry]) -> Vec<Vec<Vec<usize>>> {
+    let GeneralizedTransactionSet::V1(v1) = set;
+    let TransactionPhase::V1(par) = &v1.phases[1] else { panic!("Soroban phase is parallel") };
+    let index = |e: &TransactionEnvelope| {
+        let h = sha256(&e.to_xdr(Limits::none()).unwrap());
+        entries.iter().position(|x| x.full_hash == h).expect("a sent transaction")
+    };
+    par.execution_stages.iter().map(|s| s.0.iter().map(|c| c.0.iter().map(index).collect()).collect()).collect()
+}
+
 /// (hash, apply-order entry) of a pending transaction.
 fn entry(p: &ParsedTx) -> ([u8; 32], Entry) {
     let phase = if p.is_soroban() { SOROBAN } else { CLASSIC };
@@ -111,7 +122,7 @@ fn an_ordinary_close_applies_the_set_in_stellar_cores_order() {
     let entries: Vec<Entry> = sent.iter().map(|(_, e)| e.clone()).collect();
     assert!(classic.iter().all(|h| entries.iter().any(|e| e.full_hash == *h && e.phase == CLASSIC)));
     // Applied in the order the algorithm gives for that set hash.
-    let expected: Vec<[u8; 32]> = apply_order(&entries, &set_hash).into_iter().map(|i| sent[i].0).collect();
+    let expected: Vec<[u8; 32]> = apply_order(&entries, &soroban_stages(&m.tx_set, &entries), &set_hash).into_iter().map(|i| sent[i].0).collect();
     let got = applied(&n);
     assert_eq!(got, expected);
     let arrival: Vec<[u8; 32]> = sent.iter().map(|(h, _)| *h).collect();
