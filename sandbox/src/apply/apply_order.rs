@@ -24,9 +24,9 @@
 //! apply gives the same results.
 //!
 //! Where the sandbox differs: an account's several Soroban transactions (the sandbox's queue
-//! accepts them, stellar-core's does not) share a cluster (txset.rs), and within it they keep
-//! sequence order: they take the places the sort gives the account's transactions, earliest
-//! sequence number first.
+//! accepts them, stellar-core's does not) share a cluster (txset.rs), and the cluster is ordered
+//! in batches as above, so they stay in sequence order; with one transaction per account a
+//! cluster's batch is a single one, sorted by `ApplyTxSorter` as stellar-core sorts it.
 
 use crate::apply::parallel::{in_hash_order, Stages};
 use crate::apply::txset::CLASSIC;
@@ -62,12 +62,29 @@ pub fn apply_order(txs: &[Entry], soroban: &Stages, set_hash: &[u8; 32]) -> Vec<
 
 /// `sortedForApplySequential` over the classic phase.
 fn sequential(txs: &[Entry], set_hash: &[u8; 32]) -> Vec<usize> {
-    let mut out = vec![];
-    // Each account's transactions of this phase, by sequence number.
+    let classic: Vec<usize> = (0..txs.len()).filter(|&i| txs[i].phase == CLASSIC).collect();
+    batches(txs, &classic, set_hash)
+}
+
+/// `sortedForApplyParallel` over the Soroban phase, flattened.
+fn parallel(txs: &[Entry], soroban: &Stages, set_hash: &[u8; 32]) -> Vec<usize> {
+    let mut stages = in_hash_order(soroban, |i| txs[i].full_hash);
+    for cluster in stages.iter_mut().flatten() {
+        *cluster = batches(txs, cluster, set_hash);
+    }
+    stages.sort_by(|a, b| cmp_xored(&txs[a[0][0]].full_hash, &txs[b[0][0]].full_hash, set_hash));
+    stages.into_iter().flatten().flatten().collect()
+}
+
+/// `ids` grouped by source account, each account's by sequence number; batch i holds every
+/// account's i-th, each batch sorted by `ApplyTxSorter`, the batches one after the other.
+/// With one transaction per account: `ids` sorted by `ApplyTxSorter`.
+fn batches(txs: &[Entry], ids: &[usize], set_hash: &[u8; 32]) -> Vec<usize> {
+    let mut out = Vec::with_capacity(ids.len());
     let mut queues: Vec<VecDeque<usize>> = vec![];
     let mut of_account: HashMap<&AccountId, usize> = HashMap::new();
-    for (i, t) in txs.iter().enumerate().filter(|(_, t)| t.phase == CLASSIC) {
-        let q = *of_account.entry(&t.source).or_insert_with(|| {
+    for &i in ids {
+        let q = *of_account.entry(&txs[i].source).or_insert_with(|| {
             queues.push(VecDeque::new());
             queues.len() - 1
         });
@@ -85,33 +102,6 @@ fn sequential(txs: &[Entry], set_hash: &[u8; 32]) -> Vec<usize> {
         out.extend(batch);
     }
     out
-}
-
-/// `sortedForApplyParallel` over the Soroban phase, flattened.
-fn parallel(txs: &[Entry], soroban: &Stages, set_hash: &[u8; 32]) -> Vec<usize> {
-    let by_xored = |a: &usize, b: &usize| cmp_xored(&txs[*a].full_hash, &txs[*b].full_hash, set_hash);
-    let mut stages = in_hash_order(soroban, |i| txs[i].full_hash);
-    for cluster in stages.iter_mut().flatten() {
-        cluster.sort_by(by_xored);
-        keep_sequence_order(txs, cluster);
-    }
-    stages.sort_by(|a, b| by_xored(&a[0][0], &b[0][0]));
-    stages.into_iter().flatten().flatten().collect()
-}
-
-/// Puts each account's transactions of `cluster` in sequence order within the places they hold.
-fn keep_sequence_order(txs: &[Entry], cluster: &mut [usize]) {
-    let mut places: HashMap<&AccountId, Vec<usize>> = HashMap::new();
-    for (p, &i) in cluster.iter().enumerate() {
-        places.entry(&txs[i].source).or_default().push(p);
-    }
-    for ps in places.values().filter(|ps| ps.len() > 1) {
-        let mut ids: Vec<usize> = ps.iter().map(|&p| cluster[p]).collect();
-        ids.sort_by_key(|&i| txs[i].seq);
-        for (&p, i) in ps.iter().zip(ids) {
-            cluster[p] = i;
-        }
-    }
 }
 
 #[cfg(test)]

@@ -141,7 +141,7 @@ impl Stage {
     /// `binPacking`: sorts the clusters by instructions, largest first (in place, as
     /// stellar-core does, even when packing fails), and puts each in the first bin with room.
     fn first_fit_decreasing(&mut self) -> Option<Vec<u64>> {
-        self.clusters.sort_by(|a, b| b.instructions.cmp(&a.instructions));
+        self.clusters.sort_by_key(|c| std::cmp::Reverse(c.instructions));
         let mut bins = vec![0u64; self.bins.len()];
         let mut placed = Vec::with_capacity(self.clusters.len());
         for c in &self.clusters {

@@ -13,7 +13,7 @@ use serde_json::json;
 use soroban_env_host::xdr::*;
 
 fn set_limits(n: &mut Node, p: serde_json::Value) -> Result<serde_json::Value, i64> {
-    crate::rpc::cheats::dispatch(n, "sandbox_setLedgerLimits", &p).map_err(|e| e.code() as i64)
+    crate::rpc::cheats::dispatch(n, "sandbox_setLedgerLimits", &p).map_err(|e| e.code())
 }
 
 /// Two bins of 100M per stage. Arrival (equal bids): T1 3→4 (60M), T2 5→6 (60M), T4 4→3 (30M,
