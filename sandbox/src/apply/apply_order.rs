@@ -14,14 +14,22 @@
 //! bump, of the fee-bump envelope: `getFullHash`); the set hash is SHA-256 of the
 //! GeneralizedTransactionSet XDR (`TxSetXDRFrame`'s `mHash(xdrSha256(xdrTxSet))`).
 //!
-//! stellar-core sorts the Soroban phase with `sortedForApplyParallel` (each cluster by
-//! `ApplyTxSorter`, stages by their first transaction). The sandbox writes that phase as one
-//! stage of one cluster and uses the batches for it too: with one transaction per account (what
-//! stellar-core's queue allows) the batches are a single one sorted by `ApplyTxSorter`, the
-//! same order; with an account's several queued transactions (the sandbox allows that) they
-//! stay in sequence order.
+//! The Soroban phase (protocol 23+, parallel) is ordered by `sortedForApplyParallel`: the
+//! stages and clusters as the set's XDR lists them (hash order, parallel.rs `in_hash_order`),
+//! each cluster sorted by `ApplyTxSorter`, then the stages sorted by their first cluster's
+//! first transaction (`ApplyTxSorter` again); the clusters of a stage keep their XDR order.
+//! Applied stage by stage, cluster by cluster (src/ledger/LedgerManagerImpl.cpp
+//! `applyParallelPhase` numbers the transactions in that order). The sandbox applies them one
+//! after the other in that order; clusters of a stage share no written key, so a parallel
+//! apply gives the same results.
+//!
+//! Where the sandbox differs: an account's several Soroban transactions (the sandbox's queue
+//! accepts them, stellar-core's does not) share a cluster (txset.rs), and the cluster is ordered
+//! in batches as above, so they stay in sequence order; with one transaction per account a
+//! cluster's batch is a single one, sorted by `ApplyTxSorter` as stellar-core sorts it.
 
-use crate::apply::txset::{CLASSIC, SOROBAN};
+use crate::apply::parallel::{in_hash_order, Stages};
+use crate::apply::txset::CLASSIC;
 use soroban_env_host::xdr::AccountId;
 use std::cmp::Ordering;
 use std::collections::{HashMap, VecDeque};
@@ -45,31 +53,53 @@ pub fn cmp_xored(l: &[u8; 32], r: &[u8; 32], x: &[u8; 32]) -> Ordering {
 }
 
 /// Indices into `txs` in the order stellar-core applies them, for a set whose contents hash is
-/// `set_hash`.
-pub fn apply_order(txs: &[Entry], set_hash: &[u8; 32]) -> Vec<usize> {
-    let mut out = Vec::with_capacity(txs.len());
-    for phase in [CLASSIC, SOROBAN] {
-        // Each account's transactions of this phase, by sequence number.
-        let mut queues: Vec<VecDeque<usize>> = vec![];
-        let mut of_account: HashMap<&AccountId, usize> = HashMap::new();
-        for (i, t) in txs.iter().enumerate().filter(|(_, t)| t.phase == phase) {
-            let q = *of_account.entry(&t.source).or_insert_with(|| {
-                queues.push(VecDeque::new());
-                queues.len() - 1
-            });
-            queues[q].push_back(i);
+/// `set_hash`; `soroban`: the Soroban phase's stages of clusters, of indices into `txs`.
+pub fn apply_order(txs: &[Entry], soroban: &Stages, set_hash: &[u8; 32]) -> Vec<usize> {
+    let mut out = sequential(txs, set_hash);
+    out.extend(parallel(txs, soroban, set_hash));
+    out
+}
+
+/// `sortedForApplySequential` over the classic phase.
+fn sequential(txs: &[Entry], set_hash: &[u8; 32]) -> Vec<usize> {
+    let classic: Vec<usize> = (0..txs.len()).filter(|&i| txs[i].phase == CLASSIC).collect();
+    batches(txs, &classic, set_hash)
+}
+
+/// `sortedForApplyParallel` over the Soroban phase, flattened.
+fn parallel(txs: &[Entry], soroban: &Stages, set_hash: &[u8; 32]) -> Vec<usize> {
+    let mut stages = in_hash_order(soroban, |i| txs[i].full_hash);
+    for cluster in stages.iter_mut().flatten() {
+        *cluster = batches(txs, cluster, set_hash);
+    }
+    stages.sort_by(|a, b| cmp_xored(&txs[a[0][0]].full_hash, &txs[b[0][0]].full_hash, set_hash));
+    stages.into_iter().flatten().flatten().collect()
+}
+
+/// `ids` grouped by source account, each account's by sequence number; batch i holds every
+/// account's i-th, each batch sorted by `ApplyTxSorter`, the batches one after the other.
+/// With one transaction per account: `ids` sorted by `ApplyTxSorter`.
+fn batches(txs: &[Entry], ids: &[usize], set_hash: &[u8; 32]) -> Vec<usize> {
+    let mut out = Vec::with_capacity(ids.len());
+    let mut queues: Vec<VecDeque<usize>> = vec![];
+    let mut of_account: HashMap<&AccountId, usize> = HashMap::new();
+    for &i in ids {
+        let q = *of_account.entry(&txs[i].source).or_insert_with(|| {
+            queues.push(VecDeque::new());
+            queues.len() - 1
+        });
+        queues[q].push_back(i);
+    }
+    for q in &mut queues {
+        q.make_contiguous().sort_by_key(|&i| txs[i].seq);
+    }
+    loop {
+        let mut batch: Vec<usize> = queues.iter_mut().filter_map(VecDeque::pop_front).collect();
+        if batch.is_empty() {
+            break;
         }
-        for q in &mut queues {
-            q.make_contiguous().sort_by_key(|&i| txs[i].seq);
-        }
-        loop {
-            let mut batch: Vec<usize> = queues.iter_mut().filter_map(VecDeque::pop_front).collect();
-            if batch.is_empty() {
-                break;
-            }
-            batch.sort_by(|&a, &b| cmp_xored(&txs[a].full_hash, &txs[b].full_hash, set_hash));
-            out.extend(batch);
-        }
+        batch.sort_by(|&a, &b| cmp_xored(&txs[a].full_hash, &txs[b].full_hash, set_hash));
+        out.extend(batch);
     }
     out
 }

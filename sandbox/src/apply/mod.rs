@@ -7,6 +7,7 @@ pub mod classic_events;
 pub mod execute;
 pub mod fees;
 pub mod keys;
+pub mod parallel;
 pub mod parse;
 pub mod replace_by_fee;
 pub mod sim_memo;

@@ -9,20 +9,27 @@
 //! Where the sandbox differs: a source account may have several transactions queued, so its
 //! transactions enter in sequence order (the next one becomes a candidate once the previous
 //! is in; when one does not fit, the later ones wait too). Equal fee rates go by arrival
-//! (stellar-core breaks ties at random). The Soroban phase's instruction limit is
-//! ledger_max_instructions × ledger_max_dependent_tx_clusters, summed over the set (no
-//! footprint-conflict clustering).
+//! (stellar-core breaks ties at random).
+//!
+//! Since protocol 23 the Soroban phase is built into stages of clusters (parallel.rs,
+//! stellar-core's ParallelTxSetBuilder.cpp): instructions are no lane limit (TxSetFrame.cpp
+//! `createSurgePricingLangeConfig` lifts it) but a Soroban transaction that passes the other
+//! limits goes in only if a stage takes it. The whole choice is made for each stage count and
+//! the one parallel.rs `pick`s is kept. An account's several Soroban transactions count as
+//! conflicting, so they share a cluster (with one transaction per account, as stellar-core's
+//! queue has it, this adds nothing).
 
+use crate::apply::parallel::{self, Phase, Stages};
 use crate::apply::parse::ParsedTx;
 use crate::ledger::network::Settings;
 use soroban_env_host::xdr::{
-    AccountId, DependentTxCluster, GeneralizedTransactionSet, Hash, Limits, ParallelTxExecutionStage,
+    AccountId, DependentTxCluster, GeneralizedTransactionSet, Hash, LedgerKey, Limits, ParallelTxExecutionStage,
     ParallelTxsComponent, TransactionEnvelope, TransactionPhase, TransactionSetV1, TxSetComponent,
     TxSetComponentTxsMaybeDiscountedFee, VecM, WriteXdr,
 };
 use sha2::Digest;
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{BTreeSet, BinaryHeap, HashMap, VecDeque};
 
 pub const CLASSIC: usize = 0;
 pub const SOROBAN: usize = 1;
@@ -64,14 +71,14 @@ impl LedgerLimits {
 
     /// Per phase: [operations, instructions, bytes, disk read bytes, write bytes, disk read
     /// entries, write entries] (stellar-core's Resource order).
+    /// Instructions are left to the stage builder (parallel.rs).
     fn per_phase(&self) -> [Res; 2] {
         let m = i64::MAX;
-        let clusters = self.dependent_tx_clusters.max(1) as i64;
         [
             [self.classic_ops as i64, m, PHASE_BYTE_ALLOWANCE, m, m, m, m],
             [
                 self.tx_count as i64,
-                self.instructions.saturating_mul(clusters),
+                m,
                 PHASE_BYTE_ALLOWANCE.min(self.txs_size_bytes as i64),
                 self.disk_read_bytes as i64,
                 self.write_bytes as i64,
@@ -95,14 +102,18 @@ pub struct Candidate {
     pub res: Res,
     /// Goes in first whatever the limits say (friendbot's own transaction).
     pub pinned: bool,
+    /// A Soroban transaction's footprint: (read-only, read-write) keys.
+    pub footprint: (Vec<LedgerKey>, Vec<LedgerKey>),
 }
 
 impl Candidate {
     pub fn of(ptx: &ParsedTx, pinned: bool) -> Candidate {
         let ops = ptx.num_ops();
         let size = ptx.size as i64;
+        let mut footprint = (vec![], vec![]);
         let (phase, res) = match ptx.soroban_data().filter(|_| ptx.is_soroban()) {
             Some(d) => {
+                footprint = (d.resources.footprint.read_only.to_vec(), d.resources.footprint.read_write.to_vec());
                 let r = &d.resources;
                 let res = [
                     ops as i64,
@@ -117,7 +128,7 @@ impl Candidate {
             }
             None => (CLASSIC, [ops as i64, 0, size, 0, 0, 0, 0]),
         };
-        Candidate { source: ptx.source(), phase, bid: ptx.inclusion_fee(), ops, res, pinned }
+        Candidate { source: ptx.source(), phase, bid: ptx.inclusion_fee(), ops, res, pinned, footprint }
     }
 
     /// Inclusion fee per operation, rounded down (stellar-core's computePerOpFee).
@@ -134,6 +145,17 @@ pub struct Selection {
     pub base_fee: [i64; 2],
     /// Whether a phase left a transaction out for lack of room (surge pricing in effect).
     pub surged: [bool; 2],
+    /// The Soroban phase's stages of clusters, of candidate indices.
+    pub stages: Stages,
+}
+
+impl Selection {
+    /// `stages` with each candidate index replaced by its position in `included` (the order
+    /// take_tx_set hands the transactions over in).
+    pub fn stages_of_included(&self) -> Stages {
+        let pos = |i: &usize| self.included.binary_search(i).expect("staged candidates are included");
+        self.stages.iter().map(|s| s.iter().map(|c| c.iter().map(pos).collect()).collect()).collect()
+    }
 }
 
 /// A candidate at the head of its account's queue, ordered by priority.
@@ -160,8 +182,56 @@ impl PartialOrd for Head {
     }
 }
 
-/// Chooses what the next ledger applies from `cands` (in arrival order).
+/// Chooses what the next ledger applies from `cands` (in arrival order): the whole choice for
+/// each Soroban stage count, keeping the one parallel.rs `pick`s.
 pub fn select(cands: &[Candidate], limits: &LedgerLimits, header_base_fee: i64) -> Selection {
+    let conflicts = conflicts(cands);
+    let tries: Vec<Try> = (parallel::MIN_STAGE_COUNT..=parallel::MAX_STAGE_COUNT)
+        .map(|n| fill(cands, limits, &conflicts, Phase::new(n, limits.dependent_tx_clusters, limits.instructions)))
+        .collect();
+    let fees: Vec<(i64, usize)> = tries
+        .iter()
+        .map(|t| (t.included.iter().filter(|&&i| cands[i].phase == SOROBAN).map(|&i| cands[i].bid).sum(), t.stages.len()))
+        .collect();
+    let Try { mut included, surged, stages } = tries.into_iter().nth(parallel::pick(&fees).unwrap_or(0)).expect("a try per stage count");
+    included.sort_unstable();
+    let mut base_fee = [header_base_fee; 2];
+    for phase in [CLASSIC, SOROBAN] {
+        if surged[phase] {
+            let lowest = included.iter().map(|&i| &cands[i]).filter(|c| c.phase == phase).map(Candidate::fee_per_op).min();
+            base_fee[phase] = lowest.unwrap_or(header_base_fee);
+        }
+    }
+    Selection { included, base_fee, surged, stages }
+}
+
+/// Conflicts between Soroban candidates: their footprints' (parallel.rs), and an account's
+/// transactions with each other.
+fn conflicts(cands: &[Candidate]) -> Vec<BTreeSet<usize>> {
+    let fps: Vec<(&[LedgerKey], &[LedgerKey])> = cands.iter().map(|c| (&c.footprint.0[..], &c.footprint.1[..])).collect();
+    let mut out = parallel::conflicts(&fps);
+    let mut of_account: HashMap<&AccountId, Vec<usize>> = HashMap::new();
+    for (i, c) in cands.iter().enumerate().filter(|(_, c)| c.phase == SOROBAN) {
+        of_account.entry(&c.source).or_default().push(i);
+    }
+    for ids in of_account.values() {
+        for &a in ids {
+            out[a].extend(ids.iter().copied().filter(|&b| b != a));
+        }
+    }
+    out
+}
+
+struct Try {
+    included: Vec<usize>,
+    surged: [bool; 2],
+    stages: Stages,
+}
+
+/// One pass in fee order (per-account sequence order kept) under `limits`, the Soroban
+/// transactions also needing a place in `phase`'s stages. A pinned Soroban transaction no stage
+/// takes gets a stage of its own at the end.
+fn fill(cands: &[Candidate], limits: &LedgerLimits, conflicts: &[BTreeSet<usize>], mut phase: Phase) -> Try {
     let mut chains: HashMap<&AccountId, VecDeque<usize>> = HashMap::new();
     for (i, c) in cands.iter().enumerate() {
         chains.entry(&c.source).or_default().push_back(i);
@@ -171,10 +241,17 @@ pub fn select(cands: &[Candidate], limits: &LedgerLimits, header_base_fee: i64) 
     let mut left = limits.per_phase();
     let mut included = vec![];
     let mut surged = [false; 2];
+    let mut forced = vec![];
     while let Some(h) = heap.pop() {
-        let c = &cands[h.arrival];
+        let i = h.arrival;
+        let c = &cands[i];
         let room = &mut left[c.phase];
-        if !c.pinned && c.res.iter().zip(room.iter()).any(|(r, l)| r > l) {
+        let mut fits = c.pinned || c.res.iter().zip(room.iter()).all(|(r, l)| r <= l);
+        if fits && c.phase == SOROBAN && !phase.try_add(i, c.res[1].max(0) as u64, &conflicts[i]) {
+            fits = c.pinned;
+            forced.extend(Some(i).filter(|_| c.pinned));
+        }
+        if !fits {
             // Left out; the account's later transactions wait behind it.
             surged[c.phase] = true;
             continue;
@@ -182,34 +259,32 @@ pub fn select(cands: &[Candidate], limits: &LedgerLimits, header_base_fee: i64) 
         for (l, r) in room.iter_mut().zip(c.res.iter()) {
             *l = l.saturating_sub(*r);
         }
-        included.push(h.arrival);
+        included.push(i);
         if let Some(next) = chains.get_mut(&c.source).and_then(|q| q.pop_front()) {
             heap.push(head(next));
         }
     }
-    included.sort_unstable();
-    let mut base_fee = [header_base_fee; 2];
-    for phase in [CLASSIC, SOROBAN] {
-        if surged[phase] {
-            let lowest = included.iter().map(|&i| &cands[i]).filter(|c| c.phase == phase).map(Candidate::fee_per_op).min();
-            base_fee[phase] = lowest.unwrap_or(header_base_fee);
-        }
-    }
-    Selection { included, base_fee, surged }
+    let mut stages = phase.stages();
+    stages.extend(forced.into_iter().map(|i| vec![vec![i]]));
+    Try { included, surged, stages }
 }
 
 /// The two phases of a GeneralizedTransactionSet v1 as stellar-core writes them on protocol
-/// 23+: classic as one discounted-fee component, Soroban as a parallel component of one stage
-/// and one cluster; transactions in full-hash order within each (`TxSetUtils::hashTxSorter`).
-/// `txs`: (full hash — SHA-256 of the envelope XDR, see ParsedTx::full_hash —, envelope, phase).
-pub fn phases(txs: &[(&[u8; 32], &TransactionEnvelope, usize)], base_fee: [i64; 2]) -> VecM<TransactionPhase> {
-    let sorted = |phase: usize| {
-        let mut v: Vec<_> = txs.iter().filter(|t| t.2 == phase).collect();
-        v.sort_by_key(|t| *t.0);
-        v.into_iter().map(|t| t.1.clone()).collect::<Vec<_>>()
-    };
-    let classic = sorted(CLASSIC);
-    let soroban = sorted(SOROBAN);
+/// 23+ (TxSetFrame.cpp `sequentialPhaseToXdr`, `parallelPhaseToXdr`): classic as one
+/// discounted-fee component in full-hash order (`TxSetUtils::hashTxSorter`); Soroban as a
+/// parallel component of `soroban`'s stages of clusters, in hash order as
+/// `TxSetUtils::sortParallelTxsInHashOrder` puts them (parallel.rs `in_hash_order`).
+/// `txs`: (full hash — SHA-256 of the envelope XDR, see ParsedTx::full_hash —, envelope, phase);
+/// `soroban`: stages of clusters of indices into `txs`, holding each Soroban transaction once.
+pub fn phases(txs: &[(&[u8; 32], &TransactionEnvelope, usize)], soroban: &Stages, base_fee: [i64; 2]) -> VecM<TransactionPhase> {
+    let mut classic: Vec<_> = txs.iter().filter(|t| t.2 == CLASSIC).collect();
+    classic.sort_by_key(|t| *t.0);
+    let classic: Vec<TransactionEnvelope> = classic.into_iter().map(|t| t.1.clone()).collect();
+    debug_assert_eq!(
+        soroban.iter().flatten().flatten().count(),
+        txs.iter().filter(|t| t.2 == SOROBAN).count(),
+        "every Soroban transaction in one cluster"
+    );
     let classic_phase = if classic.is_empty() {
         TransactionPhase::V0(VecM::default())
     } else {
@@ -219,12 +294,17 @@ pub fn phases(txs: &[(&[u8; 32], &TransactionEnvelope, usize)], base_fee: [i64; 
         });
         TransactionPhase::V0(vec![comp].try_into().expect("one component"))
     };
-    let soroban_phase = TransactionPhase::V1(if soroban.is_empty() {
+    let stages = parallel::in_hash_order(soroban, |i| *txs[i].0);
+    let soroban_phase = TransactionPhase::V1(if stages.is_empty() {
         ParallelTxsComponent { base_fee: None, execution_stages: VecM::default() }
     } else {
-        let cluster = DependentTxCluster(soroban.try_into().unwrap_or_default());
-        let stage = ParallelTxExecutionStage(vec![cluster].try_into().expect("one cluster"));
-        ParallelTxsComponent { base_fee: Some(base_fee[SOROBAN]), execution_stages: vec![stage].try_into().expect("one stage") }
+        let stage = |s: &Vec<Vec<usize>>| {
+            let clusters: Vec<DependentTxCluster> =
+                s.iter().map(|c| DependentTxCluster(c.iter().map(|&i| txs[i].1.clone()).collect::<Vec<_>>().try_into().unwrap_or_default())).collect();
+            ParallelTxExecutionStage(clusters.try_into().unwrap_or_default())
+        };
+        let execution_stages: Vec<ParallelTxExecutionStage> = stages.iter().map(stage).collect();
+        ParallelTxsComponent { base_fee: Some(base_fee[SOROBAN]), execution_stages: execution_stages.try_into().unwrap_or_default() }
     });
     vec![classic_phase, soroban_phase].try_into().expect("two phases")
 }

@@ -9,7 +9,7 @@ fn acct(n: u8) -> AccountId {
 }
 
 fn classic(src: u8, ops: u32, bid: i64) -> Candidate {
-    Candidate { source: acct(src), phase: CLASSIC, bid, ops, res: [ops as i64, 0, 200, 0, 0, 0, 0], pinned: false }
+    Candidate { source: acct(src), phase: CLASSIC, bid, ops, res: [ops as i64, 0, 200, 0, 0, 0, 0], pinned: false, footprint: (vec![], vec![]) }
 }
 
 /// A Soroban candidate using one unit of every resource but `big` (ten units of that one).
@@ -18,7 +18,7 @@ fn soroban(src: u8, bid: i64, big: usize) -> Candidate {
     if big > 0 {
         res[big] *= 10;
     }
-    Candidate { source: acct(src), phase: SOROBAN, bid, ops: 1, res, pinned: false }
+    Candidate { source: acct(src), phase: SOROBAN, bid, ops: 1, res, pinned: false, footprint: (vec![], vec![]) }
 }
 
 fn roomy() -> LedgerLimits {
@@ -39,7 +39,7 @@ fn roomy() -> LedgerLimits {
 fn everything_fits_and_pays_the_header_base_fee() {
     let c = vec![classic(1, 1, 500), soroban(2, 900, 0), classic(3, 2, 1000)];
     let s = select(&c, &roomy(), 100);
-    assert_eq!(s, Selection { included: vec![0, 1, 2], base_fee: [100, 100], surged: [false, false] });
+    assert_eq!(s, Selection { included: vec![0, 1, 2], base_fee: [100, 100], surged: [false, false], stages: vec![vec![vec![1]]] });
 }
 
 #[test]
@@ -149,13 +149,63 @@ fn tx_set_phases_carry_the_lane_base_fees() {
     use soroban_env_host::xdr::{TransactionV1Envelope, Transaction};
     let env = TransactionEnvelope::Tx(TransactionV1Envelope { tx: Transaction::default(), signatures: VecM::default() });
     let (a, b) = ([2u8; 32], [1u8; 32]);
-    let p = phases(&[(&a, &env, CLASSIC), (&b, &env, CLASSIC), (&a, &env, SOROBAN)], [250, 100]);
+    let p = phases(&[(&a, &env, CLASSIC), (&b, &env, CLASSIC), (&a, &env, SOROBAN)], &vec![vec![vec![2]]], [250, 100]);
     let TransactionPhase::V0(comps) = &p[0] else { panic!("classic phase is v0") };
     let TxSetComponent::TxsetCompTxsMaybeDiscountedFee(c) = &comps[0];
     assert_eq!((c.base_fee, c.txs.len()), (Some(250), 2));
     let TransactionPhase::V1(par) = &p[1] else { panic!("Soroban phase is parallel") };
     assert_eq!(par.base_fee, Some(100));
     assert_eq!(par.execution_stages[0].0[0].0.len(), 1);
-    let empty = phases(&[], [100, 100]);
+    let empty = phases(&[], &vec![], [100, 100]);
     assert!(matches!(&empty[1], TransactionPhase::V1(ParallelTxsComponent { base_fee: None, .. })));
+}
+
+/// A Soroban candidate declaring `instructions`, writing the keys numbered in `rw`.
+fn soroban_at(src: u8, bid: i64, instructions: i64, rw: &[u8]) -> Candidate {
+    let mut c = soroban(src, bid, 0);
+    c.res[1] = instructions;
+    let key = |n: u8| soroban_env_host::xdr::LedgerKey::Account(soroban_env_host::xdr::LedgerKeyAccount { account_id: acct(100 + n) });
+    c.footprint = (vec![], rw.iter().map(|&n| key(n)).collect());
+    c
+}
+
+/// One cluster per stage, 20M: A (bid 300, 15M), B and C (200 each, 8M). One stage takes A
+/// (300); two stages of 10M take B and C (400); three and four take nothing. The two-stage set
+/// is kept; A waits, and the lane pays 200.
+#[test]
+fn more_stages_are_kept_when_they_take_more_fees() {
+    let c = vec![soroban_at(1, 300, 15_000_000, &[]), soroban_at(2, 200, 8_000_000, &[]), soroban_at(3, 200, 8_000_000, &[])];
+    let s = select(&c, &LedgerLimits { instructions: 20_000_000, dependent_tx_clusters: 1, ..roomy() }, 100);
+    assert_eq!(s.included, vec![1, 2]);
+    assert_eq!(s.stages, vec![vec![vec![1]], vec![vec![2]]]);
+    assert_eq!((s.base_fee[SOROBAN], s.surged[SOROBAN]), (200, true));
+}
+
+/// Two clusters per stage, 20M: A and B (10M each) write key 1, C (5M) too, D (5M) writes
+/// key 2. One stage: A → bin 0; B merges (20M); C would make it 25M: out; D → bin 1. Two
+/// stages (10M) also take 1100 in fees but in two stages; the one-stage set is kept.
+#[test]
+fn writers_of_one_key_share_a_cluster_up_to_the_cluster_limit() {
+    let c = vec![
+        soroban_at(1, 500, 10_000_000, &[1]),
+        soroban_at(2, 400, 10_000_000, &[1]),
+        soroban_at(3, 300, 5_000_000, &[1]),
+        soroban_at(4, 200, 5_000_000, &[2]),
+    ];
+    let s = select(&c, &LedgerLimits { instructions: 20_000_000, dependent_tx_clusters: 2, ..roomy() }, 100);
+    assert_eq!(s.included, vec![0, 1, 3]);
+    assert_eq!(s.stages, vec![vec![vec![0, 1], vec![3]]]);
+    assert_eq!(s.base_fee[SOROBAN], 200);
+    assert_eq!(s.stages_of_included(), vec![vec![vec![0, 1], vec![2]]]);
+}
+
+/// An account's Soroban transactions share a cluster (a sandbox rule for its chains).
+#[test]
+fn an_accounts_soroban_transactions_share_a_cluster() {
+    let c = vec![soroban_at(1, 500, 1_000_000, &[]), soroban_at(2, 400, 1_000_000, &[]), soroban_at(1, 300, 1_000_000, &[])];
+    let limits = LedgerLimits { instructions: 1_500_000, dependent_tx_clusters: 2, ..roomy() };
+    let s = select(&c, &limits, 100);
+    // 0 → bin 0, 1 → bin 1, 2 merges with 0: 2M > 1.5M, out.
+    assert_eq!(s.stages, vec![vec![vec![0], vec![1]]]);
+    assert!(s.surged[SOROBAN]);
 }

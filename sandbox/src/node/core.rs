@@ -113,7 +113,7 @@ impl Node {
             sim_memo: Default::default(),
         };
         let header = node.make_header(1, genesis_time, [0; 32], [0; 32], [0; 32]);
-        let (tx_set, _) = txset::tx_set([0; 32], txset::phases(&[], [BASE_FEE as i64; 2]));
+        let (tx_set, _) = txset::tx_set([0; 32], txset::phases(&[], &vec![], [BASE_FEE as i64; 2]));
         node.push_ledger(header, tx_set, vec![], vec![], Default::default());
         Ok(node)
     }
@@ -269,22 +269,26 @@ impl Node {
         let close_time = self.chain.clock.next_close(last.close_time);
         let li = self.ledger_info(seq, close_time);
         let mut dropped = vec![];
-        let (mut txs, base_fee, surged) = if from_queue {
+        let phase_of = |p: &ParsedTx| if p.is_soroban() { txset::SOROBAN } else { txset::CLASSIC };
+        let (mut txs, base_fee, surged, stages) = if from_queue {
             dropped = self.drop_expired(close_time);
             let (txs, sel) = self.take_tx_set(pinned);
-            (txs, sel.base_fee, sel.surged)
+            (txs, sel.base_fee, sel.surged, sel.stages_of_included())
         } else {
-            (std::mem::take(&mut self.pending), [last.header.base_fee as i64; 2], [false; 2])
+            // Applied in the order given: the Soroban phase as one stage of one cluster.
+            let txs = std::mem::take(&mut self.pending);
+            let soroban: Vec<usize> = (0..txs.len()).filter(|&i| phase_of(&txs[i]) == txset::SOROBAN).collect();
+            let stages = if soroban.is_empty() { vec![] } else { vec![vec![soroban]] };
+            (txs, [last.header.base_fee as i64; 2], [false; 2], stages)
         };
-        let phase_of = |p: &ParsedTx| if p.is_soroban() { txset::SOROBAN } else { txset::CLASSIC };
         let set: Vec<_> = txs.iter().map(|p| (&p.full_hash, &p.envelope, phase_of(p))).collect();
-        let (tx_set, tx_set_hash) = txset::tx_set(last.hash, txset::phases(&set, base_fee));
+        let (tx_set, tx_set_hash) = txset::tx_set(last.hash, txset::phases(&set, &stages, base_fee));
         if from_queue && pinned.is_none() && self.cfg.apply_order == ApplyOrder::Core {
             let entries: Vec<_> = txs
                 .iter()
                 .map(|p| crate::apply::apply_order::Entry { full_hash: p.full_hash, source: p.source(), seq: p.tx.seq_num.0, phase: phase_of(p) })
                 .collect();
-            let order = crate::apply::apply_order::apply_order(&entries, &tx_set_hash);
+            let order = crate::apply::apply_order::apply_order(&entries, &stages, &tx_set_hash);
             let mut slots: Vec<Option<ParsedTx>> = txs.into_iter().map(Some).collect();
             txs = order.into_iter().map(|i| slots[i].take().expect("each index once")).collect();
         }

@@ -11,8 +11,21 @@ use serde_json::{json, Map, Value};
 use soroban_env_host::xdr::{ConfigSettingEntry, LedgerEntryData};
 use std::sync::Arc;
 
-const NAMES: [&str; 8] =
-    ["txCount", "instructions", "diskReadBytes", "diskReadEntries", "writeBytes", "writeEntries", "txsSizeBytes", "classicOps"];
+const NAMES: [&str; 9] = [
+    "txCount",
+    "instructions",
+    "diskReadBytes",
+    "diskReadEntries",
+    "writeBytes",
+    "writeEntries",
+    "txsSizeBytes",
+    "classicOps",
+    "dependentTxClusters",
+];
+
+/// stellar-core's MAX_LEDGER_DEPENDENT_TX_CLUSTERS (src/ledger/NetworkConfig.h): a valid
+/// ledger_max_dependent_tx_clusters is 1 to 127 (`isValidConfigSettingEntry`).
+const MAX_DEPENDENT_TX_CLUSTERS: u64 = 128;
 
 pub fn to_json(l: &LedgerLimits) -> Value {
     json!({
@@ -84,6 +97,12 @@ pub fn set(node: &mut Node, p: &Value) -> Result<Value, RpcError> {
     if let Some(v) = number(m, "txsSizeBytes", u32max)? {
         l.txs_size_bytes = u(v);
     }
+    if let Some(v) = number(m, "dependentTxClusters", MAX_DEPENDENT_TX_CLUSTERS - 1)? {
+        if v == 0 {
+            return Err(invalid("dependentTxClusters must be an integer from 1 to 127"));
+        }
+        l.dependent_tx_clusters = u(v);
+    }
     let classic_ops = number(m, "classicOps", u32max)?.map(u);
     let s = node.settings.clone();
     let (cost, bw) = (&s.ledger_cost, &s.bandwidth);
@@ -105,11 +124,14 @@ pub fn set(node: &mut Node, p: &Value) -> Result<Value, RpcError> {
     bw.ledger_max_txs_size_bytes = l.txs_size_bytes;
     let mut lanes = s.lanes.clone();
     lanes.ledger_max_tx_count = l.tx_count;
+    let mut parallel = s.parallel.clone();
+    parallel.ledger_max_dependent_tx_clusters = l.dependent_tx_clusters;
     let changed = [
         (compute != s.compute, ConfigSettingEntry::ContractComputeV0(compute)),
         (cost != s.ledger_cost, ConfigSettingEntry::ContractLedgerCostV0(cost)),
         (bw != s.bandwidth, ConfigSettingEntry::ContractBandwidthV0(bw)),
         (lanes != s.lanes, ConfigSettingEntry::ContractExecutionLanes(lanes)),
+        (parallel != s.parallel, ConfigSettingEntry::ContractParallelComputeV0(parallel)),
     ];
     let seq = node.latest().seq;
     let mut wrote = false;

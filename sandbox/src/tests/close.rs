@@ -26,13 +26,19 @@ fn payment(n: &Node, src: u8) -> ParsedTx {
 /// A SAC `transfer` of one stroop from `src` to the root account, simulated, with its
 /// source-account authorization and resources, as a signed transaction.
 fn sac_transfer(n: &Node, src: u8) -> ParsedTx {
+    sac_transfer_to(n, src, &account_id(&n.root), None)
+}
+
+/// A SAC `transfer` of one stroop from `src` to `dst`, as `sac_transfer`; with `instructions`,
+/// declaring that many (the resource fee raised by a stroop per 100 to pay for them).
+pub(super) fn sac_transfer_to(n: &Node, src: u8, dst: &AccountId, instructions: Option<u32>) -> ParsedTx {
     let k = key(src);
     let host_fn = HostFunction::InvokeContract(InvokeContractArgs {
         contract_address: native_sac(n),
         function_name: ScSymbol("transfer".try_into().unwrap()),
         args: vec![
             ScVal::Address(ScAddress::Account(account_id(&k))),
-            ScVal::Address(ScAddress::Account(account_id(&n.root))),
+            ScVal::Address(ScAddress::Account(dst.clone())),
             ScVal::I128(Int128Parts { hi: 0, lo: 1 }),
         ]
         .try_into()
@@ -48,19 +54,24 @@ fn sac_transfer(n: &Node, src: u8) -> ParsedTx {
         .iter()
         .map(|a| SorobanAuthorizationEntry::from_xdr_base64(a.as_str().unwrap(), Limits::none()).unwrap())
         .collect();
-    let data = SorobanTransactionData::from_xdr_base64(sim["transactionData"].as_str().unwrap(), Limits::none()).unwrap();
+    let mut data = SorobanTransactionData::from_xdr_base64(sim["transactionData"].as_str().unwrap(), Limits::none()).unwrap();
+    if let Some(i) = instructions {
+        assert!(i >= data.resources.instructions, "at least what simulation measured");
+        data.resources.instructions = i;
+        data.resource_fee += i as i64 / 100;
+    }
     let op = OperationBody::InvokeHostFunction(InvokeHostFunctionOp { host_function: host_fn, auth: auth.try_into().unwrap() });
     let fee = 100 + data.resource_fee as u32;
     crate::apply::parse::parse(&envelope(n.network_id, &k, seq, fee, vec![op], TransactionExt::V1(data), &[&k]), &n.network_id).unwrap()
 }
 
-fn close_meta(n: &Node) -> LedgerCloseMetaV2 {
+pub(super) fn close_meta(n: &Node) -> LedgerCloseMetaV2 {
     let LedgerCloseMeta::V2(m) = LedgerCloseMeta::from_xdr_base64(&n.latest().meta_b64, Limits::none()).unwrap() else { panic!("meta v2") };
     m
 }
 
 /// Hashes of the transactions in the latest ledger's meta, in the order they were applied.
-fn applied(n: &Node) -> Vec<[u8; 32]> {
+pub(super) fn applied(n: &Node) -> Vec<[u8; 32]> {
     close_meta(n).tx_processing.iter().map(|p| p.result.transaction_hash.0).collect()
 }
 
@@ -75,8 +86,19 @@ fn phase_hashes(set: &GeneralizedTransactionSet) -> [Vec<[u8; 32]>; 2] {
     [classic, soroban]
 }
 
+/// The Soroban phase's stages of clusters as indices into `entries` (by full hash).
+pub(super) fn soroban_stages(set: &GeneralizedTransactionSet, entries: &[Entry]) -> Vec<Vec<Vec<usize>>> {
+    let GeneralizedTransactionSet::V1(v1) = set;
+    let TransactionPhase::V1(par) = &v1.phases[1] else { panic!("Soroban phase is parallel") };
+    let index = |e: &TransactionEnvelope| {
+        let h = sha256(&e.to_xdr(Limits::none()).unwrap());
+        entries.iter().position(|x| x.full_hash == h).expect("a sent transaction")
+    };
+    par.execution_stages.iter().map(|s| s.0.iter().map(|c| c.0.iter().map(index).collect()).collect()).collect()
+}
+
 /// (hash, apply-order entry) of a pending transaction.
-fn entry(p: &ParsedTx) -> ([u8; 32], Entry) {
+pub(super) fn entry(p: &ParsedTx) -> ([u8; 32], Entry) {
     let phase = if p.is_soroban() { SOROBAN } else { CLASSIC };
     (p.hash, Entry { full_hash: p.full_hash, source: p.source(), seq: p.tx.seq_num.0, phase })
 }
@@ -111,7 +133,7 @@ fn an_ordinary_close_applies_the_set_in_stellar_cores_order() {
     let entries: Vec<Entry> = sent.iter().map(|(_, e)| e.clone()).collect();
     assert!(classic.iter().all(|h| entries.iter().any(|e| e.full_hash == *h && e.phase == CLASSIC)));
     // Applied in the order the algorithm gives for that set hash.
-    let expected: Vec<[u8; 32]> = apply_order(&entries, &set_hash).into_iter().map(|i| sent[i].0).collect();
+    let expected: Vec<[u8; 32]> = apply_order(&entries, &soroban_stages(&m.tx_set, &entries), &set_hash).into_iter().map(|i| sent[i].0).collect();
     let got = applied(&n);
     assert_eq!(got, expected);
     let arrival: Vec<[u8; 32]> = sent.iter().map(|(h, _)| *h).collect();

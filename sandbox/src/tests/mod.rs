@@ -6,6 +6,7 @@ mod classic_events;
 mod close;
 mod fork;
 mod node;
+mod parallel;
 mod queue;
 mod sim_memo;
 mod snapshot;
