@@ -7,6 +7,7 @@ mod close;
 mod fork;
 mod node;
 mod queue;
+mod rpc_shapes;
 mod sim_memo;
 mod snapshot;
 mod state;
