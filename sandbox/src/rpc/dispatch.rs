@@ -233,7 +233,9 @@ fn get_transaction(node: &Node, r: HashReq) -> Result<Value, RpcError> {
             v["createdAt"] = json!(r.close_time.to_string());
             v
         }
-        None => json!({ "status": "NOT_FOUND", "txHash": hash }),
+        // stellar-rpc's NOT_FOUND carries the zero values of the fields Go does not omit
+        // (TransactionDetails and createdAt in go-stellar-sdk protocols/rpc).
+        None => json!({ "status": "NOT_FOUND", "txHash": hash, "applicationOrder": 0, "feeBump": false, "ledger": 0, "createdAt": "0" }),
     };
     v["latestLedger"] = json!(latest.seq);
     v["latestLedgerCloseTime"] = json!(latest.close_time.to_string());

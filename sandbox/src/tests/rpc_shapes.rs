@@ -151,6 +151,14 @@ fn get_transaction_and_send_transaction_check_input_as_stellar_rpc() {
     let (code, msg) = error(&call(&c, "getTransaction", json!({ "hash": "zz".repeat(32) })));
     assert!(code == -32602 && msg.starts_with("incorrect hash: "), "{code} {msg}");
     assert_eq!(error(&call(&c, "sendTransaction", json!({ "transaction": "AAAA" }))), (-32602, "invalid_xdr".into()));
+    let v = call(&c, "getTransaction", json!({ "hash": "00".repeat(32) }))["result"].clone();
+    let latest = c.lock().latest().clone();
+    assert_eq!(
+        v,
+        json!({ "status": "NOT_FOUND", "txHash": "00".repeat(32), "applicationOrder": 0, "feeBump": false, "ledger": 0, "createdAt": "0",
+                "latestLedger": latest.seq, "latestLedgerCloseTime": latest.close_time.to_string(), "oldestLedger": 1,
+                "oldestLedgerCloseTime": c.lock().oldest().close_time.to_string() })
+    );
 }
 
 #[test]
