@@ -48,7 +48,13 @@ describe('protocol and getEvents filters through rpc.Server', () => {
     closeTimeMs.writeBigUInt64BE(BigInt(latest.closeTime) * 1000n)
     const signature = Buffer.from(new xdr.LedgerCloseValueSignature({ nodeId: Keypair.random().xdrAccountId(), signature: Buffer.alloc(64) }).toXDR())
     const p30 = Buffer.concat([raw.subarray(0, at), arm, closeTimeMs, signature, raw.subarray(at + ext.length)])
-    // When this starts to pass, the SDK reads protocol 30: see sandbox/README.md, "Protocol".
+    // When these start to pass, the SDK reads protocol 30: see sandbox/README.md, "Protocol".
     expect(() => xdr.LedgerHeader.fromXDR(p30)).toThrow(/scpValue\.ext\.v: unknown enum value 3/)
+    // LedgerCloseMeta (getLatestLedger's and getLedgers' metadataXdr) holds the header too.
+    const meta = Buffer.from(latest.metadataXdr.toXDR())
+    const inMeta = meta.indexOf(raw)
+    expect(inMeta).toBeGreaterThan(0)
+    const meta30 = Buffer.concat([meta.subarray(0, inMeta), p30, meta.subarray(inMeta + raw.length)])
+    expect(() => xdr.LedgerCloseMeta.fromXDR(meta30)).toThrow(/unknown enum value 3/)
   })
 })
