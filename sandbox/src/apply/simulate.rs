@@ -115,7 +115,11 @@ pub fn simulate_as(cx: &SimContext, li: &LedgerInfo, p: SimulateParams, xdr_form
         Ok(f) => f,
         Err(e) => return Ok(json!({ "error": e, "latestLedger": latest })),
     };
-    let ptx = crate::apply::parse::parse(&p.transaction, &cx.network_id)?;
+    // stellar-rpc answers an envelope it cannot decode in the result, not as a JSON-RPC error
+    // (cmd/stellar-rpc/internal/methods/simulate_transaction.go).
+    let Ok(ptx) = crate::apply::parse::parse(&p.transaction, &cx.network_id) else {
+        return Ok(json!({ "error": "Could not unmarshal transaction", "latestLedger": latest }));
+    };
     // Fork mode: the host reads entries one at a time; an upstream failure among them is the
     // simulation's error (it names the key and the upstream).
     let upstream = cx.store.upstream();
@@ -132,10 +136,17 @@ pub fn simulate_as(cx: &SimContext, li: &LedgerInfo, p: SimulateParams, xdr_form
     }))
 }
 
+/// stellar-rpc's answer to an ExtendFootprintTtl / RestoreFootprint without SorobanTransactionData.
+const NO_FOOTPRINT: &str = "To perform a SimulateTransaction for ExtendFootprintTtl or RestoreFootprint operations, SorobanTransactionData must be provided";
+
 fn simulate_parsed(cx: &SimContext, li: &LedgerInfo, ptx: crate::apply::parse::ParsedTx, p: SimulateParams, fmt: XdrFormat) -> Result<Value, String> {
     let latest = cx.latest;
+    // stellar-rpc's checks, in its order and words.
     if ptx.tx.operations.len() != 1 {
-        return Err("simulateTransaction needs a transaction with exactly one operation".into());
+        return Err("Transaction contains more than one operation".into());
+    }
+    if !matches!(ptx.tx.memo, soroban_env_host::xdr::Memo::None) {
+        return Err("Transaction contains a memo. Soroban transactions do not support memos.".into());
     }
     let op = &ptx.tx.operations[0];
     let source = op.source_account.as_ref().map(crate::base::codec::muxed_to_account).unwrap_or_else(|| ptx.source());
@@ -202,7 +213,7 @@ fn simulate_parsed(cx: &SimContext, li: &LedgerInfo, ptx: crate::apply::parse::P
             Ok(out)
         }
         OperationBody::ExtendFootprintTtl(ext) => {
-            let keys = ptx.soroban_data().map(|d| d.resources.footprint.read_only.to_vec()).unwrap_or_default();
+            let keys = ptx.soroban_data().ok_or(NO_FOOTPRINT)?.resources.footprint.read_only.to_vec();
             let r = simulate_extend_ttl_op(&StoreSnapshot(store), cfg, &adj, li, &keys, ext.extend_to)
                 .map_err(|e| format!("simulation failed: {e}"))?;
             let mut out = resources(fmt, &r.transaction_data);
@@ -211,14 +222,15 @@ fn simulate_parsed(cx: &SimContext, li: &LedgerInfo, ptx: crate::apply::parse::P
             Ok(out)
         }
         OperationBody::RestoreFootprint(_) => {
-            let keys = ptx.soroban_data().map(|d| d.resources.footprint.read_write.to_vec()).unwrap_or_default();
+            let keys = ptx.soroban_data().ok_or(NO_FOOTPRINT)?.resources.footprint.read_write.to_vec();
             let r = simulate_restore_op(&StoreSnapshot(store), cfg, &adj, li, &keys).map_err(|e| format!("simulation failed: {e}"))?;
             let mut out = resources(fmt, &r.transaction_data);
             out["latestLedger"] = json!(latest);
             put_events(&mut out, fmt, &[]);
             Ok(out)
         }
-        _ => Err("simulateTransaction needs an InvokeHostFunction, ExtendFootprintTtl or RestoreFootprint operation".into()),
+        // Go's name of the operation type (`OperationTypePayment`).
+        other => Err(format!("Transaction contains unsupported operation type: OperationType{}", other.name())),
     }
 }
 

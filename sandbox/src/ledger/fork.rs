@@ -2,7 +2,7 @@
 //! does not hold is read from the upstream RPC once (getLedgerEntries, batched) and cached;
 //! writes stay in the node's own layer (store.rs).
 
-use crate::ledger::entry::{has_ttl, key_hash, Stored};
+use crate::ledger::entry::Stored;
 use crate::ledger::upstream::{Upstream, MAX_KEYS_PER_REQUEST};
 use serde_json::{json, Value};
 use soroban_env_host::xdr::*;
@@ -14,8 +14,6 @@ use std::sync::Mutex;
 struct Cache {
     /// Every key asked of the upstream: its entry, or None when the upstream has none.
     entries: HashMap<LedgerKey, Option<Stored>>,
-    /// TTL key hash -> contract entry key, for the cached contract entries.
-    ttl_index: HashMap<[u8; 32], LedgerKey>,
 }
 
 pub struct Fork {
@@ -96,9 +94,6 @@ impl Fork {
                 if let LedgerEntryData::ContractCode(c) = &s.entry.data {
                     codes.push(c.code.to_vec());
                 }
-                if has_ttl(&k) {
-                    cache.ttl_index.insert(key_hash(&k), k.clone());
-                }
                 cache.entries.insert(k, Some(s));
             }
             drop(cache);
@@ -126,13 +121,6 @@ impl Fork {
     /// The cached entry of a key already fetched (no request, not counted).
     pub fn peek(&self, key: &LedgerKey) -> Option<Stored> {
         self.cache().entries.get(key).cloned().flatten()
-    }
-
-    /// The cached contract entry a TTL key points at, with its key.
-    pub fn ttl_target(&self, t: &LedgerKeyTtl) -> Option<(LedgerKey, Stored)> {
-        let cache = self.cache();
-        let k = cache.ttl_index.get(&t.key_hash.0)?;
-        Some((k.clone(), cache.entries.get(k)?.clone()?))
     }
 
     /// Every cached upstream entry.

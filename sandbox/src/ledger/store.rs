@@ -1,11 +1,11 @@
 //! Ledger state: every live ledger entry with its TTL, keyed by LedgerKey.
 
-use crate::ledger::entry::{has_ttl, is_temporary, key_hash, ttl_entry, Stored};
+use crate::ledger::entry::{is_temporary, Stored};
 use crate::ledger::fork::Fork;
 use soroban_env_host::storage::{EntryWithLiveUntil, SnapshotSource};
-use soroban_env_host::xdr::{LedgerEntry, LedgerEntryData, LedgerKey, LedgerKeyTtl};
+use soroban_env_host::xdr::{LedgerEntryData, LedgerKey};
 use soroban_env_host::HostError;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -21,8 +21,6 @@ fn next_generation() -> u64 {
 #[derive(Clone)]
 pub struct Store {
     entries: BTreeMap<LedgerKey, Stored>,
-    /// TTL key hash -> entry key, so TTL keys can be read like other keys.
-    ttl_index: HashMap<[u8; 32], LedgerKey>,
     /// Fork mode: the upstream network below this node's own entries.
     upstream: Option<Arc<Fork>>,
     /// Fork mode: keys deleted on this node that the upstream may still hold.
@@ -36,7 +34,7 @@ pub struct Store {
 
 impl Default for Store {
     fn default() -> Self {
-        Store { entries: BTreeMap::new(), ttl_index: HashMap::new(), upstream: None, deleted: BTreeSet::new(), generation: next_generation() }
+        Store { entries: BTreeMap::new(), upstream: None, deleted: BTreeSet::new(), generation: next_generation() }
     }
 }
 
@@ -114,26 +112,8 @@ impl Store {
         f.fetch(&missing)
     }
 
-    /// Reads a TTL key as the TTL entry of the contract entry it points at.
-    pub fn get_ttl_entry(&self, key: &LedgerKeyTtl) -> Option<LedgerEntry> {
-        let (target, s) = match self.ttl_index.get(&key.key_hash.0) {
-            Some(t) => (t.clone(), self.entries.get(t)?.clone()),
-            None => {
-                let (t, s) = self.upstream.as_ref()?.ttl_target(key)?;
-                if self.deleted.contains(&t) {
-                    return None;
-                }
-                (t, s)
-            }
-        };
-        Some(ttl_entry(&target, s.live_until?, s.entry.last_modified_ledger_seq))
-    }
-
     pub fn put(&mut self, key: LedgerKey, stored: Stored) {
         self.generation = next_generation();
-        if has_ttl(&key) && !self.entries.contains_key(&key) {
-            self.ttl_index.insert(key_hash(&key), key.clone());
-        }
         if self.upstream.is_some() {
             self.deleted.remove(&key);
         }
@@ -142,9 +122,7 @@ impl Store {
 
     pub fn remove(&mut self, key: &LedgerKey) {
         self.generation = next_generation();
-        if self.entries.remove(key).is_some() && has_ttl(key) {
-            self.ttl_index.remove(&key_hash(key));
-        }
+        self.entries.remove(key);
         if self.upstream.is_some() {
             self.deleted.insert(key.clone());
         }

@@ -42,10 +42,10 @@ pub fn simulate_memoized(node: &mut Node, p: SimulateParams, xdr_format: Option<
     if let Some(v) = node.sim_memo.answer(state, &req) {
         return Ok(v);
     }
-    // An Err (an envelope that does not decode) is not kept: it is cheap to find again. An
-    // answer with an `error` field is kept: outside fork mode nothing transient goes into it
-    // (no network read), so a trap, an auth failure or a budget overrun is the same for the
-    // same request against the same state, as every other answer is.
+    // An answer with an `error` field is kept too: outside fork mode nothing transient goes into
+    // it (no network read), so an envelope that does not decode, a trap, an auth failure or a
+    // budget overrun is the same for the same request against the same state, as every other
+    // answer is.
     let v = simulate_as(&node.sim_context(), &li, p, req.xdr_format.as_deref())?;
     node.sim_memo.keep(req, &v);
     Ok(v)

@@ -1,7 +1,7 @@
 //! JSON-RPC dispatch: the request enum (the wire contract) and the Stellar RPC methods.
 
 use crate::base::codec::b64;
-use crate::base::errors::{invalid, RpcError};
+use crate::base::errors::{invalid, verbatim, RpcError, INVALID_PARAMS};
 use crate::node::core::Node;
 use crate::rpc::formats::{format_param, tx_json};
 use crate::rpc::params::parse;
@@ -145,25 +145,29 @@ fn build_timestamp() -> String {
     crate::rpc::events::rfc3339(t).trim_end_matches('Z').to_string()
 }
 
+/// getLedgerEntries' key limit (`getLedgerEntriesMaxKeys` in stellar-rpc).
+const MAX_LEDGER_KEYS: usize = 200;
+
 fn ledger_entries(node: &Node, r: KeysReq) -> Result<Value, RpcError> {
     let fmt = format_param(&r.xdr_format)?;
-    if r.keys.len() > 200 {
-        return Err(invalid("at most 200 keys per getLedgerEntries request"));
+    // stellar-rpc's checks and messages (cmd/stellar-rpc/internal/methods/get_ledger_entries.go).
+    if r.keys.len() > MAX_LEDGER_KEYS {
+        return Err(verbatim(INVALID_PARAMS, format!("key count ({}) exceeds maximum supported ({MAX_LEDGER_KEYS})", r.keys.len())));
     }
-    let keys = r
-        .keys
-        .iter()
-        .map(|k| LedgerKey::from_xdr_base64(k, Limits::len(1 << 20)).map_err(|e| invalid(format!("key {k:?} is not LedgerKey XDR: {e}"))))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut keys = vec![];
+    for (i, k) in r.keys.iter().enumerate() {
+        let key = LedgerKey::from_xdr_base64(k, Limits::len(1 << 20)).map_err(|_| verbatim(INVALID_PARAMS, format!("cannot unmarshal key value {k} at index {i}")))?;
+        // A TTL is served with its entry (`liveUntilLedgerSeq`), never on its own.
+        if matches!(key, LedgerKey::Ttl(_)) {
+            return Err(verbatim(INVALID_PARAMS, "ledger ttl entries cannot be queried directly"));
+        }
+        keys.push(key);
+    }
     let store = &node.chain.store;
     let entries = store.lookup_many(&keys).map_err(RpcError::Internal)?;
     let mut out = vec![];
     for ((k, key), stored) in r.keys.iter().zip(&keys).zip(entries) {
-        let found = match key {
-            LedgerKey::Ttl(t) => store.get_ttl_entry(t).map(|e| (e, None)),
-            _ => stored.map(|s| (s.entry, s.live_until)),
-        };
-        if let Some((entry, live_until)) = found {
+        if let Some((entry, live_until)) = stored.map(|s| (s.entry, s.live_until)) {
             let key_v = if fmt.is_json() { fmt.typed(key) } else { json!(k) };
             let mut v = json!({
                 fmt.key("key", "keyJson"): key_v,
@@ -182,7 +186,8 @@ fn ledger_entries(node: &Node, r: KeysReq) -> Result<Value, RpcError> {
 
 fn send(node: &mut Node, r: TxReq) -> Result<Value, RpcError> {
     let fmt = format_param(&r.xdr_format)?;
-    let ptx = crate::apply::parse::parse(&r.transaction, &node.network_id).map_err(invalid)?;
+    // An envelope that does not decode is stellar-rpc's `invalid_xdr` (methods/send_transaction.go).
+    let ptx = crate::apply::parse::parse(&r.transaction, &node.network_id).map_err(|_| verbatim(INVALID_PARAMS, "invalid_xdr"))?;
     let hash = hex::encode(ptx.hash);
     let latest = node.latest().clone();
     let base = json!({ "hash": hash, "latestLedger": latest.seq, "latestLedgerCloseTime": latest.close_time.to_string() });
@@ -213,7 +218,14 @@ fn send(node: &mut Node, r: TxReq) -> Result<Value, RpcError> {
 fn get_transaction(node: &Node, r: HashReq) -> Result<Value, RpcError> {
     let fmt = format_param(&r.xdr_format)?;
     let hash = r.hash.as_str();
-    let bytes = hex::decode(hash).ok().and_then(|b| <[u8; 32]>::try_from(b).ok()).ok_or_else(|| invalid(format!("hash {hash:?} is not 64 hex characters")))?;
+    // stellar-rpc's checks and messages (cmd/stellar-rpc/internal/methods/get_transaction.go).
+    if hash.len() != 64 {
+        return Err(verbatim(INVALID_PARAMS, format!("unexpected hash length ({})", hash.len())));
+    }
+    let bytes: [u8; 32] = hex::decode(hash)
+        .map_err(|e| verbatim(INVALID_PARAMS, format!("incorrect hash: {e}")))?
+        .try_into()
+        .map_err(|_| verbatim(INVALID_PARAMS, format!("unexpected hash length ({})", hash.len())))?;
     let (latest, oldest) = (node.latest(), node.oldest());
     let mut v = match node.chain.txs.get(&bytes) {
         Some(r) => {
@@ -221,7 +233,9 @@ fn get_transaction(node: &Node, r: HashReq) -> Result<Value, RpcError> {
             v["createdAt"] = json!(r.close_time.to_string());
             v
         }
-        None => json!({ "status": "NOT_FOUND", "txHash": hash }),
+        // stellar-rpc's NOT_FOUND carries the zero values of the fields Go does not omit
+        // (TransactionDetails and createdAt in go-stellar-sdk protocols/rpc).
+        None => json!({ "status": "NOT_FOUND", "txHash": hash, "applicationOrder": 0, "feeBump": false, "ledger": 0, "createdAt": "0" }),
     };
     v["latestLedger"] = json!(latest.seq);
     v["latestLedgerCloseTime"] = json!(latest.close_time.to_string());

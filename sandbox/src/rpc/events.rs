@@ -1,7 +1,7 @@
 //! getEvents: contract events with stellar-rpc ids ("%019d-%010d"), filters, topic wildcards,
 //! cursor paging and the retention window.
 
-use crate::base::errors::{invalid, RpcError};
+use crate::base::errors::{invalid, verbatim, RpcError, INVALID_PARAMS, INVALID_REQUEST};
 use crate::base::records::EventRecord;
 use crate::base::xdrjson::XdrFormat;
 use crate::node::core::Node;
@@ -25,38 +25,64 @@ struct Filter {
     topics: Vec<Vec<Segment>>,
 }
 
-fn compile(f: &EventFilter) -> Result<Filter, RpcError> {
-    let kinds = match f.kind.as_deref() {
-        None | Some("") => vec![],
-        Some("contract") => vec![ContractEventType::Contract],
-        Some("system") => vec![ContractEventType::System],
-        Some("diagnostic") => vec![ContractEventType::Diagnostic],
-        Some(k) => return Err(invalid(format!("filter type {k:?}: use contract, system or diagnostic"))),
-    };
-    if f.contract_ids.len() > 5 || f.topics.len() > 5 {
-        return Err(invalid("a filter takes at most 5 contractIds and 5 topic patterns"));
+/// A request error with stellar-rpc's code and text (`GetEventsRequest.Valid` and
+/// `EventFilter.Valid` in go-stellar-sdk protocols/rpc/get_events.go).
+fn refuse(m: impl Into<String>) -> RpcError {
+    verbatim(INVALID_PARAMS, m)
+}
+
+/// One filter, checked in stellar-rpc's order: type, the counts, contract ids, topics. `n` is
+/// its position (from 1) for the message.
+fn compile(n: usize, f: &EventFilter) -> Result<Filter, RpcError> {
+    let bad = |m: String| refuse(format!("filter {n} invalid: {m}"));
+    // `type` is a comma-joined set: "contract", "system" or "system,contract".
+    let kind = f.kind.as_deref().unwrap_or("");
+    let mut kinds = vec![];
+    for k in kind.split(',').filter(|_| !kind.is_empty()) {
+        kinds.push(match k {
+            "contract" => ContractEventType::Contract,
+            "system" => ContractEventType::System,
+            // Diagnostic events are not in the getEvents stream (stellar-rpc 23+).
+            _ => return Err(bad("filter type invalid: if set, type must be either 'system' or 'contract'".into())),
+        });
+    }
+    if f.contract_ids.len() > 5 {
+        return Err(bad("maximum 5 contract IDs per filter".into()));
+    }
+    if f.topics.len() > 5 {
+        return Err(bad("maximum 5 topics per filter".into()));
     }
     let contracts = f
         .contract_ids
         .iter()
-        .map(|c| ContractId::from_str(c).map(|c| c.0 .0).map_err(|_| invalid(format!("contractId {c:?} is not a C... strkey"))))
+        .enumerate()
+        .map(|(i, c)| ContractId::from_str(c).map(|c| c.0 .0).map_err(|_| bad(format!("contract ID {} invalid", i + 1))))
         .collect::<Result<_, _>>()?;
     let mut topics = vec![];
-    for t in &f.topics {
-        if t.is_empty() || t.len() > 5 {
-            return Err(invalid("a topic pattern has 1 to 4 segments (plus an optional trailing \"**\")"));
+    for (j, t) in f.topics.iter().enumerate() {
+        let bad_topic = |m: String| bad(format!("topic {} invalid: {m}", j + 1));
+        if t.is_empty() {
+            return Err(bad_topic("topic must have at least 1 segment".into()));
+        }
+        let fixed = if t.last().map(String::as_str) == Some("**") { &t[..t.len() - 1] } else { &t[..] };
+        if let Some(k) = fixed.iter().position(|s| s == "**") {
+            return Err(bad_topic(format!("segment {} invalid: wildcard '**' is only allowed as the last segment", k + 1)));
+        }
+        if fixed.len() > 4 {
+            return Err(bad_topic("topic cannot have more than 4 segments".into()));
         }
         let mut segs = vec![];
-        for (i, s) in t.iter().enumerate() {
+        for s in fixed {
             segs.push(match s.as_str() {
                 "*" => Segment::Any,
-                "**" if i == t.len() - 1 => Segment::Rest,
-                "**" => return Err(invalid("\"**\" is only allowed as the last topic segment")),
                 x => {
                     let v = ScVal::from_xdr_base64(x, Limits::len(1 << 16)).map_err(|_| invalid(format!("topic segment {x:?} is not ScVal XDR")))?;
                     Segment::Exact(v.to_xdr_base64(Limits::none()).unwrap())
                 }
             });
+        }
+        if fixed.len() < t.len() {
+            segs.push(Segment::Rest);
         }
         topics.push(segs);
     }
@@ -110,32 +136,37 @@ pub fn rfc3339(t: u64) -> String {
 pub fn get_events(node: &Node, r: EventsReq) -> Result<Value, RpcError> {
     let fmt = crate::rpc::formats::format_param(&r.xdr_format)?;
     let (oldest, latest) = (node.oldest().seq, node.latest().seq);
-    if r.filters.len() > 5 {
-        return Err(invalid("at most 5 filters"));
-    }
-    let filters = r.filters.iter().map(compile).collect::<Result<Vec<_>, _>>()?;
-    let lim = r.pagination.as_ref().and_then(|p| p.limit).unwrap_or(DEFAULT_LIMIT);
-    if lim == 0 || lim > MAX_LIMIT {
-        return Err(invalid(format!("limit must be between 1 and {MAX_LIMIT}")));
-    }
+    // stellar-rpc reads 0 as "not given" (Go's zero value); so does `null`.
+    let (start_ledger, end_ledger) = (r.start_ledger.filter(|s| *s != 0), r.end_ledger.filter(|e| *e != 0));
     let cursor = r.pagination.as_ref().and_then(|p| p.cursor.clone());
-    let start = match (&cursor, r.start_ledger) {
-        (Some(c), _) => {
-            let toid: u64 = c.split('-').next().and_then(|t| t.parse().ok()).ok_or_else(|| invalid(format!("bad cursor {c:?}")))?;
-            ((toid >> 32) as u32).max(oldest)
+    if cursor.is_some() {
+        if start_ledger.is_some() || end_ledger.is_some() {
+            return Err(refuse("ledger ranges and cursor cannot both be set"));
         }
-        (None, Some(s)) => {
-            if s < oldest || s > latest {
-                return Err(invalid(format!("startLedger must be between the oldest ledger: {oldest} and the latest ledger: {latest}")));
-            }
-            s
-        }
-        (None, None) => return Err(invalid("startLedger or pagination.cursor is required")),
-    };
-    let end = r.end_ledger.unwrap_or(u32::MAX).min(latest + 1);
-    if end <= start && cursor.is_none() {
-        return Err(invalid("endLedger must be after startLedger"));
+    } else if start_ledger.is_none() {
+        return Err(refuse("startLedger must be positive"));
     }
+    // A limit of 0 is the default one, as in stellar-rpc.
+    let lim = r.pagination.as_ref().and_then(|p| p.limit).filter(|l| *l != 0).unwrap_or(DEFAULT_LIMIT);
+    if lim > MAX_LIMIT {
+        return Err(refuse(format!("limit must not exceed {MAX_LIMIT}")));
+    }
+    if r.filters.len() > 5 {
+        return Err(refuse("maximum 5 filters per request"));
+    }
+    let filters = r.filters.iter().enumerate().map(|(i, f)| compile(i + 1, f)).collect::<Result<Vec<_>, _>>()?;
+    let start = match &cursor {
+        Some(c) => c.split('-').next().and_then(|t| t.parse::<u64>().ok()).map(|t| (t >> 32) as u32).ok_or_else(|| invalid(format!("bad cursor {c:?}")))?,
+        None => start_ledger.unwrap_or_default(),
+    };
+    // A cursor whose ledger left the retention window is refused like an old startLedger.
+    if start < oldest || start > latest {
+        return Err(verbatim(INVALID_REQUEST, format!("startLedger must be within the ledger range: {oldest} - {latest}")));
+    }
+    // stellar-rpc also stops each request 10 000 ledgers after its start (`LedgerScanLimit`);
+    // the sandbox scans to the end of its window (sandbox/README.md, "Checked against
+    // stellar-rpc").
+    let end = end_ledger.unwrap_or(u32::MAX).min(latest + 1);
     let mut out = vec![];
     let mut last_id: Option<String> = None;
     // Events are stored in ledger order: start at the first one of `start`.
@@ -162,7 +193,7 @@ pub fn get_events(node: &Node, r: EventsReq) -> Result<Value, RpcError> {
     // id of ledger end - 1 (a ledger's first fee event has the id "<toid(end, 0, 0)>-0000000000").
     let cursor = match last_id {
         Some(id) if out.len() >= lim => id,
-        _ => format!("{:019}-{:010}", crate::history::toid::toid(end.min(latest + 1).saturating_sub(1), (1 << 20) - 1, (1 << 12) - 1), u32::MAX),
+        _ => format!("{:019}-{:010}", crate::history::toid::toid(end.saturating_sub(1), (1 << 20) - 1, (1 << 12) - 1), u32::MAX),
     };
     let (l, o) = (node.latest(), node.oldest());
     Ok(json!({ "events": out, "cursor": cursor, "latestLedger": l.seq, "oldestLedger": o.seq,

@@ -1,6 +1,6 @@
 //! getLedgers and getTransactions: paging through the retained history.
 
-use crate::base::errors::{invalid, verbatim, RpcError, INVALID_REQUEST};
+use crate::base::errors::{invalid, verbatim, RpcError, INVALID_PARAMS, INVALID_REQUEST};
 use crate::base::xdrjson::XdrFormat;
 use crate::history::toid::toid;
 use crate::node::core::Node;
@@ -12,24 +12,34 @@ use soroban_env_host::xdr::{LedgerCloseMeta, LedgerHeaderHistoryEntry, LedgerHea
 const DEFAULT_LIMIT: usize = 50;
 const MAX_LIMIT: usize = 200;
 
+/// The start of a page: `ValidatePagination` (go-stellar-sdk protocols/rpc/get_ledgers.go, shared
+/// by getLedgers and getTransactions; its errors are -32600), then the cursor, which
+/// `cursor_to_ledger` reads as (ledger, transactions of it already seen).
 fn start_of(node: &Node, r: &RangeReq, cursor_to_ledger: impl Fn(&str) -> Option<(u32, u32)>) -> Result<(u32, u32), RpcError> {
     let (oldest, latest) = (node.oldest().seq, node.latest().seq);
-    if let Some(c) = r.pagination.as_ref().and_then(|p| p.cursor.as_deref()) {
-        return cursor_to_ledger(c).ok_or_else(|| invalid(format!("bad cursor {c:?}")));
+    let start = r.start_ledger.unwrap_or(0);
+    let page = r.pagination.as_ref();
+    let cursor = page.and_then(|p| p.cursor.as_deref()).filter(|c| !c.is_empty());
+    let bad_page = || verbatim(INVALID_REQUEST, format!("start ledger ({start}) must be between the oldest ledger: {oldest} and the latest ledger: {latest} for this rpc instance"));
+    match cursor {
+        Some(c) if start != 0 => return Err(verbatim(INVALID_REQUEST, format!("startLedger ({start}) and cursor ({c}) cannot both be set"))),
+        Some(_) => {}
+        None if start < oldest || start > latest => return Err(bad_page()),
+        None => {}
     }
-    let Some(s) = r.start_ledger else { return Err(invalid("startLedger or pagination.cursor is required")) };
-    if s < oldest || s > latest {
-        return Err(invalid(format!("startLedger must be between the oldest ledger: {oldest} and the latest ledger: {latest}")));
+    if page.and_then(|p| p.limit).is_some_and(|l| l > MAX_LIMIT) {
+        return Err(verbatim(INVALID_REQUEST, format!("limit must not exceed {MAX_LIMIT}")));
     }
-    Ok((s, 0))
+    match cursor {
+        Some(c) => cursor_to_ledger(c).ok_or_else(|| invalid(format!("bad cursor {c:?}"))),
+        None => Ok((start, 0)),
+    }
 }
 
-fn limit(r: &RangeReq) -> Result<usize, RpcError> {
-    let l = r.pagination.as_ref().and_then(|p| p.limit).unwrap_or(DEFAULT_LIMIT);
-    if l == 0 || l > MAX_LIMIT {
-        return Err(invalid(format!("limit must be between 1 and {MAX_LIMIT}")));
-    }
-    Ok(l)
+/// The page size; 0 (or none) is the default, as in stellar-rpc. `start_of` has refused one
+/// above the maximum.
+fn limit(r: &RangeReq) -> usize {
+    r.pagination.as_ref().and_then(|p| p.limit).filter(|l| *l != 0).unwrap_or(DEFAULT_LIMIT).min(MAX_LIMIT)
 }
 
 /// getLedgers and getTransactions refuse an unknown `xdrFormat` as an invalid request, as
@@ -40,8 +50,16 @@ fn format_of(r: &RangeReq) -> Result<XdrFormat, RpcError> {
 
 pub fn get_ledgers(node: &Node, r: RangeReq) -> Result<Value, RpcError> {
     let fmt = format_of(&r)?;
-    let (start, _) = start_of(node, &r, |c| c.parse::<u32>().ok().map(|s| (s + 1, 0)))?;
-    let lim = limit(&r)?;
+    let (start, _) = start_of(node, &r, |c| c.parse::<u32>().ok().map(|s| (s.saturating_add(1), 0)))?;
+    // A cursor past the window is stellar-rpc's -32602 (`parseCursor`, methods/get_ledgers.go).
+    if r.pagination.as_ref().and_then(|p| p.cursor.as_deref()).is_some_and(|c| !c.is_empty()) {
+        let (oldest, latest) = (node.oldest().seq, node.latest().seq);
+        if start < oldest || start > latest {
+            let c = r.pagination.as_ref().and_then(|p| p.cursor.clone()).unwrap_or_default();
+            return Err(verbatim(INVALID_PARAMS, format!("cursor ('{c}') must be between the oldest ledger: {oldest} and the latest ledger: {latest} for this rpc instance")));
+        }
+    }
+    let lim = limit(&r);
     let ledgers: Vec<Value> = node
         .chain
         .ledgers
@@ -75,7 +93,7 @@ pub fn get_transactions(node: &Node, r: RangeReq) -> Result<Value, RpcError> {
         let t: u64 = c.parse().ok()?;
         Some(((t >> 32) as u32, ((t >> 12) & 0xFFFFF) as u32))
     })?;
-    let lim = limit(&r)?;
+    let lim = limit(&r);
     let fmt = format_of(&r)?;
     let mut out = vec![];
     let mut cursor = toid(start, after_order, 0);

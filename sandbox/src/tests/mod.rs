@@ -8,6 +8,7 @@ mod fork;
 mod node;
 mod parallel;
 mod queue;
+mod rpc_shapes;
 mod sim_memo;
 mod snapshot;
 mod state;
