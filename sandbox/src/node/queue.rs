@@ -255,6 +255,7 @@ impl Node {
             "pending": list,
             "nextLedgerBaseFee": { "classic": sel.base_fee[txset::CLASSIC].to_string(), "soroban": sel.base_fee[txset::SOROBAN].to_string() },
             "latestLedger": self.latest().seq,
+            "queueRules": self.cfg.queue_rules.name(),
         })
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::base::codec::b64;
 use crate::base::errors::{invalid, RpcError};
+use crate::node::admission::Refusal;
 use crate::node::core::Node;
 use crate::rpc::formats::{format_param, tx_json};
 use crate::rpc::params::parse;
@@ -202,7 +203,10 @@ fn send(node: &mut Node, r: TxReq) -> Result<Value, RpcError> {
                 node.close_ledger();
             }
         }
-        Err(result) => {
+        // stellar-rpc's sendTransaction (cmd/stellar-rpc/internal/methods/send_transaction.go)
+        // answers TRY_AGAIN_LATER with hash, status and the latest ledger only.
+        Err(Refusal::TryAgainLater) => v["status"] = json!("TRY_AGAIN_LATER"),
+        Err(Refusal::Error(result)) => {
             v["status"] = json!("ERROR");
             v[fmt.key("errorResultXdr", "errorResultJson")] = fmt.typed(&result);
         }
