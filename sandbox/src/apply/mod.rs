@@ -8,6 +8,7 @@ pub mod execute;
 pub mod fees;
 pub mod keys;
 pub mod parse;
+pub mod refusal;
 pub mod replace_by_fee;
 pub mod sim_memo;
 pub mod simulate;

@@ -14,7 +14,7 @@ use crate::ledger::entry::Stored;
 use crate::ledger::network::{self, Settings};
 use crate::ledger::overlay::Overlay;
 use crate::ledger::store::Store;
-use crate::node::admission::Refusal;
+use crate::apply::refusal::Refusal;
 use crate::node::config::{ApplyOrder, Config, QueueRules};
 use ed25519_dalek::SigningKey;
 use soroban_env_host::xdr::*;

@@ -2,7 +2,7 @@
 
 use crate::base::codec::b64;
 use crate::base::errors::{invalid, RpcError};
-use crate::node::admission::Refusal;
+use crate::apply::refusal::Refusal;
 use crate::node::core::Node;
 use crate::rpc::formats::{format_param, tx_json};
 use crate::rpc::params::parse;
