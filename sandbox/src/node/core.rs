@@ -3,6 +3,7 @@
 
 use crate::apply::execute::{self, ApplyContext, Applied};
 use crate::apply::parse::ParsedTx;
+use crate::apply::refusal::Refusal;
 use crate::apply::{tx, txset};
 use crate::base::clock::Clock;
 use crate::base::codec::{account_id, b64, sha256};
@@ -14,7 +15,6 @@ use crate::ledger::entry::Stored;
 use crate::ledger::network::{self, Settings};
 use crate::ledger::overlay::Overlay;
 use crate::ledger::store::Store;
-use crate::apply::refusal::Refusal;
 use crate::node::config::{ApplyOrder, Config, QueueRules};
 use ed25519_dalek::SigningKey;
 use soroban_env_host::xdr::*;

@@ -1,8 +1,8 @@
 //! JSON-RPC dispatch: the request enum (the wire contract) and the Stellar RPC methods.
 
+use crate::apply::refusal::Refusal;
 use crate::base::codec::b64;
 use crate::base::errors::{invalid, RpcError};
-use crate::apply::refusal::Refusal;
 use crate::node::core::Node;
 use crate::rpc::formats::{format_param, tx_json};
 use crate::rpc::params::parse;
