@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm run sandbox -- [--port N] [--ledger-interval SECONDS] [--manual] [--seed S] [--state FILE]
-#                     [--network-passphrase P]`
+#                     [--network-passphrase P] [--queue-rules strict|relaxed]`
 # Builds the local network node if sandbox/ changed (profile `sandbox`), then runs it in the
 # foreground. It prints `sandbox ready <rpc-url>` once it answers; Ctrl-C / SIGTERM stop it
 # (writing --state FILE when given).

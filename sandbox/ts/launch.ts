@@ -40,6 +40,12 @@ export interface StartSandboxOptions {
    */
   applyOrder?: 'core' | 'arrival'
   /**
+   * What the queue admits from one source account: 'strict' (the default, stellar-core's: one
+   * pending transaction per account, another answered TRY_AGAIN_LATER until a ledger takes the
+   * first) or 'relaxed' (several, in sequence order, which the network refuses).
+   */
+  queueRules?: 'strict' | 'relaxed'
+  /**
    * Answer an identical simulateTransaction against an unchanged state from the node's
    * simulation memo (default true); false passes --no-simulation-memo (A/B measurement).
    */
@@ -121,6 +127,7 @@ function argsFor(opts: StartSandboxOptions): string[] {
   if (opts.manual) args.push('--manual')
   if (opts.instant) args.push('--instant')
   if (opts.applyOrder !== undefined) args.push('--apply-order', opts.applyOrder)
+  if (opts.queueRules !== undefined) args.push('--queue-rules', opts.queueRules)
   if (opts.simulationMemo === false) args.push('--no-simulation-memo')
   if (opts.ledgerIntervalSeconds !== undefined) args.push('--ledger-interval', String(opts.ledgerIntervalSeconds))
   if (opts.seed !== undefined) args.push('--seed', String(opts.seed))

@@ -9,6 +9,7 @@ pub mod fees;
 pub mod keys;
 pub mod parallel;
 pub mod parse;
+pub mod refusal;
 pub mod replace_by_fee;
 pub mod sim_memo;
 pub mod simulate;

@@ -14,6 +14,25 @@ pub enum ApplyOrder {
     Arrival,
 }
 
+/// What the queue admits from one source account (admission.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueRules {
+    /// stellar-core's: one pending transaction per source account; another answers
+    /// TRY_AGAIN_LATER until a ledger takes the first (a fee bump of it may replace it).
+    Strict,
+    /// An account may queue several transactions with consecutive sequence numbers.
+    Relaxed,
+}
+
+impl QueueRules {
+    pub fn name(self) -> &'static str {
+        match self {
+            QueueRules::Strict => "strict",
+            QueueRules::Relaxed => "relaxed",
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Config {
     pub host: String,
@@ -55,6 +74,8 @@ pub struct Config {
     /// Answer an identical simulateTransaction against an unchanged state from the simulation
     /// memo (sim_memo.rs); off with --no-simulation-memo.
     pub simulation_memo: bool,
+    /// What the queue admits from one source account (`--queue-rules`, strict by default).
+    pub queue_rules: QueueRules,
 }
 
 impl Default for Config {
@@ -80,6 +101,7 @@ impl Default for Config {
             passphrase_given: false,
             apply_order: ApplyOrder::Core,
             simulation_memo: true,
+            queue_rules: QueueRules::Strict,
         }
     }
 }
@@ -146,6 +168,13 @@ impl Config {
                         other => return Err(format!("--apply-order: {other} is not core or arrival")),
                     }
                 }
+                "--queue-rules" => {
+                    c.queue_rules = match value(&mut i, a)?.as_str() {
+                        "strict" => QueueRules::Strict,
+                        "relaxed" => QueueRules::Relaxed,
+                        other => return Err(format!("--queue-rules: {other} is not strict or relaxed")),
+                    }
+                }
                 "--help" | "-h" => return Err(USAGE.into()),
                 other => return Err(format!("unknown argument {other}\n{USAGE}")),
             }
@@ -167,7 +196,7 @@ fn parse_num<T: std::str::FromStr>(s: &str, name: &str) -> Result<T, String> {
 
 pub const USAGE: &str = "usage: sandbox [--port N] [--host H] [--ledger-interval SECONDS] [--manual] \
 [--seed S] [--state FILE] [--network-passphrase P] [--start-time UNIX] [--retention-window N] \
-[--min-persistent-ttl N] [--quiet] [--exit-on-stdin-close] [--instant] [--apply-order core|arrival] [--no-simulation-memo] \
+[--min-persistent-ttl N] [--quiet] [--exit-on-stdin-close] [--instant] [--apply-order core|arrival] [--queue-rules strict|relaxed] [--no-simulation-memo] \
 [--snapshot FILE] \
 [--fork-url URL [--fork-header 'Name: value' ...]]";
 
@@ -197,6 +226,9 @@ mod tests {
         assert!(!Config::parse(&args("--no-simulation-memo")).unwrap().simulation_memo);
         assert_eq!(Config::parse(&args("--apply-order arrival")).unwrap().apply_order, ApplyOrder::Arrival);
         assert_eq!(Config::parse(&args("--apply-order core")).unwrap().apply_order, ApplyOrder::Core);
+        assert_eq!(c.queue_rules, QueueRules::Strict);
+        assert_eq!(Config::parse(&args("--queue-rules relaxed")).unwrap().queue_rules, QueueRules::Relaxed);
+        assert_eq!(Config::parse(&args("--queue-rules strict")).unwrap().queue_rules, QueueRules::Strict);
     }
 
     #[test]
@@ -209,5 +241,7 @@ mod tests {
         assert!(Config::parse(&args("--fork-header a:b")).is_err());
         assert!(Config::parse(&args("--apply-order random")).is_err());
         assert!(Config::parse(&args("--apply-order")).is_err());
+        assert!(Config::parse(&args("--queue-rules loose")).is_err());
+        assert!(Config::parse(&args("--queue-rules")).is_err());
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::apply::execute::{self, ApplyContext, Applied};
 use crate::apply::parse::ParsedTx;
+use crate::apply::refusal::Refusal;
 use crate::apply::{tx, txset};
 use crate::base::clock::Clock;
 use crate::base::codec::{account_id, b64, sha256};
@@ -14,7 +15,7 @@ use crate::ledger::entry::Stored;
 use crate::ledger::network::{self, Settings};
 use crate::ledger::overlay::Overlay;
 use crate::ledger::store::Store;
-use crate::node::config::{ApplyOrder, Config};
+use crate::node::config::{ApplyOrder, Config, QueueRules};
 use ed25519_dalek::SigningKey;
 use soroban_env_host::xdr::*;
 use soroban_env_host::LedgerInfo;
@@ -229,27 +230,33 @@ impl Node {
         self.pending.iter().filter(|p| &p.source() == source).count() as i64
     }
 
-    /// Accepts a transaction into the queue (stellar-core's checkValid), or returns the
-    /// result code it was rejected with. A fee bump of a pending transaction (same source
-    /// account and sequence number) replaces it when it bids ten times its inclusion fee per
-    /// operation (replace_by_fee.rs), taking its place in the queue; the account's
-    /// queue age is kept, as stellar-core keeps it.
-    pub fn submit(&mut self, ptx: ParsedTx) -> Result<(), TransactionResult> {
+    /// Accepts a transaction into the queue (stellar-core's checkValid), or says why not: the
+    /// result code it was rejected with, or, under `--queue-rules strict`, TRY_AGAIN_LATER
+    /// while its source account has a transaction pending (admission.rs). A fee bump of a
+    /// pending transaction (same source account and sequence number) replaces it when it bids
+    /// ten times its inclusion fee per operation (replace_by_fee.rs), taking its place in the
+    /// queue; the account's queue age is kept, as stellar-core keeps it.
+    pub fn submit(&mut self, ptx: ParsedTx) -> Result<(), Refusal> {
         let now = self.chain.clock.now(self.latest().close_time);
         let ov = Overlay::new(&self.chain.store, self.latest().seq + 1);
         let source = ptx.source();
-        let replaces = self.replaced_by(&ptx);
-        let offset = match replaces {
-            Some(i) => {
-                if let Err(min_fee) = crate::apply::replace_by_fee::can_replace_by_fee(&ptx, &self.pending[i]) {
-                    return Err(TransactionResult { fee_charged: min_fee, result: TransactionResultResult::TxInsufficientFee, ext: TransactionResultExt::V0 });
-                }
-                self.pending[..i].iter().filter(|p| p.source() == source).count() as i64
+        let strict = self.cfg.queue_rules == QueueRules::Strict;
+        let replaces = if strict {
+            self.strict_admission(&ptx)?
+        } else {
+            let replaces = self.replaced_by(&ptx);
+            if let Some(i) = replaces {
+                crate::apply::replace_by_fee::can_replace_by_fee(&ptx, &self.pending[i]).map_err(|min_fee| Refusal::code(TransactionResultResult::TxInsufficientFee, min_fee))?;
             }
+            replaces
+        };
+        let offset = match replaces {
+            Some(i) => self.pending[..i].iter().filter(|p| p.source() == source).count() as i64,
             None => self.pending_from(&source),
         };
-        if let Err(code) = tx::check_valid(&ov, &ptx, &self.settings, now, offset) {
-            return Err(TransactionResult { fee_charged: 0, result: code, ext: TransactionResultExt::V0 });
+        tx::check_valid(&ov, &ptx, &self.settings, now, offset).map_err(|code| Refusal::code(code, 0))?;
+        if strict {
+            self.fee_source_covers_queue(&ov, &ptx, replaces)?;
         }
         match replaces {
             Some(i) => self.pending[i] = ptx,

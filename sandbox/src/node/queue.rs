@@ -11,6 +11,8 @@
 //!   close, transactions whose upper time bound has passed for that close are dropped.
 //! - Replace-by-fee: a fee bump of a pending transaction (same source account and sequence
 //!   number) replaces it at ten times its inclusion fee per operation (replace_by_fee.rs).
+//! - Admission: under `--queue-rules strict` (the default) one transaction per source account
+//!   (admission.rs), so an account's transactions reach ledgers one at a time.
 //! - Arrival: `close_arrived` closes with only some pending transactions as candidates, the
 //!   others held aside as if they had not reached the network yet.
 
@@ -255,6 +257,7 @@ impl Node {
             "pending": list,
             "nextLedgerBaseFee": { "classic": sel.base_fee[txset::CLASSIC].to_string(), "soroban": sel.base_fee[txset::SOROBAN].to_string() },
             "latestLedger": self.latest().seq,
+            "queueRules": self.cfg.queue_rules.name(),
         })
     }
 }

@@ -1,5 +1,6 @@
 //! JSON-RPC dispatch: the request enum (the wire contract) and the Stellar RPC methods.
 
+use crate::apply::refusal::Refusal;
 use crate::base::codec::b64;
 use crate::base::errors::{invalid, verbatim, RpcError, INVALID_PARAMS};
 use crate::node::core::Node;
@@ -207,7 +208,10 @@ fn send(node: &mut Node, r: TxReq) -> Result<Value, RpcError> {
                 node.close_ledger();
             }
         }
-        Err(result) => {
+        // stellar-rpc's sendTransaction (cmd/stellar-rpc/internal/methods/send_transaction.go)
+        // answers TRY_AGAIN_LATER with hash, status and the latest ledger only.
+        Err(Refusal::TryAgainLater) => v["status"] = json!("TRY_AGAIN_LATER"),
+        Err(Refusal::Error(result)) => {
             v["status"] = json!("ERROR");
             v[fmt.key("errorResultXdr", "errorResultJson")] = fmt.typed(&result);
         }

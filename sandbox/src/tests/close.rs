@@ -8,11 +8,11 @@ use crate::apply::simulate::SimulateParams;
 use crate::apply::tx::{self};
 use crate::apply::txset::{CLASSIC, SOROBAN};
 use crate::base::codec::{account_id, b64, sha256};
-use crate::node::config::{ApplyOrder, Config};
+use crate::node::config::{ApplyOrder, Config, QueueRules};
 use crate::node::core::Node;
 use crate::node::simulate::simulate;
 use crate::rpc::dispatch::Ctx;
-use crate::tests::support::{call, ctx, envelope, fee_bump, funded, invoke_op, key, native_sac, pay, sac_world, seq_of, signed, submit};
+use crate::tests::support::{call, ctx, envelope, fee_bump, funded, invoke_op, key, native_sac, pay, relaxed, sac_world, seq_of, signed, submit};
 use serde_json::{json, Value};
 use soroban_env_host::xdr::*;
 
@@ -106,6 +106,9 @@ pub(super) fn entry(p: &ParsedTx) -> ([u8; 32], Entry) {
 #[test]
 fn an_ordinary_close_applies_the_set_in_stellar_cores_order() {
     let mut n = sac_world(31);
+    // Relaxed queue rules: account 1's two payments make a batch of two (strict rules never
+    // let one account into a set twice).
+    n.cfg.queue_rules = QueueRules::Relaxed;
     funded(&mut n, &[3, 4, 5, 6]);
     // Classic: two from account 1, one each from 2, 3, 4; Soroban: transfers from 5 and 6.
     let mut sent = vec![];
@@ -194,7 +197,8 @@ fn hexes(hs: &[[u8; 32]]) -> Value {
 
 #[test]
 fn arrived_closes_hold_the_others_back_unaged() {
-    let mut n = Node::new(Config::test()).unwrap();
+    // Relaxed queue rules: account 3 queues two transactions (the order check of `arrived`).
+    let mut n = Node::new(relaxed()).unwrap();
     funded(&mut n, &[1, 2, 3, 4, 5, 6, 7, 8]);
     let h1 = { let p = payment(&n, 1); submit(&mut n, p) };
     let h2 = { let p = payment(&n, 2); submit(&mut n, p) };
@@ -287,7 +291,9 @@ fn arrived_closes_hold_the_others_back_unaged() {
 
 #[test]
 fn a_fee_bump_replaces_a_pending_transaction_at_ten_times_its_fee() {
-    let mut n = Node::new(Config::test()).unwrap();
+    // Relaxed queue rules: the account's second pending transaction stays behind the
+    // replaced one (tests/queue.rs has the strict case).
+    let mut n = Node::new(relaxed()).unwrap();
     funded(&mut n, &[1, 2, 3]);
     let nid = n.network_id;
     let (a, payer) = (key(1), key(3));

@@ -43,15 +43,19 @@ fn validity_codes_at_submit() {
     n.friendbot(account_id(&a)).unwrap();
     n.friendbot(account_id(&b)).unwrap();
     let seq = seq_of(&n, &a);
-    let code = |n: &mut Node, env: String| n.submit(crate::apply::parse::parse(&env, &n.network_id).unwrap()).err().map(|r| tx::result_code_name(&r.result));
+    let code = |n: &mut Node, env: String| n.submit(crate::apply::parse::parse(&env, &n.network_id).unwrap()).err().map(|r| r.name());
     assert_eq!(code(&mut n, envelope(nid, &a, seq + 2, 100, vec![pay(&b, 1)], TransactionExt::V0, &[&a])), Some("txBAD_SEQ"));
     assert_eq!(code(&mut n, envelope(nid, &a, seq + 1, 100, vec![pay(&b, 1)], TransactionExt::V0, &[])), Some("txBAD_AUTH"));
     assert_eq!(code(&mut n, envelope(nid, &a, seq + 1, 100, vec![pay(&b, 1)], TransactionExt::V0, &[&b])), Some("txBAD_AUTH"));
     assert_eq!(code(&mut n, envelope(nid, &a, seq + 1, 99, vec![pay(&b, 1)], TransactionExt::V0, &[&a])), Some("txINSUFFICIENT_FEE"));
     assert_eq!(code(&mut n, envelope(nid, &a, seq + 1, 100, vec![], TransactionExt::V0, &[&a])), Some("txMISSING_OPERATION"));
     assert_eq!(code(&mut n, envelope(nid, &key(9), 1, 100, vec![pay(&b, 1)], TransactionExt::V0, &[&key(9)])), Some("txNO_ACCOUNT"));
-    // Two in a row from one source are both accepted and applied in order.
+    // One pending transaction per source account (strict queue rules): the next waits for
+    // the ledger.
     assert_eq!(code(&mut n, envelope(nid, &a, seq + 1, 100, vec![pay(&b, 1)], TransactionExt::V0, &[&a])), None);
+    assert_eq!(code(&mut n, envelope(nid, &a, seq + 2, 100, vec![pay(&b, 1)], TransactionExt::V0, &[&a])), Some("TRY_AGAIN_LATER"));
+    n.close_ledger();
+    assert_eq!(seq_of(&n, &a), seq + 1);
     assert_eq!(code(&mut n, envelope(nid, &a, seq + 2, 100, vec![pay(&b, 1)], TransactionExt::V0, &[&a])), None);
     n.close_ledger();
     assert_eq!(seq_of(&n, &a), seq + 2);

@@ -1,12 +1,13 @@
 //! The queue on an in-process node: surge pricing at close, the lane base fee charged and
-//! recorded, the age limit, expiry and the validity sweep, ordered closes, the limits cheat.
+//! recorded, the age limit, expiry and the validity sweep, ordered closes, the limits cheat,
+//! and what it admits from one source account under strict and relaxed rules.
 
 use crate::apply::parse::{parse, ParsedTx};
 use crate::apply::tx;
 use crate::base::codec::{account_id, b64};
 use crate::node::config::Config;
 use crate::node::core::Node;
-use crate::tests::support::{funded, key, muxed, seq_of, signed, submit, transaction};
+use crate::tests::support::{call, ctx, envelope, fee_bump, funded, key, muxed, pay, relaxed, seq_of, signed, submit, transaction};
 use ed25519_dalek::SigningKey;
 use serde_json::json;
 use soroban_env_host::xdr::*;
@@ -92,7 +93,8 @@ fn an_account_waiting_four_closes_without_progress_is_dropped() {
 
 #[test]
 fn progress_restarts_the_age_so_a_long_chain_drains() {
-    let mut n = Node::new(Config::test()).unwrap();
+    // Relaxed queue rules: one account queues a chain of six.
+    let mut n = Node::new(relaxed()).unwrap();
     let ks = funded(&mut n, &[1]);
     n.chain.max_tx_set_size = Some(1);
     let hs: Vec<_> = (0..6).map(|_| send(&mut n, &ks[0], 100, 1)).collect();
@@ -121,7 +123,8 @@ fn ordered_closes_neither_age_nor_drop_held_transactions() {
 
 #[test]
 fn expired_and_invalidated_transactions_leave_the_queue() {
-    let mut n = Node::new(Config::test()).unwrap();
+    // Relaxed queue rules: one account queues two, the second unpayable after the first.
+    let mut n = Node::new(relaxed()).unwrap();
     let ks = funded(&mut n, &[1, 2]);
     // Accepted, then its upper time bound passes before the close.
     let seq = seq_of(&n, &ks[1]) + 1;
@@ -137,7 +140,7 @@ fn expired_and_invalidated_transactions_leave_the_queue() {
         let spend = balance - 2 * crate::base::protocol::BASE_RESERVE as i64 - 100 - 50;
         let p = payment(&n, &ks[0], seq_of(&n, &ks[0]) + 1, 100, 1, spend, Preconditions::None);
         let h = p.hash;
-        n.submit(p).map_err(|r| tx::result_code_name(&r.result)).unwrap();
+        n.submit(p).map_err(|r| r.name()).unwrap();
         h
     };
     let second = send(&mut n, &ks[0], 100, 1);
@@ -172,4 +175,147 @@ fn ledger_limits_cheat_writes_settings_and_refuses_bad_input() {
     assert!(matches!(&stored.entry.data, LedgerEntryData::ConfigSetting(ConfigSettingEntry::ContractExecutionLanes(l)) if l.ledger_max_tx_count == 3));
     n.close_ledger();
     assert_eq!(n.latest().header.max_tx_set_size, 7);
+}
+
+/// `sendTransaction` of a base64 envelope through the RPC handler; its result.
+fn send_rpc(c: &crate::rpc::dispatch::Ctx, env: &str) -> serde_json::Value {
+    call(c, "sendTransaction", json!({ "transaction": env }))["result"].clone()
+}
+
+fn pay_env(nid: [u8; 32], src: &SigningKey, seq: i64, fee: u32, amount: i64) -> String {
+    envelope(nid, src, seq, fee, vec![pay(&key(9), amount)], TransactionExt::V0, &[src])
+}
+
+#[test]
+fn strict_rules_answer_a_second_transaction_of_one_account_try_again_later() {
+    let mut n = Node::new(Config::test()).unwrap();
+    let ks = funded(&mut n, &[1, 2, 9]);
+    let (a, nid, s) = (&ks[0], n.network_id, seq_of(&n, &ks[0]));
+    let before = crate::tests::support::balance(&n, a);
+    let c = ctx(n);
+    assert_eq!(send_rpc(&c, &pay_env(nid, a, s + 1, 100, 1))["status"], "PENDING");
+    // The next sequence number, the same one in another transaction, a high bid: all wait.
+    for env in [pay_env(nid, a, s + 2, 100, 1), pay_env(nid, a, s + 1, 100, 2), pay_env(nid, a, s + 2, 1_000_000, 1)] {
+        let v = send_rpc(&c, &env);
+        let latest = c.lock().latest().clone();
+        assert_eq!(
+            v,
+            json!({
+                "status": "TRY_AGAIN_LATER",
+                "hash": hex::encode(parse(&env, &nid).unwrap().hash),
+                "latestLedger": latest.seq,
+                "latestLedgerCloseTime": latest.close_time.to_string(),
+            }),
+            "no errorResultXdr, as stellar-rpc answers it"
+        );
+    }
+    // A sequence number below the pending one's is an error, as in stellar-core's canAdd.
+    let v = send_rpc(&c, &pay_env(nid, a, s, 100, 1));
+    assert_eq!(v["status"], "ERROR");
+    let r = TransactionResult::from_xdr_base64(v["errorResultXdr"].as_str().unwrap(), Limits::none()).unwrap();
+    assert_eq!(tx::result_code_name(&r.result), "txBAD_SEQ");
+    // Another account is not held up.
+    let b_next = seq_of(&c.lock(), &ks[1]) + 1;
+    assert_eq!(send_rpc(&c, &pay_env(nid, &ks[1], b_next, 100, 1))["status"], "PENDING");
+    let pending = call(&c, "sandbox_pending", json!({}))["result"].clone();
+    assert_eq!((pending["pending"].as_array().unwrap().len(), pending["queueRules"].as_str()), (2, Some("strict")));
+
+    // Once a ledger takes the first, the account sends again; the refused ones cost nothing.
+    call(&c, "sandbox_closeLedgers", json!({}));
+    let n = c.lock();
+    assert_eq!((seq_of(&n, a), crate::tests::support::balance(&n, a)), (s + 1, before - 100 - 1));
+    drop(n);
+    assert_eq!(send_rpc(&c, &pay_env(nid, a, s + 2, 100, 1))["status"], "PENDING");
+    call(&c, "sandbox_closeLedgers", json!({}));
+    assert_eq!(seq_of(&c.lock(), a), s + 2);
+}
+
+#[test]
+fn strict_rules_keep_replace_by_fee_of_the_pending_transaction() {
+    let mut n = Node::new(Config::test()).unwrap();
+    let ks = funded(&mut n, &[1, 2, 3, 9]);
+    let (a, payer, other) = (&ks[0], &ks[1], &ks[2]);
+    let (nid, s) = (n.network_id, seq_of(&n, a));
+    let first = pay_env(nid, a, s + 1, 100, 1);
+    let c = ctx(n);
+    assert_eq!(send_rpc(&c, &first)["status"], "PENDING");
+    // Too low a bid is still txINSUFFICIENT_FEE with the fee that would do.
+    let v = send_rpc(&c, &fee_bump(nid, &first, payer, 1999));
+    assert_eq!(v["status"], "ERROR");
+    let r = TransactionResult::from_xdr_base64(v["errorResultXdr"].as_str().unwrap(), Limits::none()).unwrap();
+    assert_eq!((tx::result_code_name(&r.result), r.fee_charged), ("txINSUFFICIENT_FEE", 2000));
+    let bump = fee_bump(nid, &first, payer, 2000);
+    let v = send_rpc(&c, &bump);
+    assert_eq!(v["status"], "PENDING");
+    // Another fee source bumping a different sequence number of the same account, however
+    // much it bids, is a second transaction of that account: TRY_AGAIN_LATER.
+    let later = pay_env(nid, a, s + 2, 100, 1);
+    assert_eq!(send_rpc(&c, &fee_bump(nid, &later, other, 10_000_000))["status"], "TRY_AGAIN_LATER");
+    // A bump of the pending one's own sequence number, around another inner transaction and
+    // from another fee source, is a replace-by-fee (at ten times the bump's bid).
+    let twin = pay_env(nid, a, s + 1, 100, 7);
+    assert_eq!(send_rpc(&c, &fee_bump(nid, &twin, other, 10_000_000))["status"], "PENDING");
+    {
+        let n = c.lock();
+        assert_eq!(n.pending.len(), 1);
+        assert_eq!(n.pending[0].fee_source(), account_id(other));
+    }
+    call(&c, "sandbox_closeLedgers", json!({}));
+    let n = c.lock();
+    assert_eq!(seq_of(&n, a), s + 1);
+    assert!(n.pending.is_empty());
+}
+
+#[test]
+fn strict_rules_refuse_the_other_kind_and_a_fee_source_short_of_its_queued_fees() {
+    let mut n = Node::new(Config::test()).unwrap();
+    let ks = funded(&mut n, &[1, 2, 3, 9]);
+    let (a, b, payer) = (&ks[0], &ks[1], &ks[2]);
+    let nid = n.network_id;
+    let first = parse(&pay_env(nid, a, seq_of(&n, a) + 1, 100, 1), &nid).unwrap();
+    submit(&mut n, first);
+    // A Soroban transaction of an account with a classic one pending (HerderImpl::recvTransaction).
+    let ttl = OperationBody::ExtendFootprintTtl(ExtendFootprintTtlOp { ext: ExtensionPoint::V0, extend_to: 100 });
+    let soroban = envelope(nid, a, seq_of(&n, a) + 2, 100, vec![ttl], TransactionExt::V0, &[a]);
+    assert_eq!(n.submit(parse(&soroban, &nid).unwrap()).err().map(|r| r.name()), Some("TRY_AGAIN_LATER"));
+    n.close_ledger();
+    // One fee source may pay for several accounts' queued transactions, while its available
+    // balance covers all their full fees (TransactionQueue::canAdd, mTotalFees).
+    let available = crate::tests::support::balance(&n, payer) - 2 * crate::base::protocol::BASE_RESERVE as i64;
+    let bid = available / 2 + 1;
+    let inner_a = pay_env(nid, a, seq_of(&n, a) + 1, 100, 1);
+    let inner_b = pay_env(nid, b, seq_of(&n, b) + 1, 100, 1);
+    assert!(n.submit(parse(&fee_bump(nid, &inner_a, payer, bid), &nid).unwrap()).is_ok());
+    let code = n.submit(parse(&fee_bump(nid, &inner_b, payer, bid), &nid).unwrap()).err().map(|r| r.name());
+    assert_eq!(code, Some("txINSUFFICIENT_BALANCE"));
+    assert!(n.submit(parse(&fee_bump(nid, &inner_b, payer, available - bid), &nid).unwrap()).is_ok());
+    assert_eq!(n.pending.len(), 2);
+}
+
+#[test]
+fn relaxed_rules_keep_two_pending_from_one_account() {
+    let mut n = Node::new(relaxed()).unwrap();
+    let ks = funded(&mut n, &[1, 9]);
+    let (a, nid, s) = (&ks[0], n.network_id, seq_of(&n, &ks[0]));
+    let c = ctx(n);
+    assert_eq!(send_rpc(&c, &pay_env(nid, a, s + 1, 100, 1))["status"], "PENDING");
+    assert_eq!(send_rpc(&c, &pay_env(nid, a, s + 2, 100, 1))["status"], "PENDING");
+    assert_eq!(call(&c, "sandbox_pending", json!({}))["result"]["queueRules"], "relaxed");
+    call(&c, "sandbox_closeLedgers", json!({}));
+    assert_eq!(seq_of(&c.lock(), a), s + 2);
+}
+
+#[test]
+fn friendbot_goes_on_under_strict_rules_unless_the_root_account_waits() {
+    let mut n = Node::new(Config::test()).unwrap();
+    // Back to back: each closes its own ledger, so the root account never waits.
+    funded(&mut n, &[1, 2, 3]);
+    let root = n.root.clone();
+    let nid = n.network_id;
+    let own = parse(&pay_env(nid, &root, seq_of(&n, &root) + 1, 100, 1), &nid).unwrap();
+    submit(&mut n, own);
+    let e = n.friendbot(account_id(&key(4))).unwrap_err();
+    assert!(format!("{e:?}").contains("TRY_AGAIN_LATER"), "{e:?}");
+    n.close_ledger();
+    n.friendbot(account_id(&key(4))).unwrap();
 }

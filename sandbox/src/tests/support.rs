@@ -19,6 +19,12 @@ pub(crate) fn node() -> Node {
     Node::new(Config::test()).unwrap()
 }
 
+/// A test node's configuration under `--queue-rules relaxed`: an account may queue several
+/// transactions.
+pub(crate) fn relaxed() -> Config {
+    Config { queue_rules: crate::node::config::QueueRules::Relaxed, ..Config::test() }
+}
+
 pub(crate) fn key(n: u8) -> SigningKey {
     SigningKey::from_bytes(&[n; 32])
 }
@@ -103,7 +109,7 @@ pub(crate) fn pay(to: &SigningKey, amount: i64) -> OperationBody {
 /// Submits `p`, panicking with the result code's name if the queue refuses it; its hash.
 pub(crate) fn submit(n: &mut Node, p: ParsedTx) -> [u8; 32] {
     let h = p.hash;
-    n.submit(p).map_err(|r| tx::result_code_name(&r.result)).unwrap();
+    n.submit(p).map_err(|r| r.name()).unwrap();
     h
 }
 
