@@ -48,6 +48,11 @@ const modes: [string, StartSandboxOptions][] = [
   ['ledgers every 0.5 s', { ledgerIntervalSeconds: 0.5 }],
 ]
 
+it("refuses, in the Go flow's shape check, an unknown field, a missing one and a number sent for a string (go test)", () => {
+  const r = spawnSync('go', ['test', '-count=1', '.'], { cwd: join(REPO_ROOT, 'sandbox', 'sdk-flows', 'go'), encoding: 'utf8' })
+  expect({ status: r.status, output: r.stdout + r.stderr }).toMatchObject({ status: 0 })
+}, 120_000)
+
 describe.each(['python', 'go'] as const)('the %s SDK flow', (which) => {
   it.each(modes)('passes against the node (%s)', async (_mode, opts) => {
     sb = await startSandbox(opts)

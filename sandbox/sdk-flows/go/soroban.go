@@ -118,6 +118,8 @@ func (f *flow) soroban(what string, source *keypair.Full, hf xdr.HostFunction) (
 	if err := xdr.SafeUnmarshalBase64(sim.TransactionDataXDR, &data); err != nil {
 		fail("simulateTransaction (%s): transactionData is not SorobanTransactionData: %v", what, err)
 	}
+	// stellar-rpc answers minResourceFee as the transaction data's resourceFee
+	// (cmd/stellar-rpc/lib/preflight/src/shared.rs).
 	if sim.MinResourceFee <= 0 || int64(data.ResourceFee) != sim.MinResourceFee {
 		fail("simulateTransaction (%s): minResourceFee %d, transactionData's resourceFee %d", what, sim.MinResourceFee, data.ResourceFee)
 	}
