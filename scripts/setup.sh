@@ -7,7 +7,11 @@
 #     otherwise Debian's rustc-web + rust-web-src + lld, see contracts/README.md)
 #   - Debian's chromium, the browser the dashboard's end-to-end tests and the sim's report page
 #     tests drive through playwright-core
-# Usage: scripts/setup.sh [node|npm|wasm|browser|all]   (default all)
+#   - sdk-flows (not part of all): the Python and Go SDK flows of sandbox/sdk-flows, a venv in
+#     target/sdk-flows/venv with requirements.txt's pinned packages and the Go flow built to
+#     target/sdk-flows/go-flow (its modules from go.mod/go.sum into the default module cache);
+#     needs python3 (>= 3.9, with venv) and go (>= 1.25) on PATH
+# Usage: scripts/setup.sh [node|npm|wasm|browser|sdk-flows|all]   (default all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -61,11 +65,35 @@ setup_browser() {
   apt_install_missing "the browser tests" chromium
 }
 
+setup_sdk_flows() {
+  local dir=target/sdk-flows req=sandbox/sdk-flows/python/requirements.txt
+  mkdir -p "$dir"
+  if ! command -v python3 >/dev/null 2>&1 || ! python3 -c 'import sys, venv; sys.exit(sys.version_info < (3, 9))' 2>/dev/null; then
+    log "the Python SDK flow needs python3 >= 3.9 with venv on PATH (Debian: apt-get install python3 python3-venv)"
+    exit 1
+  fi
+  if ! command -v go >/dev/null 2>&1 || ! go version | grep -Eq 'go1\.(2[5-9]|[3-9][0-9])'; then
+    log "the Go SDK flow needs go >= 1.25 on PATH (found: $(go version 2>/dev/null || echo none)); install Go 1.25 or later"
+    exit 1
+  fi
+  # The venv is rebuilt only when requirements.txt changed (its copy in the venv is the stamp).
+  if ! cmp -s "$req" "$dir/venv/requirements.txt"; then
+    log "installing the Python SDK flow's packages in $dir/venv"
+    rm -rf "$dir/venv"
+    python3 -m venv "$dir/venv"
+    "$dir/venv/bin/pip" install --quiet --disable-pip-version-check -r "$req"
+    cp "$req" "$dir/venv/requirements.txt"
+  fi
+  # go build fetches the modules go.sum pins (default GOMODCACHE) and is a no-op when nothing changed.
+  (cd sandbox/sdk-flows/go && go build -o ../../../"$dir"/go-flow .)
+}
+
 case "$what" in
   node) use_project_node ;;
   npm) setup_npm ;;
   wasm) setup_wasm ;;
   browser) setup_browser ;;
+  sdk-flows) setup_sdk_flows ;;
   all) setup_npm; setup_wasm; setup_browser ;;
-  *) log "unknown target: $what (expected node, npm, wasm, browser or all)"; exit 2 ;;
+  *) log "unknown target: $what (expected node, npm, wasm, browser, sdk-flows or all)"; exit 2 ;;
 esac

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: every suite of the repository, from a fresh clone.
-#   1. install what is missing (a supported Node, npm packages, the wasm toolchain, the browser)
+#   1. install what is missing (a supported Node, npm packages, the wasm toolchain, the browser,
+#      the Python and Go SDK flows' packages)
 #   2. build the contracts to wasm and fetch the published Blend v2 WASMs (end-to-end suites
 #      deploy them)
 #   3. Rust: contract and sandbox tests; the `sandbox` profile is the one the node binary is
@@ -14,6 +15,9 @@ use_project_node
 echo "== node $(node --version), npm $(npm --version)"
 
 bash scripts/setup.sh all
+# The Python and Go SDK flows (sandbox/ts/sdkFlows.e2e.test.ts); without python3 or go that
+# suite fails with set-up's message, and the other suites still run.
+bash scripts/setup.sh sdk-flows || echo "[setup] SDK flows not set up: sandbox/ts/sdkFlows.e2e.test.ts will fail" >&2
 
 echo "== wasm build"
 bash scripts/build-wasm.sh
