@@ -91,6 +91,8 @@ export interface KeeperHooks {
   building: () => number
   /** Close time of the latest ledger (ms): the keepers' clock. */
   nowMs: () => number
+  /** Set-up only: the chain's latest ledger as an answer names it (SimRpc `onLatest`), which `nowMs` follows. */
+  observe?: (latest: LedgerInfo) => void
   logFile: string
   /** A keeper died at a crash point (after `boundary`). */
   onCrash: (keeper: SimKeeper, boundary: string) => void
@@ -147,6 +149,7 @@ export class SimKeeper {
       ledger: h.building,
       latencyMs: (key) => latencyMs(this.spec.latency, h.seed, agent, h.building(), key),
       faultRate: this.spec.rpcFaultRate,
+      ...(h.observe === undefined ? {} : { onLatest: h.observe }),
       onFault: (method) => {
         this.faults++
         h.onFault(this, method)

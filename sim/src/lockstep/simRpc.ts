@@ -31,6 +31,12 @@ export interface SimRpcParameters {
   onFault?: (method: string) => void
   /** Called as each call is made, with the key its seeded draws use (determinism traces). */
   onRequest?: (method: string, key: string) => void
+  /**
+   * While the scheduler passes answers straight through (set-up, where the node closes a ledger
+   * per transaction), called with the latest ledger each answer names: the agents' clock follows
+   * the chain's from the first transaction on. In the lockstep only the loop's closes move it.
+   */
+  onLatest?: (latest: { sequence: number; closeTimeMs: number }) => void
 }
 
 export class SimulatedFault extends Error {
@@ -62,6 +68,15 @@ export class SimRpc {
 
   constructor(private readonly p: SimRpcParameters) {}
 
+  /** Reports the latest ledger an answer names (set-up only) and hands the answer on. */
+  private seen<T>(answer: T, sequence: number | undefined, closeTime: string | number | undefined): T {
+    const seconds = Number(closeTime ?? 0)
+    if (this.p.scheduler.direct && this.p.onLatest !== undefined && typeof sequence === 'number' && seconds > 0) {
+      this.p.onLatest({ sequence, closeTimeMs: seconds * 1000 })
+    }
+    return answer
+  }
+
   private fault(method: string, key: string): boolean {
     if (this.p.faultRate <= 0) return false
     const ledger = this.p.ledger()
@@ -89,7 +104,7 @@ export class SimRpc {
     return this.call('getHealth', '', () => this.p.server.getHealth())
   }
   getLatestLedger() {
-    return this.call('getLatestLedger', '', () => this.p.server.getLatestLedger())
+    return this.call('getLatestLedger', '', () => this.p.server.getLatestLedger()).then((l) => this.seen(l, l.sequence, l.closeTime))
   }
   getLedgers(req: Parameters<rpc.Server['getLedgers']>[0]) {
     return this.call('getLedgers', JSON.stringify(req), () => this.p.server.getLedgers(req))
@@ -123,6 +138,7 @@ export class SimRpc {
     const key = opsKey(tx)
     this.p.onRequest?.('sendTransaction', key)
     const res = await this.p.scheduler.call(() => this.p.server.sendTransaction(tx), true)
+    this.seen(res, res.latestLedger, res.latestLedgerCloseTime)
     if (res.status === 'PENDING') {
       const inner = 'innerTransaction' in tx ? tx.innerTransaction : tx
       // A fee bump takes the place of its inner transaction in the node's queue.
@@ -154,6 +170,7 @@ export class SimRpc {
     const m = this.p.mempool
     if (m.isPending(hash)) await this.p.scheduler.park(m.ordering === 'core' ? Promise.race([m.applied(hash), m.nextClose()]) : m.applied(hash))
     if (this.dead) throw new AgentDead(`${this.p.agent} is not running`)
-    return this.p.scheduler.call(() => this.p.server.getTransaction(hash))
+    const res = await this.p.scheduler.call(() => this.p.server.getTransaction(hash))
+    return this.seen(res, res.latestLedger, res.latestLedgerCloseTime)
   }
 }
