@@ -4,7 +4,8 @@
  * transaction into the mempool with the agent's seeded latency, (3) answers getTransaction for
  * a transaction still waiting for its ledger only after that ledger closed (no polling in wall
  * time; under core ordering after the next close, which may leave it waiting in the node's
- * queue), (4) injects seeded faults: a read fails, or a send reaches the network but its answer
+ * queue), (3b) answers TRY_AGAIN_LATER to a send from an account that already has a transaction
+ * pending (Mempool.admits: stellar-core's one transaction per account), (4) injects seeded faults: a read fails, or a send reaches the network but its answer
  * is lost, and (5) refuses everything once the agent's process is dead.
  */
 import { createHash } from 'node:crypto'
@@ -137,10 +138,20 @@ export class SimRpc {
     if (this.dead) throw new AgentDead(`${this.p.agent} is not running`)
     const key = opsKey(tx)
     this.p.onRequest?.('sendTransaction', key)
-    const res = await this.p.scheduler.call(() => this.p.server.sendTransaction(tx), true)
+    const inner = 'innerTransaction' in tx ? tx.innerTransaction : tx
+    const seq = BigInt(inner.sequence)
+    const hash = xdr.encodeBytes(tx.hash(), 'hex')
+    const m = this.p.mempool
+    // Judged as the send reaches the node (sends go one at a time, in order): one per account.
+    const res = await this.p.scheduler.call(async (): Promise<rpc.Api.SendTransactionResponse> => {
+      if (!m.admits(inner.source, seq, hash, inner !== tx)) return this.tryAgainLater(hash)
+      const answer = await this.p.server.sendTransaction(tx)
+      if (answer.status === 'PENDING') m.claim(inner.source, seq, answer.hash)
+      return answer
+    }, true)
     this.seen(res, res.latestLedger, res.latestLedgerCloseTime)
+    if (res.status === 'TRY_AGAIN_LATER') m.refused(this.p.agent)
     if (res.status === 'PENDING') {
-      const inner = 'innerTransaction' in tx ? tx.innerTransaction : tx
       // A fee bump takes the place of its inner transaction in the node's queue.
       const original = inner !== tx ? this.p.mempool.replaced(inner.source, BigInt(inner.sequence), res.hash, this.p.agent) : undefined
       const ledger = this.p.ledger()
@@ -155,12 +166,18 @@ export class SimRpc {
         submittedLedger: original ?? ledger,
         key: `${key}:${n}`,
         source: inner.source,
-        seq: BigInt(inner.sequence),
+        seq,
       })
       // The request reached the network; only the answer is lost.
       if (this.fault('sendTransaction', key)) throw new SimulatedFault('simulated RPC fault: no answer to sendTransaction')
     }
     return res
+  }
+
+  /** stellar-rpc's answer when the node's queue does not take a transaction: no error result. */
+  private async tryAgainLater(hash: string): Promise<rpc.Api.SendTransactionResponse> {
+    const l = await this.p.server.getLatestLedger()
+    return { status: 'TRY_AGAIN_LATER', hash, latestLedger: l.sequence, latestLedgerCloseTime: Number(l.closeTime ?? 0) }
   }
 
   async getTransaction(hash: string): Promise<rpc.Api.GetTransactionResponse> {
