@@ -268,6 +268,8 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       borrowedStart,
       droppedBy: setup.mempool.droppedBy,
       bumpsBy: setup.mempool.bumpsBy,
+      sentBySource: setup.mempool.sentBySource,
+      tryAgainLaterBy: setup.mempool.tryAgainLaterBy,
       background: setup.background === undefined ? null : { ...setup.background.stats },
     })
     if (opts.outDir !== undefined) {
