@@ -4,9 +4,10 @@
  * transaction into the mempool with the agent's seeded latency, (3) answers getTransaction for
  * a transaction still waiting for its ledger only after that ledger closed (no polling in wall
  * time; under core ordering after the next close, which may leave it waiting in the node's
- * queue), (3b) answers TRY_AGAIN_LATER to a send from an account that already has a transaction
- * pending (Mempool.admits: stellar-core's one transaction per account), (4) injects seeded faults: a read fails, or a send reaches the network but its answer
- * is lost, and (5) refuses everything once the agent's process is dead.
+ * queue), (4) answers TRY_AGAIN_LATER to a send from an account that already has a transaction
+ * pending (Mempool.admits: stellar-core's one transaction per account), (5) injects seeded
+ * faults: a read fails, or a send reaches the network but its answer is lost, and (6) refuses
+ * everything once the agent's process is dead.
  */
 import { createHash } from 'node:crypto'
 import { xdr, type rpc, type Transaction, type FeeBumpTransaction } from '@stellar/stellar-sdk'
@@ -153,7 +154,7 @@ export class SimRpc {
     if (res.status === 'TRY_AGAIN_LATER') m.refused(this.p.agent)
     if (res.status === 'PENDING') {
       // A fee bump takes the place of its inner transaction in the node's queue.
-      const original = inner !== tx ? this.p.mempool.replaced(inner.source, BigInt(inner.sequence), res.hash, this.p.agent) : undefined
+      const original = inner !== tx ? m.replaced(inner.source, seq, res.hash, this.p.agent) : undefined
       const ledger = this.p.ledger()
       const n = this.occ.next(ledger, `send:${key}`)
       const latencyMs = this.p.klass === 0 ? 0 : this.p.latencyMs(`${key}:${n}`)
