@@ -36,6 +36,19 @@ describe('a short seeded crash on the sandbox', () => {
     expect(a.keepers.reduce((n, k) => n + k.fills, 0)).toBe(a.summary.fills)
     expect(withFill.reduce((t, x) => t + x.fills.reduce((u, f) => u + f.profit, 0), 0)).toBeCloseTo(a.summary.vaultProfit, 5)
     for (const k of a.keepers) expect(k.feesPaid).toBeGreaterThan(0)
+    // set up as in production: registration and the channel accounts landed during set-up (their
+    // time bounds on the chain's clock), so every keeper sends from its operator and 4 channels
+    const log = await readFile(join(OUT, 'a', 'keepers.log'), 'utf8')
+    expect(log).not.toMatch(/txTooLate|channel accounts unavailable|registration failed/)
+    expect(log.match(/"msg":"channel accounts ready"/g)).toHaveLength(a.keepers.length)
+    for (const k of a.keepers) {
+      expect(k.lanes?.count).toBe(5)
+      expect(new Set(k.lanes?.accounts).size).toBe(5)
+      expect(k.lanes?.accounts[0]).toBe(k.operator)
+      k.lanes?.applied.forEach((n, i) => expect(n).toBeLessThanOrEqual(k.lanes!.sent[i]!))
+    }
+    // concurrent fills spread over the lanes: some keeper had more than its operator send
+    expect(a.keepers.some((k) => (k.lanes?.applied.slice(1).reduce((n, x) => n + x, 0) ?? 0) > 0)).toBe(true)
 
     await runScenario({ loaded, seed: 1, outDir: join(OUT, 'b') })
     const [ja, jb] = await Promise.all([readFile(join(OUT, 'a', 'report.json')), readFile(join(OUT, 'b', 'report.json'))])

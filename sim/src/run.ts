@@ -77,6 +77,9 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
     logFile,
     nowMs: () => latest.closeTimeMs,
     building: () => latest.sequence + 1,
+    observe: (l) => {
+      if (l.sequence >= latest.sequence) latest = l
+    },
     hooks: {
       onCrash: (k, boundary) => record({ ledger: latest.sequence + 1, kind: 'crash', text: `${k.spec.name} died after the ${boundary} step` }),
       onFault: () => {},
@@ -265,6 +268,8 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       borrowedStart,
       droppedBy: setup.mempool.droppedBy,
       bumpsBy: setup.mempool.bumpsBy,
+      sentBySource: setup.mempool.sentBySource,
+      tryAgainLaterBy: setup.mempool.tryAgainLaterBy,
       background: setup.background === undefined ? null : { ...setup.background.stats },
     })
     if (opts.outDir !== undefined) {

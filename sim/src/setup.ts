@@ -16,6 +16,7 @@ import { Mempool } from './lockstep/mempool.js'
 import { Scheduler, simulatedClock } from './lockstep/scheduler.js'
 import { SimRpc } from './lockstep/simRpc.js'
 import type { Scenario } from './scenario/schema.js'
+import type { LedgerInfo } from '../../src/keeper/engine/index.js'
 import { startFromFound } from './found.js'
 import { serviceSettings, usd } from './serviceSettings.js'
 import { adversaryFunding } from './agents/adversaries/index.js'
@@ -69,6 +70,12 @@ export interface SetupParameters {
   /** Close time of the latest ledger (ms), the clock every agent uses. */
   nowMs: () => number
   building: () => number
+  /**
+   * The chain's latest ledger as set-up sees it move (one ledger per transaction): `nowMs` and
+   * `building` must follow it, so that what the agents sign while setting up (the keepers'
+   * registration, channel accounts, stakes) carries time bounds on the chain's clock.
+   */
+  observe: (latest: LedgerInfo) => void
   hooks: Pick<KeeperHooks, 'onCrash' | 'onFault' | 'onRequest'>
   log: (line: string) => void
 }
@@ -134,6 +141,7 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
         ledger: p.building,
         latencyMs: () => latency,
         faultRate: 0,
+        onLatest: p.observe,
         ...(p.hooks.onRequest === undefined ? {} : { onRequest: (method: string, key: string) => p.hooks.onRequest!(agent, method, key) }),
       })
     const envRpc = agentRpc('environment')
@@ -165,6 +173,7 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       building: p.building,
       nowMs: p.nowMs,
       ledgerMs: s.run.ledgerSeconds * 1000,
+      observe: p.observe,
       logFile: p.logFile,
       ...p.hooks,
     }
@@ -176,17 +185,19 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       const keeper = new SimKeeper(spec, operator.publicKey(), executor ?? operator.publicKey(), keeperEnv(world, spec, executor), hooks, logger)
       keepers.push(keeper)
     }
-    let latest = await sandbox.server.getLatestLedger()
-    for (const k of keepers) {
-      await k.start({ sequence: latest.sequence, closeTimeMs: Number(latest.closeTime ?? 0) * 1000 })
-      latest = await sandbox.server.getLatestLedger()
+    const chainLatest = async (): Promise<LedgerInfo> => {
+      const l = await sandbox.server.getLatestLedger()
+      const info = { sequence: l.sequence, closeTimeMs: Number(l.closeTime ?? 0) * 1000 }
+      p.observe(info)
+      return info
     }
+    for (const k of keepers) await k.start(await chainLatest())
     await sandbox.call('sandbox_setInstant', { enabled: false })
     const limits = s.chain.limits
     if (limits !== undefined) await sandbox.call('sandbox_setLedgerLimits', { ...limits })
     mempool.bypass = false
     scheduler.direct = false
-    latest = await sandbox.server.getLatestLedger()
+    const latest = await sandbox.server.getLatestLedger()
     return {
       scenario: s,
       sandbox,

@@ -10,13 +10,13 @@ export type RpcLike = Pick<
 
 /** Bounded retry policy of the submission pipeline. */
 export interface RetryPolicy {
-  /** sendTransaction TRY_AGAIN_LATER answers resent before giving up. */
+  /** sendTransaction TRY_AGAIN_LATER answers resent (each after the next ledger) before giving up. */
   tryAgainLater: number
   /** Full rebuilds (fresh sequence number and simulation) after an expired submission or txBAD_SEQ. */
   rebuilds: number
-  /** First backoff after TRY_AGAIN_LATER, doubled each time (ms). */
+  /** Wait after a TRY_AGAIN_LATER before the first look at the latest ledger (ms). */
   backoffMs: number
-  /** getTransaction polling interval (ms). */
+  /** getTransaction polling interval, and getLatestLedger's while a resend waits for the next ledger (ms). */
   pollIntervalMs: number
   /** Extra wait after a transaction's maxTime before declaring it expired (ms). */
   expiryGraceMs: number
@@ -79,6 +79,11 @@ export interface Chain {
    */
   instructionLeeway: number
   clock: ChainClock
+  /**
+   * Told of every TRY_AGAIN_LATER answer to a send (the node did not queue the envelope: its
+   * source account already has a transaction queued): `tries` counts them for this envelope.
+   */
+  onTryAgainLater?: ((refusal: { hash: string; latestLedger: number | undefined; tries: number }) => void) | undefined
 }
 
 export interface CreateChainParameters {

@@ -1,6 +1,9 @@
-import { Keypair } from '@stellar/stellar-sdk'
+import { Asset, Keypair, Networks, Operation } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
+import { accountQueueNode } from '../../test/chain/accountQueueNode.js'
+import { createChain } from './connection.js'
 import { SubmissionLanes, channelKeypairs } from './lanes.js'
+import { submit } from './submit.js'
 
 describe('channel accounts', () => {
   it('derive the same distinct channels from the same secret, others from another', () => {
@@ -80,5 +83,44 @@ describe('SubmissionLanes.add', () => {
     release.shift()?.()
     await all
     expect(sources).toHaveLength(4)
+  })
+})
+
+describe('SubmissionLanes on a node that queues one transaction per account', () => {
+  const payment = (to: string) => Operation.payment({ destination: to, asset: Asset.native(), amount: '1' })
+
+  it('spreads concurrent submissions over the lanes, one per account and ledger, the rest waiting for a free lane', async () => {
+    const node = accountQueueNode()
+    const chain = createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server: node.server, clock: node.clock, retry: { backoffMs: 100, pollIntervalMs: 100, expiryGraceMs: 0 } })
+    const op = Keypair.random()
+    const lanes = new SubmissionLanes(op, channelKeypairs(op, 2))
+    expect(lanes.accounts).toEqual([op.publicKey(), ...channelKeypairs(op, 2).map((k) => k.publicKey())])
+    const to = Keypair.random().publicKey()
+    const results = await Promise.all(Array.from({ length: 5 }, () => lanes.run((lane) => submit(chain, lane.source, payment(to), lane.options))))
+    expect(results).toHaveLength(5)
+    expect(node.stats.tryAgainLater).toBe(0)
+    expect(node.stats.sent).toBe(5)
+    // Three lanes: three land in the first ledger, the two that waited in the next.
+    const byLedger = new Map<number, string[]>()
+    for (const a of node.applied) byLedger.set(a.ledger, [...(byLedger.get(a.ledger) ?? []), a.source])
+    expect([...byLedger.values()].map((s) => s.length)).toEqual([3, 2])
+    for (const sources of byLedger.values()) expect(new Set(sources).size).toBe(sources.length)
+    expect(new Set(node.applied.map((a) => a.source))).toEqual(new Set(lanes.accounts))
+  })
+
+  it('waits for the next ledger when the lane’s account already has one queued (another process), then lands', async () => {
+    const node = accountQueueNode()
+    const refusals: number[] = []
+    const chain = {
+      ...createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server: node.server, clock: node.clock, retry: { backoffMs: 100, pollIntervalMs: 100, expiryGraceMs: 0 } }),
+      onTryAgainLater: (r: { latestLedger: number | undefined }) => refusals.push(r.latestLedger ?? -1),
+    }
+    const op = Keypair.random()
+    node.occupy(op.publicKey())
+    const res = await new SubmissionLanes(op).run((lane) => submit(chain, lane.source, payment(Keypair.random().publicKey()), lane.options))
+    expect(refusals).toEqual([100])
+    expect(node.stats.sent).toBe(2)
+    // The other process's transaction took ledger 101; this one the ledger after its resend.
+    expect(res.ledger).toBe(102)
   })
 })

@@ -72,6 +72,11 @@ export class SubmissionLanes {
     return this.lanes.length
   }
 
+  /** The lanes' source accounts, lane 0 (the operator) first. */
+  get accounts(): string[] {
+    return this.lanes.map((l) => l.source.publicKey())
+  }
+
   /**
    * Adds channel accounts as lanes, at any time: submissions already running keep their lanes,
    * and callers waiting for a free lane are woken, one per new lane. A channel that is already a

@@ -71,7 +71,7 @@ export interface SendOptions {
 }
 
 /**
- * Sends `tx` and polls it: TRY_AGAIN_LATER is resent with backoff; an envelope that got no answer
+ * Sends `tx` and polls it: TRY_AGAIN_LATER is resent after the next ledger (sendWithRetry); an envelope that got no answer
  * is followed by hash; `rebuild` means it can never be included (expired or txBAD_SEQ).
  *
  * With a fee-bump policy, once `feeBump.afterLedgers` ledgers have closed after the send without
@@ -148,9 +148,19 @@ export async function sendAndPoll(chain: Chain, tx: Transaction, opts: SendOptio
   return { kind: 'rebuild', reason: `expired ${hash}` }
 }
 
-/** Sends `tx`, resending on TRY_AGAIN_LATER; the latest ledger of the answer when there was one. */
+/**
+ * Sends `tx`, resending it on TRY_AGAIN_LATER; the latest ledger of the answer when there was one.
+ *
+ * TRY_AGAIN_LATER means the node did not take the envelope: stellar-core's queue holds one
+ * transaction per source account (src/herder/TransactionQueue.cpp, `canAdd`: a second one from an
+ * account that already has one queued, or a fee bump of another sequence number, gets
+ * ADD_STATUS_TRY_AGAIN_LATER). The account's queued transaction leaves the queue at a ledger close
+ * at the earliest, so the same envelope is resent only once the latest ledger has moved past the
+ * one the refusal named: after `retry.backoffMs`, then every `retry.pollIntervalMs`, on the
+ * chain's clock. Since nothing was queued, an envelope whose maxTime passes while it waits is
+ * rebuilt (a fresh one cannot double-apply). At most `retry.tryAgainLater` resends.
+ */
 async function sendWithRetry(chain: Chain, tx: Transaction, hash: string): Promise<{ kind: 'sent'; latestLedger: number | undefined } | { kind: 'rebuild'; reason: string }> {
-  let backoff = chain.retry.backoffMs
   for (let tries = 0; ; tries++) {
     let sent: rpc.Api.SendTransactionResponse
     try {
@@ -164,11 +174,12 @@ async function sendWithRetry(chain: Chain, tx: Transaction, hash: string): Promi
       return { kind: 'sent', latestLedger: typeof sent.latestLedger === 'number' ? sent.latestLedger : undefined }
     }
     if (sent.status === 'TRY_AGAIN_LATER') {
+      const refusedAt = typeof sent.latestLedger === 'number' ? sent.latestLedger : undefined
+      chain.onTryAgainLater?.({ hash, latestLedger: refusedAt, tries: tries + 1 })
       if (tries >= chain.retry.tryAgainLater) {
         throw new RetriesExhaustedError('network kept answering TRY_AGAIN_LATER', { details: hash })
       }
-      await chain.clock.sleep(backoff)
-      backoff *= 2
+      if (!(await nextLedger(chain, tx, refusedAt))) return { kind: 'rebuild', reason: `expired waiting to resend ${hash}` }
       continue
     }
     // ERROR
@@ -177,6 +188,31 @@ async function sendWithRetry(chain: Chain, tx: Transaction, hash: string): Promi
     const contractCode = contractErrorCodeInEvents(sent.diagnosticEvents)
     if (contractCode !== undefined) throw new ContractError(contractCode, { details: `rejected ${hash}` })
     throw new TransactionRejectedError(code, { details: hash })
+  }
+}
+
+/**
+ * Waits until the latest ledger is past `after` (the one a TRY_AGAIN_LATER answer named; without
+ * one, the first one read here): sleeps `retry.backoffMs`, then polls getLatestLedger every
+ * `retry.pollIntervalMs`. A failed poll counts as no news. False when `tx`'s maxTime (plus the
+ * grace) passed first, or after 60 s without one.
+ */
+async function nextLedger(chain: Chain, tx: Transaction, after: number | undefined): Promise<boolean> {
+  const maxTime = Number(tx.timeBounds?.maxTime ?? 0)
+  const deadline = maxTime > 0 ? maxTime * 1000 + chain.retry.expiryGraceMs : chain.clock.now() + 60_000
+  let since = after
+  await chain.clock.sleep(chain.retry.backoffMs)
+  for (;;) {
+    const latest = await chain.server.getLatestLedger().then(
+      (l) => l.sequence,
+      () => undefined,
+    )
+    if (latest !== undefined) {
+      if (since !== undefined && latest > since) return true
+      since ??= latest
+    }
+    if (chain.clock.now() >= deadline) return false
+    await chain.clock.sleep(chain.retry.pollIntervalMs)
   }
 }
 

@@ -1,7 +1,7 @@
-import { Keypair, Networks, Operation } from '@stellar/stellar-sdk'
+import { Keypair, Networks, Operation, type rpc } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
 import { fakeNode } from '../../test/chain/fakeNode.js'
-import { createChain } from './connection.js'
+import { createChain, type RpcLike } from './connection.js'
 import { ContractError, RetriesExhaustedError, SimulationError, TransactionRejectedError } from './errors.js'
 import { submit } from './submit.js'
 
@@ -36,6 +36,66 @@ describe('submit', () => {
     const chain2 = createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server: stuck.server, retry: { ...fast, tryAgainLater: 3 } })
     await expect(submit(chain2, kp, op)).rejects.toBeInstanceOf(RetriesExhaustedError)
     expect(stuck.calls.send).toBe(4)
+  })
+
+  it('on TRY_AGAIN_LATER waits for the next ledger, then resends the same envelope once', async () => {
+    const node = fakeNode({ send: ['TRY_AGAIN_LATER', 'PENDING'], get: ['SUCCESS'] })
+    // The refusal names ledger 10; the node closes 11 only at the third look.
+    const ledgers = [10, 10, 11]
+    const looks: number[] = []
+    const events: string[] = []
+    const server: RpcLike = {
+      ...node.server,
+      async getLatestLedger() {
+        const sequence = ledgers[Math.min(looks.length, ledgers.length - 1)]!
+        looks.push(sequence)
+        events.push(`look ${sequence}`)
+        return { id: 'x', sequence, protocolVersion: '23', closeTime: '4000000000' } as unknown as rpc.Api.GetLatestLedgerResponse
+      },
+      async sendTransaction(tx) {
+        events.push('send')
+        return node.server.sendTransaction(tx)
+      },
+    }
+    let now = 1_700_000_000_000
+    const slept: number[] = []
+    const clock = {
+      now: () => now,
+      sleep: async (ms: number) => {
+        slept.push(ms)
+        events.push(`sleep ${ms}`)
+        now += ms
+      },
+    }
+    const refusals: unknown[] = []
+    const chain = {
+      ...createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server, retry: { backoffMs: 7, pollIntervalMs: 11, expiryGraceMs: 0 }, clock }),
+      onTryAgainLater: (r: unknown) => refusals.push(r),
+    }
+    await submit(chain, kp, op)
+    expect(node.calls.send).toBe(2)
+    expect(new Set(node.calls.sentHashes).size).toBe(1)
+    // Never resent before the ledger moved, and never without a sleep between looks.
+    expect(events).toEqual(['send', 'sleep 7', 'look 10', 'sleep 11', 'look 10', 'sleep 11', 'look 11', 'send'])
+    expect(refusals).toEqual([{ hash: node.calls.sentHashes[0], latestLedger: 10, tries: 1 }])
+  })
+
+  it('rebuilds an envelope whose maxTime passes while it waits to be resent', async () => {
+    const node = fakeNode({ send: ['TRY_AGAIN_LATER', 'PENDING'], get: ['SUCCESS'] })
+    const server: RpcLike = {
+      ...node.server,
+      async getLatestLedger() {
+        return { id: 'x', sequence: 10, protocolVersion: '23', closeTime: '4000000000' } as unknown as rpc.Api.GetLatestLedgerResponse
+      },
+    }
+    let now = 1_700_000_000_000
+    const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) }
+    const chain = createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server, txTimeoutSeconds: 2, retry: { backoffMs: 500, pollIntervalMs: 500, expiryGraceMs: 0 }, clock })
+    const res = await submit(chain, kp, op)
+    expect(res.attempts).toBe(2)
+    expect(node.calls.send).toBe(2)
+    expect(node.calls.sentHashes[0]).not.toBe(node.calls.sentHashes[1])
+    expect(now).toBeGreaterThanOrEqual(1_700_000_002_000)
   })
 
   it('resolves a timed-out submission by its hash before retrying', async () => {

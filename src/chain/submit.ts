@@ -87,8 +87,9 @@ function isSoroban(op: xdr.Operation): boolean {
  * Builds, simulates, assembles, signs, sends and polls one transaction from `source`:
  * simulate → assemble (fee = inclusion fee + simulated resource fee) → sign → send → poll.
  *
- * Retries are explicit and bounded: TRY_AGAIN_LATER resends the same envelope with exponential
- * backoff (`retry.tryAgainLater` times). A submission that is still unknown when its maxTime has
+ * Retries are explicit and bounded: TRY_AGAIN_LATER (the source account already has a transaction
+ * in the node's queue) resends the same envelope once the next ledger has closed
+ * (`retry.tryAgainLater` times; send.ts). A submission that is still unknown when its maxTime has
  * passed is first looked up by hash once more — only when the network has closed a ledger past
  * maxTime and the hash is still unknown (so it can never be included) is the transaction rebuilt
  * with a fresh sequence number (`retry.rebuilds` times). txBAD_SEQ also rebuilds. A send that

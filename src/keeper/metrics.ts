@@ -43,6 +43,8 @@ export interface KeeperMetrics {
   feesPaid: Counter
   /** Fee bumps sent, by what the network answered (accepted, refused). */
   feeBumps: Counter<'outcome'>
+  /** sendTransaction answers TRY_AGAIN_LATER (the source account already had one queued): each resend waits for the next ledger. */
+  tryAgainLater: Counter
   /** The inclusion fee per operation the last transaction bid (stroops; a fee bump's bid too). */
   feeBid: Gauge
   /** Ledgers from sending an execution's fill transaction to its inclusion (1 = the next ledger). */
@@ -165,6 +167,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Keepe
       name: 'service_fee_bumps_total',
       help: 'Fee bumps sent for transactions not included within FEE_BUMP_LEDGERS, by outcome (accepted, refused: sendTransaction said so; a bump that got no answer is not counted).',
       labelNames: ['outcome'],
+      registers: r,
+    }),
+    tryAgainLater: new Counter({
+      name: 'service_try_again_later_total',
+      help: 'sendTransaction answers TRY_AGAIN_LATER: the node queues one transaction per source account, so the envelope is resent after the next ledger.',
       registers: r,
     }),
     feeBid: new Gauge({

@@ -7,7 +7,7 @@ import type { rpc } from '@stellar/stellar-sdk'
 import type { Logger } from 'pino'
 import { ExecutorContract } from './clients/executor.js'
 import { executorCycleVault } from './loop/executorVault.js'
-import { createChain, nativeBalance, readLedgerTime, type Chain, type LedgerReader, type LedgerTimeReader } from '../chain/index.js'
+import { createChain, nativeBalance, readLedgerTime, type Chain, type LedgerReader, type LedgerTimeReader, type SubmissionLanes } from '../chain/index.js'
 import { buildAdapters, builtinAdapterFactories, type AdapterFactories } from './adapters/index.js'
 import { startChannelLanes } from './channels.js'
 import { RegistryContract, VaultContract, tokenBalance, type VaultConfig } from './clients/index.js'
@@ -64,6 +64,8 @@ export interface KeeperRuntime {
   engine: ExecutionEngine
   /** The fee strategy every transaction of this keeper bids by (FEE_STRATEGY and the rest). */
   fees: KeeperFees
+  /** Its submission lanes: the operator, and the channel accounts once they are set up. */
+  lanes: SubmissionLanes
   adapters: ProtocolAdapter<any>[]
   /** The address the vault knows this keeper by (the operator, or its executor contract). */
   keeperAddress: string
@@ -112,7 +114,18 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
   logger.info({ ledgerMs: ledgerTime.ms, source: ledgerTime.source }, 'ledger time')
   // Every transaction of this keeper bids by the strategy: fills through `fillFee`, the rest
   // through the chain's defaults. The caller's Chain is left as it is.
-  const chain: Chain = { ...baseChain, inclusionFee: config.inclusionFee, fees: fees.chainFees(), ledgerMs: ledgerTime.ms }
+  const chain: Chain = {
+    ...baseChain,
+    inclusionFee: config.inclusionFee,
+    fees: fees.chainFees(),
+    ledgerMs: ledgerTime.ms,
+    // The node queues one transaction per source account; the chain client resends after the next ledger.
+    onTryAgainLater: (refusal) => {
+      metrics.tryAgainLater.inc()
+      logger.info({ tx: refusal.hash, latestLedger: refusal.latestLedger ?? null, tries: refusal.tries }, 'network answered TRY_AGAIN_LATER: resending after the next ledger')
+      baseChain.onTryAgainLater?.(refusal)
+    },
+  }
   const vault = new VaultContract(chain, config.vaultContract)
   const registry = new RegistryContract(chain, config.registryContract)
   // The registered keeper: the operator, or its executor contract (atomic path).
@@ -302,6 +315,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     metrics,
     engine: theEngine,
     fees,
+    lanes,
     adapters,
     keeperAddress,
     get registration() {

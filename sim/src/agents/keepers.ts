@@ -31,6 +31,8 @@ export interface KeeperSpec {
   pollLedgers: number
   phase: number
   slippageBps: number
+  /** CHANNEL_ACCOUNTS: its lanes are the operator and these. */
+  channelAccounts: number
   latency: LatencyModel
   rpcFaultRate: number
   path: 'atomic' | 'two-step'
@@ -58,6 +60,7 @@ export function keeperSpecs(s: Scenario, seed: number): KeeperSpec[] {
       pollLedgers,
       phase: Math.floor(keyedUniform(seed, 'poll-phase', index) * pollLedgers),
       slippageBps: o?.slippageBps ?? k.slippageBps,
+      channelAccounts: o?.channelAccounts ?? k.channelAccounts,
       latency: o?.latency ?? k.latency,
       rpcFaultRate: o?.rpcFaultRate ?? k.rpcFaultRate,
       path: o?.path ?? k.path,
@@ -93,6 +96,8 @@ export interface KeeperHooks {
   nowMs: () => number
   /** The network's ledger time (ms): the scenario's run.ledgerSeconds, as the node's scp_timing says. */
   ledgerMs: number
+  /** Set-up only: the chain's latest ledger as an answer names it (SimRpc `onLatest`), which `nowMs` follows. */
+  observe?: (latest: LedgerInfo) => void
   logFile: string
   /** A keeper died at a crash point (after `boundary`). */
   onCrash: (keeper: SimKeeper, boundary: string) => void
@@ -149,6 +154,7 @@ export class SimKeeper {
       ledger: h.building,
       latencyMs: (key) => latencyMs(this.spec.latency, h.seed, agent, h.building(), key),
       faultRate: this.spec.rpcFaultRate,
+      ...(h.observe === undefined ? {} : { onLatest: h.observe }),
       onFault: (method) => {
         this.faults++
         h.onFault(this, method)
@@ -273,6 +279,7 @@ export function keeperEnv(world: World, spec: KeeperSpec, executor: string | und
     POLL_INTERVAL: String(spec.pollIntervalSeconds),
     MIN_PROFIT: String(spec.minProfit),
     SLIPPAGE_BPS: String(spec.slippageBps),
+    CHANNEL_ACCOUNTS: String(spec.channelAccounts),
     ...(spec.bond > 0 ? { KEEPER_BOND: usdcText(usd(spec.bond)) } : {}),
     ...feeEnv(spec.fee),
     ...(spec.crash === undefined ? {} : { FAULT_CRASH_AT: spec.crash.at }),

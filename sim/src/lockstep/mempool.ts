@@ -15,6 +15,10 @@
  *
  * Every keeper transaction a close applied is kept in `journal` (ledger, position, seeded
  * latency): the report reads each one's fee and operations back from the node afterwards.
+ *
+ * The network takes one transaction per source account at a time (`admits`), as stellar-core's
+ * queue does: a second one from an account with one pending is answered TRY_AGAIN_LATER, except a
+ * fee bump of the same sequence number, which the node's replace-by-fee rule then judges.
  */
 export interface Submission {
   hash: string
@@ -73,6 +77,15 @@ export class Mempool {
   readonly droppedBy = new Map<string, number>()
   /** Fee bumps the node took in place of a queued transaction, per agent. */
   readonly bumpsBy = new Map<string, number>()
+  /** Transactions the node accepted during the run, per source account. */
+  readonly sentBySource = new Map<string, number>()
+  /** Sends answered TRY_AGAIN_LATER (`admits` said no), per agent. */
+  readonly tryAgainLaterBy = new Map<string, number>()
+  /**
+   * Accounts whose transaction the node has accepted but whose sender has not entered it here
+   * yet (`add` runs when its answer is released): a send in between must see it queued.
+   */
+  private readonly claims = new Map<string, { hash: string; seq: bigint }>()
 
   /** While set up runs on a node that closes a ledger per transaction, nothing waits here. */
   bypass = false
@@ -81,7 +94,34 @@ export class Mempool {
   constructor(readonly ordering: 'latency' | 'core' = 'latency') {}
 
   add(s: Submission): void {
-    if (!this.bypass) this.pending.push(s)
+    if (this.claims.get(s.source)?.hash === s.hash) this.claims.delete(s.source)
+    if (this.bypass) return
+    this.pending.push(s)
+    this.sentBySource.set(s.source, (this.sentBySource.get(s.source) ?? 0) + 1)
+  }
+
+  /**
+   * Whether the network takes a transaction (`hash`) from `source` with sequence number `seq` now
+   * (stellar-core TransactionQueue::canAdd, src/herder/TransactionQueue.cpp): yes when the account
+   * has nothing pending, or for the pending one itself (the node answers DUPLICATE), or for a fee
+   * bump of the pending one's sequence number (the node's replace-by-fee rule decides). Anything
+   * else waits for a close: TRY_AGAIN_LATER. Always yes while set-up bypasses the mempool.
+   */
+  admits(source: string, seq: bigint, hash: string, feeBump: boolean): boolean {
+    if (this.bypass) return true
+    const queued = this.pending.find((s) => s.source === source) ?? this.claims.get(source)
+    if (queued === undefined || queued.hash === hash) return true
+    return feeBump && queued.seq === seq
+  }
+
+  /** The node accepted `hash` from `source`: the account counts as queued until `add` enters it. */
+  claim(source: string, seq: bigint, hash: string): void {
+    if (!this.bypass) this.claims.set(source, { hash, seq })
+  }
+
+  /** A send of `agent` was answered TRY_AGAIN_LATER. */
+  refused(agent: string): void {
+    this.tryAgainLaterBy.set(agent, (this.tryAgainLaterBy.get(agent) ?? 0) + 1)
   }
 
   isPending(hash: string): boolean {
@@ -186,6 +226,7 @@ export class Mempool {
       if (s !== undefined && s.klass === 1) this.droppedBy.set(s.agent, (this.droppedBy.get(s.agent) ?? 0) + 1)
     }
     this.pending = this.pending.filter((s) => !done.has(s.hash))
+    this.claims.clear()
     for (const h of order) this.settle(h, 'applied')
     for (const h of dropped) this.settle(h, 'dropped')
     for (const s of this.pending) if (this.planned.has(s.hash)) s.arrivalMs = 0

@@ -4,8 +4,10 @@
  * transaction into the mempool with the agent's seeded latency, (3) answers getTransaction for
  * a transaction still waiting for its ledger only after that ledger closed (no polling in wall
  * time; under core ordering after the next close, which may leave it waiting in the node's
- * queue), (4) injects seeded faults: a read fails, or a send reaches the network but its answer
- * is lost, and (5) refuses everything once the agent's process is dead.
+ * queue), (4) answers TRY_AGAIN_LATER to a send from an account that already has a transaction
+ * pending (Mempool.admits: stellar-core's one transaction per account), (5) injects seeded
+ * faults: a read fails, or a send reaches the network but its answer is lost, and (6) refuses
+ * everything once the agent's process is dead.
  */
 import { createHash } from 'node:crypto'
 import { xdr, type rpc, type Transaction, type FeeBumpTransaction } from '@stellar/stellar-sdk'
@@ -31,6 +33,12 @@ export interface SimRpcParameters {
   onFault?: (method: string) => void
   /** Called as each call is made, with the key its seeded draws use (determinism traces). */
   onRequest?: (method: string, key: string) => void
+  /**
+   * While the scheduler passes answers straight through (set-up, where the node closes a ledger
+   * per transaction), called with the latest ledger each answer names: the agents' clock follows
+   * the chain's from the first transaction on. In the lockstep only the loop's closes move it.
+   */
+  onLatest?: (latest: { sequence: number; closeTimeMs: number }) => void
 }
 
 export class SimulatedFault extends Error {
@@ -62,6 +70,15 @@ export class SimRpc {
 
   constructor(private readonly p: SimRpcParameters) {}
 
+  /** Reports the latest ledger an answer names (set-up only) and hands the answer on. */
+  private seen<T>(answer: T, sequence: number | undefined, closeTime: string | number | undefined): T {
+    const seconds = Number(closeTime ?? 0)
+    if (this.p.scheduler.direct && this.p.onLatest !== undefined && typeof sequence === 'number' && seconds > 0) {
+      this.p.onLatest({ sequence, closeTimeMs: seconds * 1000 })
+    }
+    return answer
+  }
+
   private fault(method: string, key: string): boolean {
     if (this.p.faultRate <= 0) return false
     const ledger = this.p.ledger()
@@ -89,7 +106,7 @@ export class SimRpc {
     return this.call('getHealth', '', () => this.p.server.getHealth())
   }
   getLatestLedger() {
-    return this.call('getLatestLedger', '', () => this.p.server.getLatestLedger())
+    return this.call('getLatestLedger', '', () => this.p.server.getLatestLedger()).then((l) => this.seen(l, l.sequence, l.closeTime))
   }
   getLedgers(req: Parameters<rpc.Server['getLedgers']>[0]) {
     return this.call('getLedgers', JSON.stringify(req), () => this.p.server.getLedgers(req))
@@ -122,11 +139,22 @@ export class SimRpc {
     if (this.dead) throw new AgentDead(`${this.p.agent} is not running`)
     const key = opsKey(tx)
     this.p.onRequest?.('sendTransaction', key)
-    const res = await this.p.scheduler.call(() => this.p.server.sendTransaction(tx), true)
+    const inner = 'innerTransaction' in tx ? tx.innerTransaction : tx
+    const seq = BigInt(inner.sequence)
+    const hash = xdr.encodeBytes(tx.hash(), 'hex')
+    const m = this.p.mempool
+    // Judged as the send reaches the node (sends go one at a time, in order): one per account.
+    const res = await this.p.scheduler.call(async (): Promise<rpc.Api.SendTransactionResponse> => {
+      if (!m.admits(inner.source, seq, hash, inner !== tx)) return this.tryAgainLater(hash)
+      const answer = await this.p.server.sendTransaction(tx)
+      if (answer.status === 'PENDING') m.claim(inner.source, seq, answer.hash)
+      return answer
+    }, true)
+    this.seen(res, res.latestLedger, res.latestLedgerCloseTime)
+    if (res.status === 'TRY_AGAIN_LATER') m.refused(this.p.agent)
     if (res.status === 'PENDING') {
-      const inner = 'innerTransaction' in tx ? tx.innerTransaction : tx
       // A fee bump takes the place of its inner transaction in the node's queue.
-      const original = inner !== tx ? this.p.mempool.replaced(inner.source, BigInt(inner.sequence), res.hash, this.p.agent) : undefined
+      const original = inner !== tx ? m.replaced(inner.source, seq, res.hash, this.p.agent) : undefined
       const ledger = this.p.ledger()
       const n = this.occ.next(ledger, `send:${key}`)
       const latencyMs = this.p.klass === 0 ? 0 : this.p.latencyMs(`${key}:${n}`)
@@ -139,12 +167,18 @@ export class SimRpc {
         submittedLedger: original ?? ledger,
         key: `${key}:${n}`,
         source: inner.source,
-        seq: BigInt(inner.sequence),
+        seq,
       })
       // The request reached the network; only the answer is lost.
       if (this.fault('sendTransaction', key)) throw new SimulatedFault('simulated RPC fault: no answer to sendTransaction')
     }
     return res
+  }
+
+  /** stellar-rpc's answer when the node's queue does not take a transaction: no error result. */
+  private async tryAgainLater(hash: string): Promise<rpc.Api.SendTransactionResponse> {
+    const l = await this.p.server.getLatestLedger()
+    return { status: 'TRY_AGAIN_LATER', hash, latestLedger: l.sequence, latestLedgerCloseTime: Number(l.closeTime ?? 0) }
   }
 
   async getTransaction(hash: string): Promise<rpc.Api.GetTransactionResponse> {
@@ -154,6 +188,7 @@ export class SimRpc {
     const m = this.p.mempool
     if (m.isPending(hash)) await this.p.scheduler.park(m.ordering === 'core' ? Promise.race([m.applied(hash), m.nextClose()]) : m.applied(hash))
     if (this.dead) throw new AgentDead(`${this.p.agent} is not running`)
-    return this.p.scheduler.call(() => this.p.server.getTransaction(hash))
+    const res = await this.p.scheduler.call(() => this.p.server.getTransaction(hash))
+    return this.seen(res, res.latestLedger, res.latestLedgerCloseTime)
   }
 }

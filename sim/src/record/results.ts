@@ -23,6 +23,7 @@ import { competition, fillProfitOf, type CompetitionInput, type KeeperCompetitio
 import type { Observer, VaultSnapshot, VaultTerms } from './observer.js'
 import { vaultSharePrice } from './recorder.js'
 import { feeSummary, keeperFeeFigures, nearestRank } from './fees.js'
+import { keeperLanes } from './lanes.js'
 import type { KeeperTx } from './transactions.js'
 
 const r7 = (x: number) => Math.round(x * 1e7) / 1e7
@@ -63,6 +64,10 @@ export interface ReportInput {
   droppedBy: ReadonlyMap<string, number>
   /** Keeper fee bumps the node took, per keeper name. */
   bumpsBy: ReadonlyMap<string, number>
+  /** Transactions the node accepted during the run, per source account (each keeper's lanes). */
+  sentBySource: ReadonlyMap<string, number>
+  /** Sends answered TRY_AGAIN_LATER, per keeper name. */
+  tryAgainLaterBy: ReadonlyMap<string, number>
   /** Other users' transactions sent, applied and dropped (scenario chain.background). */
   background: { sent: number; applied: number; dropped: number } | null
 }
@@ -197,6 +202,12 @@ async function keepers(p: ReportInput, list: AuctionResult[], race: ReadonlyMap<
       lostRaceTransactions: lostRaces,
       failedTransactionFees: usd(failed.feesStroops),
       ...keeperFeeFigures({ name: k.spec.name, feeStrategy: feeLabel(k.spec.fee), feesPaid: c.feesPaid, wins }, p.transactions, p.droppedBy, p.bumpsBy),
+      lanes: keeperLanes({
+        accounts: k.runtime?.lanes.accounts ?? [k.operator],
+        sentBySource: p.sentBySource,
+        applied: p.transactions.filter((t) => t.agent === k.spec.name),
+        tryAgainLater: p.tryAgainLaterBy.get(k.spec.name) ?? 0,
+      }),
     })
   }
   return out

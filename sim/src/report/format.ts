@@ -81,3 +81,9 @@ export function formatDuration(seconds: number): string {
   const m = Math.round((seconds - h * 3_600) / 60)
   return m === 0 ? `${h} h` : `${h} h ${m} min`
 }
+
+/** A keeper's lanes: their count and the transactions each had applied, operator first ("5: 3/1/0/0/0"). */
+export function formatLanes(lanes: { count: number; applied: readonly number[] } | undefined): string {
+  if (lanes === undefined) return MISSING
+  return `${formatCount(lanes.count)}: ${lanes.applied.map((n) => formatCount(n)).join('/')}`
+}

@@ -3,7 +3,7 @@
  * the page's script and their text is escaped here, once. Charts are drawn in the browser from
  * the embedded data (see pageScript.ts).
  */
-import { formatAmount, formatCount, formatLedger, formatPct, mark, MISSING, shortAddress } from './format.js'
+import { formatAmount, formatCount, formatLanes, formatLedger, formatPct, mark, MISSING, shortAddress } from './format.js'
 import { formatMs, formatXlm } from './competitionFormat.js'
 import { headlineFigures } from './headline.js'
 import type { AuctionResult, Report } from './types.js'
@@ -137,7 +137,7 @@ function contendersHtml(report: Report, a: AuctionResult): string | Html {
   return { html: a.contenders.map((c) => (c === winner ? `<b>${escapeHtml(c)}</b>` : escapeHtml(c))).join(', ') }
 }
 
-/** One row per keeper: settings, wins / losses / missed / unprofitable / abandoned, win rate, fees (in all, per win), inclusion delay, profit, profit to the vault, the fees the vault paid it, slashes, crashes. */
+/** One row per keeper: settings, wins / losses / missed / unprofitable / abandoned, win rate, fees (in all, per win), inclusion delay, lanes (transactions each, TRY_AGAIN_LATER answers), profit, profit to the vault, the fees the vault paid it, slashes, crashes. */
 export function keepersTable(report: Report): string {
   return htmlTable(
     report.keepers,
@@ -164,6 +164,8 @@ export function keepersTable(report: Report): string {
       { head: 'Inclusion delay p50 / p95 (ledgers)', cell: (k) => `${formatCount(k.inclusionDelay.p50)} / ${formatCount(k.inclusionDelay.p95)}`, num: true },
       { head: 'Dropped txs', cell: (k) => formatCount(k.droppedTransactions), num: true },
       { head: 'Fee bumps', cell: (k) => formatCount(k.feeBumps), num: true },
+      { head: 'Lanes: txs each', cell: (k) => formatLanes(k.lanes) },
+      { head: 'Try again later', cell: (k) => formatCount(k.lanes?.tryAgainLater), num: true },
       { head: 'Profit (USDC)', cell: (k) => formatAmount(k.profit), num: true },
       { head: 'To vault (USDC)', cell: (k) => formatAmount(k.vaultProfit), num: true },
       { head: 'Rewards (USDC)', cell: (k) => formatAmount(k.rewards), num: true },

@@ -33,9 +33,9 @@ describe('summaryTable', () => {
   })
 
   it('lists the keepers and the audit invariants that fail or warn', () => {
-    expect(lines.find((l) => l.startsWith('Keeper  '))).toMatch(/Fee strategy +Wins +Fills +Losses +Missed +Unprofitable +Abandoned +Failed txs +Lost races +Win rate +Fees \(XLM\) +Fees\/win +Delay p50\/p95 +Dropped +Bumps/)
-    expect(row('alpha')).toMatch(/^alpha +atomic +1\.00 +fixed 100 +1 +2 +1 +1 +0 +0 +0 +0 +50\.0% +0\.0123456 +0\.0123456 +0\/1 +0 +0 +40\.25 +80\.50 +8\.95 +0 +no$/)
-    expect(row('beta')).toMatch(/^beta +two-step +2\.00 +fixed 100 +1 +2 +0 +0 +1 +0 +2 +1 +50\.0% +0\.0456789 +0\.0456789 +0\/1 +0 +0 +18\.25 +36\.50 +4\.05 +1 +no$/)
+    expect(lines.find((l) => l.startsWith('Keeper  '))).toMatch(/Fee strategy +Wins +Fills +Losses +Missed +Unprofitable +Abandoned +Failed txs +Lost races +Win rate +Fees \(XLM\) +Fees\/win +Delay p50\/p95 +Dropped +Bumps +Lanes: txs each +Try later/)
+    expect(row('alpha')).toMatch(/^alpha +atomic +1\.00 +fixed 100 +1 +2 +1 +1 +0 +0 +0 +0 +50\.0% +0\.0123456 +0\.0123456 +0\/1 +0 +0 +3: 2\/1\/0 +1 +40\.25 +80\.50 +8\.95 +0 +no$/)
+    expect(row('beta')).toMatch(/^beta +two-step +2\.00 +fixed 100 +1 +2 +0 +0 +1 +0 +2 +1 +50\.0% +0\.0456789 +0\.0456789 +0\/1 +0 +0 +— +— +18\.25 +36\.50 +4\.05 +1 +no$/)
     expect(row('gamma')).toMatch(/ yes$/)
     expect(row('✗')).toMatch(/^✗ +2 no stale draws +1 draw open past expiry$/)
     expect(row('✓ warn')).toMatch(/3 stake covers slashes/)

@@ -4,7 +4,7 @@
  * (no colours), so it reads the same in a log file as on a screen.
  */
 import { formatXlm } from './competitionFormat.js'
-import { formatAmount, formatCount, formatLedger, formatPct, mark } from './format.js'
+import { formatAmount, formatCount, formatLanes, formatLedger, formatPct, mark } from './format.js'
 import { headlineFigures } from './headline.js'
 import { liquidatableText, sourceLine } from './sourceSection.js'
 import type { Report } from './types.js'
@@ -16,7 +16,8 @@ export type Align = 'left' | 'right'
  * The summary: a title line (scenario, seed, ledgers), a line naming the snapshot or fork the
  * run started from (when it did), the headline figures, the keepers
  * (path, MIN_PROFIT, fee strategy, wins, losses, missed, unprofitable, abandoned, win rate, XLM
- * fees in all and per win, inclusion delay p50/p95 in ledgers, own
+ * fees in all and per win, inclusion delay p50/p95 in ledgers, its submission lanes with the
+ * transactions each had applied and the TRY_AGAIN_LATER answers it got, own
  * profit, profit returned to the vault, fees the vault paid it, slashes, crashed), the attacks
  * (attacker, kind, attempt, ledgers, the contract errors that refused it, gain, depositors' loss,
  * outcome) when there were any and, when the audit does not hold cleanly, its failing or warning
@@ -43,7 +44,7 @@ export function summaryTable(report: Report): string {
   if (report.keepers.length > 0)
     parts.push(
       textTable(
-        ['Keeper', 'Path', 'Min profit', 'Fee strategy', 'Wins', 'Fills', 'Losses', 'Missed', 'Unprofitable', 'Abandoned', 'Failed txs', 'Lost races', 'Win rate', 'Fees (XLM)', 'Fees/win', 'Delay p50/p95', 'Dropped', 'Bumps', 'Profit (USDC)', 'To vault (USDC)', 'Rewards (USDC)', 'Slashed', 'Crashed'],
+        ['Keeper', 'Path', 'Min profit', 'Fee strategy', 'Wins', 'Fills', 'Losses', 'Missed', 'Unprofitable', 'Abandoned', 'Failed txs', 'Lost races', 'Win rate', 'Fees (XLM)', 'Fees/win', 'Delay p50/p95', 'Dropped', 'Bumps', 'Lanes: txs each', 'Try later', 'Profit (USDC)', 'To vault (USDC)', 'Rewards (USDC)', 'Slashed', 'Crashed'],
         report.keepers.map((k) => [
           k.name,
           k.path,
@@ -63,13 +64,15 @@ export function summaryTable(report: Report): string {
           `${formatCount(k.inclusionDelay.p50)}/${formatCount(k.inclusionDelay.p95)}`,
           formatCount(k.droppedTransactions),
           formatCount(k.feeBumps),
+          formatLanes(k.lanes),
+          formatCount(k.lanes?.tryAgainLater),
           formatAmount(k.profit),
           formatAmount(k.vaultProfit),
           formatAmount(k.rewards),
           formatCount(k.slashed),
           k.crashed ? 'yes' : 'no',
         ]),
-        ['left', 'left', 'right', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+        ['left', 'left', 'right', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left', 'right', 'right', 'right', 'right', 'right', 'left'],
       ),
     )
 

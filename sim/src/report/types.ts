@@ -175,6 +175,25 @@ export interface KeeperResult extends KeeperFeeFigures {
   lostRaceTransactions: number
   /** XLM the ledger charged for all its failed transactions, lost races included. */
   failedTransactionFees: number
+  /** Its submission lanes at the end of the run; absent in older reports. */
+  lanes?: KeeperLanes
+}
+
+/**
+ * A keeper's submission lanes: the operator (lane 0) and its channel accounts (CHANNEL_ACCOUNTS)
+ * once they were set up, and what each carried during the run (set-up transactions not counted).
+ */
+export interface KeeperLanes {
+  /** Lanes it sent from: 1 when it had only its operator. */
+  count: number
+  /** Each lane's source account, the operator first. */
+  accounts: string[]
+  /** Transactions the network accepted from each lane (PENDING answers), in `accounts` order. */
+  sent: number[]
+  /** Transactions a close applied from each lane, in `accounts` order. */
+  applied: number[]
+  /** Sends the network answered TRY_AGAIN_LATER (its source account already had one queued). */
+  tryAgainLater: number
 }
 
 export interface AuctionResult {

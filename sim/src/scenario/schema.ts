@@ -159,6 +159,8 @@ const keeperSettings = {
   /** POLL_INTERVAL in seconds (rounded up to whole ledgers); the keeper accepts 3 to 300. */
   pollInterval: duration.refine((v) => v >= 3 && v <= 300, { message: 'between 3 and 300 seconds (the keeper\'s POLL_INTERVAL range)' }),
   slippageBps: z.number().int().min(0).max(10_000),
+  /** CHANNEL_ACCOUNTS: channel accounts besides the operator, each a submission lane (the daemon accepts 0 to 16). */
+  channelAccounts: z.number().int().min(0).max(16),
 }
 
 /**
@@ -244,6 +246,7 @@ const keeperOverride = z
     minProfit: keeperSettings.minProfit.optional(),
     pollInterval: keeperSettings.pollInterval.optional(),
     slippageBps: keeperSettings.slippageBps.optional(),
+    channelAccounts: keeperSettings.channelAccounts.optional(),
     latency: latency.optional(),
     rpcFaultRate: fraction.optional(),
     path: z.enum(['atomic', 'two-step']).optional(),
@@ -479,6 +482,8 @@ export const scenarioSchema = z
         minProfit: keeperSettings.minProfit.default(1.02),
         pollInterval: keeperSettings.pollInterval.default(10),
         slippageBps: keeperSettings.slippageBps.default(300),
+        /** Channel accounts per keeper (its lanes: the operator and these), the daemon's default. */
+        channelAccounts: keeperSettings.channelAccounts.default(4),
         /** Atomic (executor contract) or two-step (draw, fill, swap, return). */
         path: z.enum(['atomic', 'two-step']).default('atomic'),
         /**

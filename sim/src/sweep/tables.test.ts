@@ -156,6 +156,10 @@ const DOCUMENTED: Record<TableName, [string, string, boolean][]> = {
     ['droppedTransactions', 'INTEGER', true],
     ['feeBumps', 'INTEGER', true],
     ['inclusionDelayP95', 'DOUBLE', true],
+    ['laneCount', 'INTEGER', true],
+    ['laneSent', 'VARCHAR', true],
+    ['laneApplied', 'VARCHAR', true],
+    ['tryAgainLater', 'INTEGER', true],
   ],
 }
 
@@ -248,8 +252,20 @@ describe('a sweep writes runs, auctions and keepers tables', () => {
     const expected = finished.flatMap((key) =>
       report(key).keepers.map((keeper) => {
         const { address: _a, operator: _o, ...k } = keeper as KeeperResult & KeeperExtras
-        const { inclusionDelay, ...rest } = k
-        return { ...identity(key), ...rest, missed: k.missed ?? null, unprofitable: k.unprofitable ?? null, feesPaid: k.feesPaid ?? null, inclusionDelayP50: inclusionDelay.p50, inclusionDelayP95: inclusionDelay.p95 }
+        const { inclusionDelay, lanes, ...rest } = k
+        return {
+          ...identity(key),
+          ...rest,
+          missed: k.missed ?? null,
+          unprofitable: k.unprofitable ?? null,
+          feesPaid: k.feesPaid ?? null,
+          inclusionDelayP50: inclusionDelay.p50,
+          inclusionDelayP95: inclusionDelay.p95,
+          laneCount: lanes?.count ?? null,
+          laneSent: lanes === undefined ? null : JSON.stringify(lanes.sent),
+          laneApplied: lanes === undefined ? null : JSON.stringify(lanes.applied),
+          tryAgainLater: lanes?.tryAgainLater ?? null,
+        }
       }),
     )
     expect(rows.length).toBeGreaterThan(0)

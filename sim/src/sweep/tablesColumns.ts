@@ -197,6 +197,10 @@ const KEEPER_COLUMNS: Column<KeeperRowSource>[] = [
   col('droppedTransactions', 'INT32', true, 'count', "its transactions the node's queue dropped without applying them; null in older reports", (r) => optionalNumber(r.keeper.droppedTransactions)),
   col('feeBumps', 'INT32', true, 'count', 'its fee bumps the node took in place of a queued transaction; null in older reports', (r) => optionalNumber(r.keeper.feeBumps)),
   col('inclusionDelayP95', 'DOUBLE', true, 'ledgers', '95th percentile (nearest rank) of its inclusion delay; null in older reports', (r) => optionalNumber(r.keeper.inclusionDelay?.p95)),
+  col('laneCount', 'INT32', true, 'count', 'its submission lanes at the end: the operator and its channel accounts; null in older reports', (r) => optionalNumber(r.keeper.lanes?.count)),
+  col('laneSent', 'STRING', true, '', 'JSON list, per lane (operator first): transactions the node accepted from it during the run; null in older reports', (r) => (r.keeper.lanes === undefined ? null : JSON.stringify(r.keeper.lanes.sent))),
+  col('laneApplied', 'STRING', true, '', 'JSON list, per lane (operator first): transactions a close applied from it; null in older reports', (r) => (r.keeper.lanes === undefined ? null : JSON.stringify(r.keeper.lanes.applied))),
+  col('tryAgainLater', 'INT32', true, 'count', 'its sends the node answered TRY_AGAIN_LATER (the account already had one queued); null in older reports', (r) => optionalNumber(r.keeper.lanes?.tryAgainLater)),
 ]
 
 export interface SweepTables {
