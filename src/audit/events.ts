@@ -3,6 +3,7 @@
  * profit its returns booked, and every change of the pool's books (for the share-price history).
  */
 import { scValToNative, type rpc } from '@stellar/stellar-sdk'
+import { eventPages, type EventsRequest } from '../chain/events.js'
 import { ChainReadError } from './errors.js'
 import { call, type AuditConnection } from './rpc.js'
 
@@ -117,28 +118,24 @@ export async function readVaultHistory(conn: AuditConnection, vault: string, opt
   if (fromLedger > toLedger) return { events, fromLedger, toLedger, complete: false }
   const limit = opts.pageSize ?? 1000
   const filters: rpc.Api.EventFilter[] = [{ type: 'contract', contractIds: [vault] }]
-  let page = await call(`getEvents(vault from ledger ${fromLedger})`, () =>
-    conn.server.getEvents({ filters, startLedger: fromLedger, endLedger: toLedger + 1, limit }),
-  )
-  for (;;) {
-    let past = false
-    for (const raw of page.events) {
-      if (raw.ledger > toLedger) {
-        past = true
-        break
+  // Pages on to `toLedger` whatever the page sizes: stellar-rpc ends a page 10 000 ledgers after
+  // its start with a cursor there, short of the end (../chain/events.ts).
+  const getEvents = (req: EventsRequest<rpc.Api.EventFilter[]>) =>
+    call(req.cursor === undefined ? `getEvents(vault from ledger ${req.startLedger})` : `getEvents(vault, cursor ${req.cursor})`, () => conn.server.getEvents(req))
+  // The pager's own refusals (a cursor that does not advance) are ChainReadErrors too.
+  await call(`getEvents(vault from ledger ${fromLedger})`, async () => {
+    for await (const page of eventPages(getEvents, { filters, from: { startLedger: fromLedger }, endLedger: toLedger + 1, limit })) {
+      for (const raw of page.events) {
+        if (!raw.inSuccessfulContractCall) continue
+        let ev: VaultEvent | undefined
+        try {
+          ev = decodeVaultEvent(raw)
+        } catch (err) {
+          throw new ChainReadError(`getEvents (vault event ${raw.id})`, `undecodable event: ${String(err)}`, { cause: err })
+        }
+        if (ev) events.push(ev)
       }
-      if (!raw.inSuccessfulContractCall) continue
-      let ev: VaultEvent | undefined
-      try {
-        ev = decodeVaultEvent(raw)
-      } catch (err) {
-        throw new ChainReadError(`getEvents (vault event ${raw.id})`, `undecodable event: ${String(err)}`, { cause: err })
-      }
-      if (ev) events.push(ev)
     }
-    if (past || page.events.length === 0) break
-    const cursor = page.cursor
-    page = await call(`getEvents(vault, cursor ${cursor})`, () => conn.server.getEvents({ filters, cursor, limit }))
-  }
+  })
   return { events, fromLedger, toLedger, complete: events.some((e) => e.kind === 'registry') }
 }

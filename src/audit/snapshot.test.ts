@@ -5,6 +5,7 @@
 import { Address, Keypair, StrKey, nativeToScVal, scValToNative, xdr, type Transaction } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
 import { addr, i128, struct, sym } from '../chain/scval.js'
+import { scanEndCursor } from '../chain/events.js'
 import { ChainReadError } from './errors.js'
 import type { AuditRpc } from './rpc.js'
 import { readSnapshot } from './snapshot.js'
@@ -51,7 +52,9 @@ function fakeNode(
       calls.push('getEvents')
       const start = req.cursor === undefined ? events.findIndex((e) => e.ledger >= req.startLedger!) : events.findIndex((e) => e.id > req.cursor!)
       const page = (start < 0 ? [] : events.slice(start, start + (req.limit ?? 100))).map((e) => ({ ...e, inSuccessfulContractCall: true }))
-      return { events: page, cursor: page.at(-1)?.id ?? 'end', latestLedger: ledger, oldestLedger: 1 }
+      // A full page's cursor is its last id; a short one's the end of the ledgers scanned.
+      const cursor = page.length === (req.limit ?? 100) ? page.at(-1)!.id : scanEndCursor(ledger)
+      return { events: page, cursor, latestLedger: ledger, oldestLedger: 1 }
     },
   }
   return { server: server as unknown as AuditRpc, calls }

@@ -54,3 +54,4 @@ export {
   type LedgerTimeReader,
   type LedgerTimeSource,
 } from './ledgerTime.js'
+export { cursorLedger, eventId, eventPages, LEDGER_SCAN_LIMIT, scanEndCursor, type EventPage, type EventPagingOptions, type EventsAnswer, type EventsRequest } from './events.js'

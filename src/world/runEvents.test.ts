@@ -1,6 +1,7 @@
 import { Address, Contract, nativeToScVal, xdr, type rpc } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
 import { encodeAuctionData, randomAccount, randomContract } from '../keeper/adapters/blend/fakeLedger.test-util.js'
+import { eventId, scanEndCursor } from '../chain/events.js'
 import { liquidationEvents, RunEventLog } from './runEvents.js'
 
 const pool = randomContract()
@@ -21,7 +22,7 @@ let n = 0
 function event(contract: string, topic: xdr.ScVal[], value: xdr.ScVal, ledger: number, ok = true): rpc.Api.EventResponse {
   n++
   return {
-    id: `${String(ledger).padStart(19, '0')}-${String(n).padStart(10, '0')}`,
+    id: eventId(ledger, n, 1, 1),
     type: 'contract',
     ledger,
     ledgerClosedAt: new Date(1_700_000_000_000 + ledger * 5_000).toISOString(),
@@ -33,8 +34,8 @@ function event(contract: string, topic: xdr.ScVal[], value: xdr.ScVal, ledger: n
   } as unknown as rpc.Api.EventResponse
 }
 
-/** A node answering getEvents from `events` (ordered by id), at most `limit` per page, cursor left empty. */
-function node(events: rpc.Api.EventResponse[]) {
+/** A node answering getEvents from `events` (ordered by id), at most `limit` per page, cursors as stellar-rpc's. */
+function node(events: rpc.Api.EventResponse[], latest = 200) {
   const requests: rpc.Api.GetEventsRequest[] = []
   return {
     requests,
@@ -42,7 +43,9 @@ function node(events: rpc.Api.EventResponse[]) {
       requests.push(req)
       const from = req.cursor === undefined ? events.filter((e) => e.ledger >= req.startLedger!) : events.filter((e) => e.id > req.cursor!)
       const page = from.slice(0, req.limit ?? 1000)
-      return { events: page, cursor: '', latestLedger: 200, oldestLedger: 1 } as unknown as rpc.Api.GetEventsResponse
+      // A full page's cursor is its last id; a short one's the end of the ledgers scanned.
+      const cursor = page.length === (req.limit ?? 1000) ? page.at(-1)!.id : scanEndCursor(latest)
+      return { events: page, cursor, latestLedger: latest, oldestLedger: 1 } as unknown as rpc.Api.GetEventsResponse
     },
   }
 }
@@ -67,7 +70,8 @@ describe('RunEventLog', () => {
     const other = randomContract()
     const noise = Array.from({ length: 1_000 }, () => event(other, [sym('transfer')], u32(0), 101))
     const first = [...all.slice(0, 2), ...noise, ...all.slice(2, 5)].sort((a, b) => (a.id < b.id ? -1 : 1))
-    const rpcNode = node(first)
+    // The node's latest ledger is 102 at the first poll, 105 at the second.
+    const rpcNode = node(first, 102)
     const log = new RunEventLog(rpcNode, { pool, vault, registry }, 100)
     let ev = await log.poll()
     expect(ev.auctions.map((a) => [a.type, a.user, a.percent, a.ledger])).toEqual([
@@ -84,10 +88,11 @@ describe('RunEventLog', () => {
     expect(rpcNode.requests[0]).toMatchObject({ startLedger: 100, filters: [{ type: 'contract', contractIds: [pool, vault, registry] }] })
     expect(rpcNode.requests.map((r) => r.cursor)).toEqual([undefined, first[999]!.id])
 
-    const later = node(all)
+    const later = node(all, 105)
     ;(log as unknown as { server: unknown }).server = later
     ev = await log.poll()
-    expect(later.requests[0]!.cursor).toBe(first.at(-1)!.id)
+    // Where the first poll's scan ended: the end of ledger 102.
+    expect(later.requests[0]!.cursor).toBe(scanEndCursor(102))
     // A failed call's event and another contract's are left out; the registry's slash is read;
     // the vault's flash draws and withdrawal requests are vault flows, with their close time.
     expect(ev.vault.slice(2).map((v) => [v.kind, v.address, v.ledger, v.closeTime, v.data])).toEqual([

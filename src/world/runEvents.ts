@@ -12,6 +12,7 @@
  * {shares}` (a withdrawal request), `deposit`/`withdraw` {amount, shares}).
  */
 import { Address, scValToNative, xdr, type rpc } from '@stellar/stellar-sdk'
+import { eventPages } from '../chain/index.js'
 import { AuctionType, decodeAuctionData, type AuctionData } from '../keeper/adapters/blend/storage.js'
 
 export interface AuctionCreated {
@@ -87,7 +88,8 @@ function bigints(v: xdr.ScVal): Record<string, bigint> {
 
 /**
  * Follows the pool's, the vault's and the registry's events from `startLedger` on: each `poll`
- * reads the pages since the last one (cursor kept) and folds them into `events`.
+ * reads the pages since the last one (cursor kept) up to the node's latest ledger (src/chain
+ * `eventPages`: a short page is not the end) and folds them into `events`.
  */
 export class RunEventLog {
   readonly events: RunEvents = { auctions: [], fills: [], vault: [], slashes: [] }
@@ -102,17 +104,12 @@ export class RunEventLog {
   async poll(): Promise<RunEvents> {
     const { pool, vault, registry } = this.contracts
     const filters: rpc.Api.EventFilter[] = [{ type: 'contract', contractIds: registry === undefined ? [pool, vault] : [pool, vault, registry] }]
-    const limit = 1000
-    for (;;) {
-      const res = await this.server.getEvents(
-        this.cursor === undefined ? { filters, startLedger: this.startLedger, limit } : { filters, cursor: this.cursor, limit },
-      )
-      for (const e of res.events) this.fold(e)
-      const last = res.events[res.events.length - 1]
-      const next = res.cursor !== undefined && res.cursor !== '' ? res.cursor : last?.id
-      if (next !== undefined) this.cursor = next
-      if (res.events.length < limit) return this.events
+    const from = this.cursor === undefined ? { startLedger: this.startLedger } : { cursor: this.cursor }
+    for await (const page of eventPages((req) => this.server.getEvents(req), { filters, from, limit: 1000 })) {
+      for (const e of page.events) this.fold(e)
+      if (page.cursor !== undefined) this.cursor = page.cursor
     }
+    return this.events
   }
 
   private fold(e: rpc.Api.EventResponse): void {

@@ -2,6 +2,7 @@
 import { Keypair, StrKey, nativeToScVal, xdr, type Transaction } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
 import { addr, i128, struct, sym } from '../../../src/chain/scval.js'
+import { scanEndCursor } from '../../../src/chain/events.js'
 import { VaultEventsReader, vaultEventsReader, type VaultEventsRpc } from './vaultEvents.js'
 
 const U = 10_000_000n
@@ -58,7 +59,9 @@ function node(events: RawEvent[]) {
       requests.push(req)
       const start = req.cursor === undefined ? events.findIndex((e) => e.ledger >= req.startLedger!) : events.findIndex((e) => e.id > req.cursor!)
       const page = (start < 0 ? [] : events.slice(start, start + (req.limit ?? 100))).map((e) => ({ ...e, inSuccessfulContractCall: true, txHash: `tx${e.id}` }))
-      return { events: page, cursor: page.at(-1)?.id ?? req.cursor ?? 'end', latestLedger: ledger, oldestLedger: 1 }
+      // A full page's cursor is its last id; a short one's the end of the ledgers scanned.
+      const cursor = page.length === (req.limit ?? 100) ? page.at(-1)!.id : scanEndCursor(ledger)
+      return { events: page, cursor, latestLedger: ledger, oldestLedger: 1 }
     },
   }
   return {

@@ -10,6 +10,7 @@
  */
 import type { rpc } from '@stellar/stellar-sdk'
 import { decodeVaultEvent, type VaultEvent } from '../../../src/audit/events.js'
+import { eventPages } from '../../../src/chain/events.js'
 import { readBooks, readVaultSettings, type VaultBooks, type VaultSettings } from '../../../src/audit/reads.js'
 import type { AuditConnection } from '../../../src/audit/rpc.js'
 
@@ -115,21 +116,14 @@ export function vaultEventsReader(server: unknown, networkPassphrase: string, va
 export async function readEvents(server: Pick<rpc.Server, 'getEvents'>, vault: string, from: number, to: number): Promise<TimedVaultEvent[]> {
   const filters: rpc.Api.EventFilter[] = [{ type: 'contract', contractIds: [vault] }]
   const out: TimedVaultEvent[] = []
-  let page = await server.getEvents({ filters, startLedger: from, endLedger: to + 1, limit: PAGE })
-  for (;;) {
-    let past = false
+  // Pages on to `to` whatever the page sizes (src/chain/events.ts: a short page may be the
+  // node's 10 000-ledger scan window, not the end).
+  for await (const page of eventPages((req) => server.getEvents(req), { filters, from: { startLedger: from }, endLedger: to + 1, limit: PAGE })) {
     for (const raw of page.events) {
-      if (raw.ledger > to) {
-        past = true
-        break
-      }
       if (!raw.inSuccessfulContractCall) continue
       const event = decodeVaultEvent(raw)
       if (event !== undefined) out.push({ event, closeTime: Math.floor(Date.parse(raw.ledgerClosedAt) / 1000), txHash: raw.txHash ?? '' })
     }
-    // An empty page is the end (a short one may be the node's scan window, not the end).
-    if (past || page.events.length === 0) break
-    page = await server.getEvents({ filters, cursor: page.cursor, limit: PAGE })
   }
   return out
 }

@@ -4,6 +4,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@solidjs/testing-li
 import { Keypair, StrKey } from '@stellar/stellar-sdk'
 import { nativeToScVal } from '@stellar/stellar-sdk'
 import { addr, i128, struct, sym } from '../../../src/chain/scval.js'
+import { scanEndCursor } from '../../../src/chain/events.js'
 import type { Reads } from '../clients/chain.js'
 import type { DashboardConfig } from '../config/schema.js'
 import type { PreparedWrite, WriteDeps } from '../logic/writeFlow.js'
@@ -76,7 +77,7 @@ const server = {
       }),
     },
   }),
-  getEvents: async (req: { cursor?: string }) => ({ events: req.cursor === undefined ? rawEvents : [], cursor: 'end', latestLedger: 10, oldestLedger: 1 }),
+  getEvents: async (req: { cursor?: string }) => ({ events: req.cursor === undefined ? rawEvents : [], cursor: scanEndCursor(10), latestLedger: 10, oldestLedger: 1 }),
 }
 
 const reads = {

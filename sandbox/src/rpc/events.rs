@@ -12,6 +12,8 @@ use std::str::FromStr;
 
 const DEFAULT_LIMIT: usize = 100;
 const MAX_LIMIT: usize = 10_000;
+/// stellar-rpc's `LedgerScanLimit`: the most ledgers one getEvents request scans.
+pub const LEDGER_SCAN_LIMIT: u32 = 10_000;
 
 enum Segment {
     Any,
@@ -163,10 +165,10 @@ pub fn get_events(node: &Node, r: EventsReq) -> Result<Value, RpcError> {
     if start < oldest || start > latest {
         return Err(verbatim(INVALID_REQUEST, format!("startLedger must be within the ledger range: {oldest} - {latest}")));
     }
-    // stellar-rpc also stops each request 10 000 ledgers after its start (`LedgerScanLimit`);
-    // the sandbox scans to the end of its window (sandbox/README.md, "Checked against
-    // stellar-rpc").
-    let end = end_ledger.unwrap_or(u32::MAX).min(latest + 1);
+    // Each request scans at most `LEDGER_SCAN_LIMIT` ledgers from its start, as stellar-rpc's
+    // (get_events.go: `min(start + LedgerScanLimit, latest + 1, endLedger)`); a short page's
+    // cursor is then that point, and readers page on while it is before the latest ledger.
+    let end = end_ledger.unwrap_or(u32::MAX).min(latest + 1).min(start.saturating_add(LEDGER_SCAN_LIMIT));
     let mut out = vec![];
     let mut last_id: Option<String> = None;
     // Events are stored in ledger order: start at the first one of `start`.

@@ -1,4 +1,4 @@
-//! Requests the sandbox answers as stellar-rpc v27.1.1 does: getEvents' filters and checks,
+//! Requests the sandbox answers as stellar-rpc v27.1.1 does: getEvents' filters, checks and scan limit,
 //! getLedgers / getTransactions paging checks, getLedgerEntries' key checks, getTransaction's
 //! hash checks, sendTransaction's `invalid_xdr` and simulateTransaction's envelope checks. The
 //! messages are stellar-rpc's (cmd/stellar-rpc/internal/methods/*.go and go-stellar-sdk
@@ -81,6 +81,33 @@ fn get_events_refuses_what_stellar_rpc_refuses_in_its_words() {
     assert!(call(&c, "getEvents", json!({ "startLedger": 1, "filters": [{ "topics": [["*", "*", "*", "*", "**"]] }] }))["result"].is_object());
     let latest = c.lock().latest().seq;
     assert_eq!(refused(json!({ "startLedger": latest + 1 })), (-32600, format!("startLedger must be within the ledger range: 1 - {latest}")));
+}
+
+#[test]
+fn get_events_scans_10_000_ledgers_per_request_and_its_cursor_goes_on_from_there() {
+    let mut n = node();
+    funded(&mut n, &[1]);
+    let first = n.latest().seq;
+    for _ in 0..10_005 {
+        n.close_ledger();
+    }
+    funded(&mut n, &[2]);
+    let late = n.latest().seq;
+    let c = ctx(n);
+    let ledger_of = |cursor: &Value| cursor.as_str().unwrap().split('-').next().unwrap().parse::<u64>().unwrap() >> 32;
+    // From ledger 1 the scan ends at ledger 10 000: only the first funding's events, and the
+    // cursor is the last ledger scanned, short of the latest one.
+    let v = call(&c, "getEvents", json!({ "startLedger": 1 }))["result"].clone();
+    let ledgers: Vec<u64> = v["events"].as_array().unwrap().iter().map(|e| e["ledger"].as_u64().unwrap()).collect();
+    assert!(!ledgers.is_empty() && ledgers.iter().all(|l| *l == first as u64), "{ledgers:?}");
+    assert_eq!(ledger_of(&v["cursor"]), 10_000);
+    assert_eq!(v["latestLedger"].as_u64(), Some(late as u64));
+    // Paging on from that cursor reaches the later funding (the cursor's ledger is scanned again,
+    // its events up to the cursor left out).
+    let v = call(&c, "getEvents", json!({ "pagination": { "cursor": v["cursor"] } }))["result"].clone();
+    let ledgers: Vec<u64> = v["events"].as_array().unwrap().iter().map(|e| e["ledger"].as_u64().unwrap()).collect();
+    assert!(!ledgers.is_empty() && ledgers.iter().all(|l| *l == late as u64), "{ledgers:?}");
+    assert_eq!(ledger_of(&v["cursor"]), late as u64);
 }
 
 #[test]

@@ -15,7 +15,7 @@
  * ledger this process first saw the draw in, and looks again the next cycle.
  */
 import { Address, scValToNative, type xdr } from '@stellar/stellar-sdk'
-import { addr, sym, type Chain } from '../../chain/index.js'
+import { addr, eventPages, sym, type Chain, type EventsRequest } from '../../chain/index.js'
 import { isMissingFunction } from '../clients/index.js'
 import { toUnits, type KeeperMetrics } from '../metrics.js'
 import type { VaultClient } from '../sdk/index.js'
@@ -24,12 +24,9 @@ import type { DashboardState } from '../state/dashboard.js'
 /** The getEvents / getHealth calls the age lookup makes (an `rpc.Server` has them). */
 interface EventSource {
   getHealth(): Promise<{ oldestLedger: number; latestLedger: number }>
-  getEvents(req: {
-    filters: { type: 'contract'; contractIds: string[]; topics: string[][] }[]
-    startLedger?: number
-    cursor?: string
-    limit?: number
-  }): Promise<{ events: { ledger: number; inSuccessfulContractCall?: boolean; topic?: xdr.ScVal[] }[]; cursor?: string }>
+  getEvents(
+    req: EventsRequest<{ type: 'contract'; contractIds: string[]; topics: string[][] }[]>,
+  ): Promise<{ events: { id: string; ledger: number; inSuccessfulContractCall?: boolean; topic?: xdr.ScVal[] }[]; cursor?: string; latestLedger: number }>
 }
 
 export interface DrawWatchParameters {
@@ -176,15 +173,13 @@ export class DrawWatch {
     const filters = [{ type: 'contract' as const, contractIds: [this.p.vaultContract], topics }]
     const limit = this.p.pageSize ?? 200
     let last: number | undefined
-    let page = await server.getEvents({ filters, startLedger: health.oldestLedger, limit })
-    for (;;) {
+    const getEvents = server.getEvents.bind(server)
+    for await (const page of eventPages(getEvents, { filters, from: { startLedger: health.oldestLedger }, limit })) {
       for (const ev of page.events) {
         if (ev.inSuccessfulContractCall === false) continue
         if (!this.isDrawOfKeeper(ev.topic)) continue
         last = ev.ledger
       }
-      if (page.events.length < limit || page.cursor === undefined) break
-      page = await server.getEvents({ filters, cursor: page.cursor, limit })
     }
     return last
   }

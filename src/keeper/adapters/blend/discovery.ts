@@ -6,14 +6,14 @@
  * follow the last poll's without a gap.
  *
  * Cold start pages through the whole RPC retention window (startLedger = oldestLedger, then the
- * cursor); later cycles continue from the saved cursor and read only new events. A cursor that
+ * cursor, on to the latest ledger whatever the page sizes: src/chain/events.ts); later cycles continue from the saved cursor and read only new events. A cursor that
  * fell out of the retention window (the keeper was down long) restarts discovery cold.
  *
  * With a history node (`HistoryBackfill`), each cold start also asks it for the ledgers before
  * the main RPC's window: all of its history on the first one, the ledgers missed while the keeper
  * was away on a later one. A backfill that failed is retried on the next poll.
  */
-import type { rpc } from '@stellar/stellar-sdk'
+import { eventPages } from '../../../chain/index.js'
 import { borrowerOf, type EventsReader } from './borrowerEvents.js'
 import type { HistoryBackfill } from './historyBackfill.js'
 import { addressesOf, poolEventFilters } from './poolEvents.js'
@@ -98,7 +98,7 @@ export class BorrowerDiscovery {
 
   private async scan(server: EventsReader, cold: boolean, stats?: RpcStats): Promise<PollResult> {
     const filters = poolEventFilters(this.pool)
-    let request: rpc.Api.GetEventsRequest
+    let from: { startLedger: number } | { cursor: string }
     if (cold) {
       const health = await server.getHealth()
       if (stats) {
@@ -109,11 +109,11 @@ export class BorrowerDiscovery {
       // What the main window does not hold: everything before it on the first start, the
       // ledgers missed since the last poll after a cursor fell out of the window.
       this.history?.request(start, this.coveredThrough)
-      request = { filters, startLedger: start, limit: this.pageLimit }
+      from = { startLedger: start }
     } else if (this.state.cursor !== undefined) {
-      request = { filters, cursor: this.state.cursor, limit: this.pageLimit }
+      from = { cursor: this.state.cursor }
     } else {
-      request = { filters, startLedger: this.state.nextStartLedger!, limit: this.pageLimit }
+      from = { startLedger: this.state.nextStartLedger! }
     }
     const added: string[] = []
     const named = new Set<string>()
@@ -121,8 +121,9 @@ export class BorrowerDiscovery {
     let gap = cold
     let pages = 0
     let closeTime: bigint | undefined
-    for (;;) {
-      const res = await server.getEvents(request)
+    // Pages on to the node's latest ledger: a short or empty page is not the end (src/chain/events.ts).
+    for await (const page of eventPages((req) => server.getEvents(req), { filters, from, limit: this.pageLimit })) {
+      const res = page.response
       pages += 1
       if (stats) {
         stats.getEvents += 1
@@ -146,17 +147,13 @@ export class BorrowerDiscovery {
       }
       const t = (res as { latestLedgerCloseTime?: string | number }).latestLedgerCloseTime
       if (t !== undefined && /^\d+$/.test(String(t))) closeTime = BigInt(String(t))
-      const last = res.events[res.events.length - 1]
-      const cursor = res.cursor !== undefined && res.cursor !== '' ? res.cursor : last?.id
-      if (cursor !== undefined) {
-        this.state.cursor = cursor
+      if (page.cursor !== undefined) {
+        this.state.cursor = page.cursor
         this.state.nextStartLedger = undefined
       } else if (this.state.cursor === undefined) {
         this.state.nextStartLedger = res.latestLedger
       }
       this.coveredThrough = res.latestLedger
-      if (res.events.length < this.pageLimit || cursor === undefined) break
-      request = { filters, cursor, limit: this.pageLimit }
     }
     changed.delete(this.pool)
     return { added, named: [...named], changed, coveredThrough: this.coveredThrough ?? 0, gap, pages, coldStart: cold, latestLedgerCloseTime: closeTime }

@@ -4,6 +4,7 @@
  */
 import { Address, xdr, type rpc } from '@stellar/stellar-sdk'
 import { randomContract } from './fakeLedger.test-util.js'
+import { eventId as rpcEventId, scanEndCursor } from '../../../chain/events.js'
 
 export interface FakeEvent {
   id: string
@@ -11,9 +12,13 @@ export interface FakeEvent {
   topic: xdr.ScVal[]
 }
 
+/** Event `i` of `ledger`'s first operation, with the id stellar-rpc gives it. */
 export function eventId(ledger: number, i: number): string {
-  return `${String(ledger).padStart(19, '0')}-${String(i).padStart(10, '0')}`
+  return rpcEventId(ledger, i, 1, 1)
 }
+
+/** The cursor stellar-rpc gives a short page whose scan ended after `ledger`: its largest id. */
+export const endCursor = scanEndCursor
 
 export function borrowEvent(ledger: number, i: number, name: string, user: string): FakeEvent {
   return {
@@ -61,7 +66,7 @@ export class FakeEvents {
     }
     const page = candidates.slice(0, req.limit ?? 100)
     const full = page.length === (req.limit ?? 100)
-    const cursor = full ? page[page.length - 1]!.id : eventId(end, 0)
+    const cursor = full ? page[page.length - 1]!.id : endCursor(end - 1)
     return {
       events: page as unknown as rpc.Api.EventResponse[],
       cursor,

@@ -17,6 +17,7 @@ import {
   randomContract,
 } from './fakeLedger.test-util.js'
 import { instanceKey, positionsKey, resConfigKey, resDataKey, resListKey } from './storage.js'
+import { endCursor, eventId } from './fakeEvents.test-util.js'
 
 export const ONE = 1_0000000n
 const RATE_ONE = 10n ** 12n
@@ -53,7 +54,7 @@ export function world() {
 
   // events: both borrowed
   const events = [healthy, sick].map((u, i) => ({
-    id: `${String(10 + i).padStart(19, '0')}-0000000000`,
+    id: eventId(10 + i, 0),
     ledger: 10 + i,
     topic: [xdr.ScVal.scvSymbol('borrow'), addr(usdc), addr(u)],
   }))
@@ -61,7 +62,7 @@ export function world() {
   let nextEventLedger = 20
   const touch = (user: string) => {
     const ledgerSeq = nextEventLedger++
-    events.push({ id: `${String(ledgerSeq).padStart(19, '0')}-0000000000`, ledger: ledgerSeq, topic: [xdr.ScVal.scvSymbol('repay'), addr(usdc), addr(user)] })
+    events.push({ id: eventId(ledgerSeq, 0), ledger: ledgerSeq, topic: [xdr.ScVal.scvSymbol('repay'), addr(usdc), addr(user)] })
   }
   const setDebt = (user: string, debt: bigint) => {
     ledger.set(
@@ -72,16 +73,21 @@ export function world() {
   }
   setDebt(healthy, 50n * ONE) // 75 / 50: HF 1.5
   setDebt(sick, 80n * ONE) // 75 / 80: HF 0.94
+  // Later changes come in ledgers after the latest one so far, which moves on with them.
+  nextEventLedger = 101
+  const latest = () => Math.max(100, nextEventLedger - 1)
   let eventCalls = 0
   const reader = {
     getLedgerEntries: ledger.getLedgerEntries,
-    getHealth: async () => ({ status: 'healthy', latestLedger: 100, oldestLedger: 1, ledgerRetentionWindow: 99 }) as rpc.Api.GetHealthResponse,
-    getLatestLedger: async () => ({ id: 'x', sequence: 100, protocolVersion: 23 }) as unknown as rpc.Api.GetLatestLedgerResponse,
+    getHealth: async () => ({ status: 'healthy', latestLedger: latest(), oldestLedger: 1, ledgerRetentionWindow: latest() - 1 }) as rpc.Api.GetHealthResponse,
+    getLatestLedger: async () => ({ id: 'x', sequence: latest(), protocolVersion: 23 }) as unknown as rpc.Api.GetLatestLedgerResponse,
     getEvents: async (req: rpc.Api.GetEventsRequest) => {
       eventCalls += 1
       const after = req.cursor
-      const page = events.filter((e) => after === undefined || e.id > after)
-      return { events: page, cursor: page.at(-1)?.id ?? after ?? '', latestLedger: 100, oldestLedger: 1 } as unknown as rpc.Api.GetEventsResponse
+      const limit = req.limit ?? 100
+      const page = events.filter((e) => after === undefined || e.id > after).slice(0, limit)
+      const cursor = page.length === limit ? page.at(-1)!.id : endCursor(latest())
+      return { events: page, cursor, latestLedger: latest(), oldestLedger: 1 } as unknown as rpc.Api.GetEventsResponse
     },
   }
   // oracle: lastprice(Stellar(asset)) and decimals() by simulation

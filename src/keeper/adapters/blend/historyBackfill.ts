@@ -14,6 +14,7 @@ import type { AdapterLogger } from '../../sdk/index.js'
 import { borrowerEventFilters, borrowerOf, type EventsReader } from './borrowerEvents.js'
 import type { RpcStats } from './rpcStats.js'
 import { withConnectionErrors } from '../../../chain/connection.js'
+import { eventPages } from '../../../chain/events.js'
 
 export interface BackfillRange {
   /** First ledger wanted; undefined: the oldest the history node holds. */
@@ -114,11 +115,11 @@ export class HistoryBackfill {
     let pages = this.resume?.pages ?? 0
     let from: number
     let end: number
-    let request: rpc.Api.GetEventsRequest
+    let start: { startLedger: number } | { cursor: string }
     try {
       if (this.resume !== undefined) {
         ;({ from, end } = this.resume)
-        request = { filters, cursor: this.resume.cursor, limit: this.pageLimit }
+        start = { cursor: this.resume.cursor }
       } else {
         const health = await this.server.getHealth()
         if (stats) {
@@ -144,30 +145,21 @@ export class HistoryBackfill {
           this.finish(found, from, from - 1, pages, started)
           return []
         }
-        request = { filters, startLedger: from, endLedger: end, limit: this.pageLimit }
+        start = { startLedger: from }
       }
-      for (;;) {
-        const res = await this.server.getEvents(request)
+      // Pages on to `end` whatever the page sizes (src/chain/events.ts); the SDK sends no
+      // endLedger with a cursor, so the pager drops the events past `end`.
+      for await (const page of eventPages((req) => this.server.getEvents(req), { filters, from: start, endLedger: end, limit: this.pageLimit })) {
         pages += 1
         if (stats) {
           stats.getEvents += 1
           stats.waves += 1
         }
-        let past = false
-        for (const ev of res.events) {
-          if (ev.ledger >= end) {
-            past = true
-            break
-          }
+        for (const ev of page.events) {
           const user = borrowerOf(ev)
           if (user !== undefined && user !== this.pool) found.add(user)
         }
-        const last = res.events[res.events.length - 1]
-        const cursor = res.cursor !== undefined && res.cursor !== '' ? res.cursor : last?.id
-        if (past || res.events.length < this.pageLimit || cursor === undefined) break
-        this.resume = { cursor, from, end, found, pages }
-        // The SDK sends no endLedger with a cursor: events past `end` are dropped above.
-        request = { filters, cursor, limit: this.pageLimit }
+        if (!page.last && page.cursor !== undefined) this.resume = { cursor: page.cursor, from, end, found, pages }
       }
       this.finish(found, from, end - 1, pages, started)
       return [...found]
