@@ -79,12 +79,14 @@ describe('a short seeded crash on the sandbox', () => {
     }
 
     // a node started from the end snapshot is at the run's last ledger and holds the vault
-    const start = JSON.parse((await readFile(join(OUT, 'c', 'keepers.log'), 'utf8')).split('\n')[0]!) as { vault: string }
+    const lines = (await readFile(join(OUT, 'c', 'keepers.log'), 'utf8')).split('\n').filter((l) => l !== '')
+    const start = lines.map((l) => JSON.parse(l) as { msg: string; vault?: string }).find((l) => l.msg === 'keeper starting')!
+    expect(start.vault).toMatch(/^C[A-Z2-7]{55}$/)
     const node = await startSandbox({ manual: true, networkPassphrase: DEFAULT_PASSPHRASE, extraArgs: ['--snapshot', end.path] })
     try {
       expect((await node.server.getLatestLedger()).sequence).toBe(endLedger)
       // the vault's instance entry, read with getLedgerEntries
-      expect(await contractExecutable(node.server, start.vault)).toMatchObject({ kind: 'wasm' })
+      expect(await contractExecutable(node.server, start.vault!)).toMatchObject({ kind: 'wasm' })
     } finally {
       await node.stop()
     }

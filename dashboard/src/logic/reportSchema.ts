@@ -45,6 +45,9 @@ const keeper = z.object({
   inclusionDelay: z.object({ p50: nullableNum, p95: nullableNum }).default({ p50: null, p95: null }),
   droppedTransactions: laterNum,
   feeBumps: laterNum,
+  lanes: z
+    .object({ count: num, accounts: z.array(z.string()), sent: nums, applied: nums, tryAgainLater: num })
+    .exactOptional(),
 })
 
 const fees = z
