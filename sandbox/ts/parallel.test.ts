@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Address, Asset, Contract, Keypair, Operation, TransactionBuilder, nativeToScVal, rpc, xdr, type Transaction } from '@stellar/stellar-sdk'
 import { startSandbox, type Sandbox } from './launch.js'
+import { funded } from '../../test/sandbox/funded.js'
 
 let sb: Sandbox
 let defaults: { instructions: number; dependentTxClusters: number }
@@ -24,16 +25,6 @@ afterAll(async () => {
 })
 
 const sha256 = (b: Uint8Array): Buffer => createHash('sha256').update(b).digest()
-
-async function funded(n: number): Promise<Keypair[]> {
-  const out = []
-  for (let i = 0; i < n; i++) {
-    const kp = Keypair.random()
-    await sb.server.requestAirdrop(kp.publicKey())
-    out.push(kp)
-  }
-  return out
-}
 
 /** A simulated SAC transfer declaring `instructions` (the resource fee raised to pay for them). */
 async function transfer(sac: Contract, from: Keypair, to: Keypair, instructions: number): Promise<Transaction> {
@@ -60,7 +51,7 @@ const xor = (a: Buffer, b: Buffer): Buffer => Buffer.from(a.map((x, i) => x ^ b[
 
 describe('parallel Soroban phase', () => {
   it('clusters from footprint conflicts, the cluster limit, and the apply order of stages and clusters', async () => {
-    const [deployer, a, b, c, d, e, f] = await funded(7)
+    const [deployer, a, b, c, d, e, f] = await funded(sb, 7)
     const deploy = new TransactionBuilder(await sb.server.getAccount(deployer!.publicKey()), { fee: '100', networkPassphrase: sb.networkPassphrase })
       .addOperation(Operation.createStellarAssetContract({ asset: Asset.native() }))
       .setTimeout(300)

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Address, Asset, Contract, Keypair, Operation, TransactionBuilder, nativeToScVal, rpc, xdr, type Transaction } from '@stellar/stellar-sdk'
 import { startSandbox, type Sandbox } from './launch.js'
+import { funded } from '../../test/sandbox/funded.js'
 
 let sb: Sandbox
 
@@ -35,16 +36,6 @@ afterAll(async () => {
   await sb?.stop()
 })
 
-async function funded(n: number): Promise<Keypair[]> {
-  const out = []
-  for (let i = 0; i < n; i++) {
-    const kp = Keypair.random()
-    await sb.server.requestAirdrop(kp.publicKey())
-    out.push(kp)
-  }
-  return out
-}
-
 async function sendSigned(tx: Transaction, kp: Keypair): Promise<string> {
   tx.sign(kp)
   const sent = await sb.server.sendTransaction(tx)
@@ -69,7 +60,7 @@ async function payment(from: Keypair, to: string, fee: number, ops = 1): Promise
 
 describe('ledger limits and surge pricing', () => {
   it('Soroban: with room for 3, the 3 best bids land, each paying the third bid; the rest land next', async () => {
-    const [deployer, sink, ...sources] = await funded(7)
+    const [deployer, sink, ...sources] = await funded(sb, 7)
     const deploy = new TransactionBuilder(await sb.server.getAccount(deployer!.publicKey()), { fee: '100', networkPassphrase: sb.networkPassphrase })
       .addOperation(Operation.createStellarAssetContract({ asset: Asset.native() }))
       .setTimeout(300)
@@ -126,7 +117,7 @@ describe('ledger limits and surge pricing', () => {
   })
 
   it('classic: max_tx_set_size counts operations; bids rank per operation', async () => {
-    const [a, b, c, d, to] = await funded(5)
+    const [a, b, c, d, to] = await funded(sb, 5)
     await sb.call('sandbox_setLedgerLimits', { classicOps: 3 })
     const solo = await payment(a!, to!.publicKey(), 500)
     const pair = await payment(b!, to!.publicKey(), 600, 2) // 300 per operation
@@ -146,7 +137,7 @@ describe('ledger limits and surge pricing', () => {
   })
 
   it('drops a transaction no ledger took within 4 closes: NOT_FOUND, and it can be sent again', async () => {
-    const [a, to] = await funded(2)
+    const [a, to] = await funded(sb, 2)
     await sb.call('sandbox_setLedgerLimits', { classicOps: 0 })
     const account = await sb.server.getAccount(a!.publicKey())
     const tx = new TransactionBuilder(account, { fee: '100', networkPassphrase: sb.networkPassphrase })
