@@ -9,7 +9,7 @@ describe('src/core/index.ts', () => {
     expect(functions).toEqual(
       [
         'BaseError', 'DivisionByZeroError', 'InvalidAmountError', 'InvalidInputError', 'InvalidPriceError', 'OverflowError', 'PoolInsolventError', 'ZeroSharesError',
-        'accrueReserve', 'apyDisplay', 'bestPartialFill', 'bestSplit', 'constantProductOut', 'valuePartialFill', 'assertI128', 'clampPriority', 'auctionModifiers', 'auctionProfitability', 'auctionValue', 'calcAccrual', 'checkedMul', 'divRound',
+        'accrueReserve', 'apyDisplay', 'bestPartialFill', 'bestSplit', 'bestSplitBy', 'bestSale', 'weightedPoolOut', 'poolOut', 'routeOut', 'constantProductOut', 'valuePartialFill', 'assertI128', 'clampPriority', 'auctionModifiers', 'auctionProfitability', 'auctionValue', 'calcAccrual', 'checkedMul', 'divRound',
         'firstProfitableBlock', 'formatPercent', 'healthFactor', 'indexedEntries', 'meetsMinProfit', 'mulDiv', 'profitOf', 'scaleAuction', 'sharePrice',
         'sharesForDeposit', 'slippageFloor', 'sortTasksByPriority', 'taskPriority', 'toAssetFromBToken', 'toAssetFromDToken', 'toEffectiveAssetFromBToken',
         'toEffectiveAssetFromDToken', 'usdcForShares', 'utilization', 'valueInAsset', 'inclusionFeeBid', 'feeBumpBid',
@@ -34,6 +34,16 @@ describe('src/core/index.ts', () => {
     expect(core.scaleAuction({ auction: { bid: { USDC: 25_0000005n }, lot: { XLM: 25_0000005n }, block: 1000 }, block: 1100, percent: 60 }).filled).toEqual({ bid: { USDC: 15_0000003n }, lot: { XLM: 7_5000001n }, block: 1000 })
     expect(core.constantProductOut(10_0000000n, { reserveIn: 1000_0000000n, reserveOut: 1000_0000000n })).toBe(9_8715803n)
     expect(core.bestSplit(100_0000000n, { reserveIn: 1000_0000000n, reserveOut: 1000_0000000n }, { reserveIn: 100_0000000n, reserveOut: 100_0000000n }).out).toBe(91_4145202n)
+    expect(core.weightedPoolOut(10_0000000n, { balanceIn: 1000_0000000n, weightIn: 5n, balanceOut: 1000_0000000n, weightOut: 5n, fee: 30_000n })).toBe(9_8714815n)
+    expect(core.routeOut(1000_0000000n, [{ reserveIn: 1_000_000_0000000n, reserveOut: 100_0000000n }, { reserveIn: 1000_0000000n, reserveOut: 2_000_000_0000000n }])).toBe(198_5838766n)
+    const sale = core.bestSale(100_0000000n, [{ hops: [{ reserveIn: 1000_0000000n, reserveOut: 1000_0000000n }] }, { hops: [{ reserveIn: 500_0000000n, reserveOut: 500_0000000n }] }])
+    expect(sale.out).toBe(93_4862786n)
+    expect(sale.parts.map((x) => x.route)).toEqual([0, 1])
+    expect(core.constantProductOut(100_0000000n, { reserveIn: 1000_0000000n, reserveOut: 1000_0000000n })).toBe(90_6610893n)
+    const direct = { reserveIn: 1000_0000000n, reserveOut: 1000_0000000n }
+    const via = [{ reserveIn: 2000_0000000n, reserveOut: 2000_0000000n }, { reserveIn: 2000_0000000n, reserveOut: 2000_0000000n }]
+    const splitBy = core.bestSplitBy(100_0000000n, (x) => core.constantProductOut(x, direct), (x) => core.routeOut(x, via))
+    expect(splitBy.out > core.constantProductOut(100_0000000n, direct) && splitBy.out > core.routeOut(100_0000000n, via)).toBe(true)
     expect(
       core.bestPartialFill({
         auction: { bid: { USDC: 1000_0000000n }, lot: { XLM: 10000_0000000n }, block: 100 },

@@ -47,7 +47,10 @@ export {
 } from './auction/bestPartialFill.js'
 
 export { constantProductOut, POOL_FEE_DENOM, POOL_FEE_KEEP, type ConstantProductPool } from './dex/constantProductOut.js'
-export { bestSplit, type BestSplitReturnType } from './dex/bestSplit.js'
+export { bestSplit, bestSplitBy, type BestSplitReturnType } from './dex/bestSplit.js'
+export { weightedPoolOut, type WeightedPool } from './dex/weightedPoolOut.js'
+export { poolOut, routeOut, type SalePool } from './dex/routeOut.js'
+export { bestSale, type BestSaleReturnType, type SaleRoute } from './dex/bestSale.js'
 
 export type { Reserve, ReserveConfig, ReserveData } from './reserve/types.js'
 export {

@@ -126,3 +126,61 @@ describe('bestPartialFill: properties (brute force over every ledger and percent
     )
   })
 })
+
+describe('bestPartialFill: the oracle basis', () => {
+  it('a deep pool: the whole auction at the first ledger the oracle pays MIN_PROFIT (the executable basis waits a ledger)', () => {
+    const deep = base({ pools: { XLM: { reserveIn: 10n ** 18n, reserveOut: 15n * 10n ** 16n } } })
+    const oracle = firstProfitableBlock({ auction: deep.auction, percent: 100, lotQuotes: deep.lotQuotes, bidQuotes: deep.bidQuotes, minProfit: 1_0200000n })!
+    expect(bestPartialFill({ ...deep, basis: 'oracle' })).toMatchObject({ percent: 100, block: oracle.block })
+    expect(bestPartialFill(deep)!.block).toBe(oracle.block + 1)
+  })
+  it('a pool a fifth the size of the lot: fires at the oracle ledger with the largest part whose sale clears the floor and covers the bid', () => {
+    const p = base({ basis: 'oracle' })
+    const r = bestPartialFill(p)!
+    expect(r.block).toBe(236)
+    expect(r.feasible).toBe(true)
+    expect(r.proceedsOut >= r.bidCost).toBe(true)
+    for (const s of Object.values(r.sales)) expect(s.out >= s.minOut).toBe(true)
+    expect(valuePartialFill(p, 236, r.percent + 1).feasible).toBe(false)
+    // the executable basis takes 1 % a ledger later
+    expect(bestPartialFill(base())).toMatchObject({ block: 237, percent: 1 })
+  })
+  it('never fills what it cannot sell for the bid, nor below the floor (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 100_0000000n, max: 10n ** 13n }),
+        fc.bigInt({ min: 100_0000000n, max: 10n ** 13n }),
+        fc.integer({ min: 0, max: 2000 }),
+        fc.integer({ min: 100, max: 700 }),
+        (rIn, rOut, slippageBps, from) => {
+          const p = base({ basis: 'oracle', pools: { XLM: { reserveIn: rIn, reserveOut: rOut } }, slippageBps, fromBlock: from })
+          const r = bestPartialFill(p)
+          if (r === null) return
+          expect(r.proceedsOut >= r.bidCost).toBe(true)
+          for (const s of Object.values(r.sales)) expect(s.out >= s.minOut).toBe(true)
+          if (r.percent < 100) expect(valuePartialFill(p, r.block, r.percent + 1).feasible).toBe(false)
+        },
+      ),
+      { numRuns: 200 },
+    )
+  })
+})
+
+describe('bestPartialFill: sales across routes', () => {
+  it('a second venue takes a larger part at the same ledger, each part with its own floor', () => {
+    const primary = { reserveIn: 200000_0000000n, reserveOut: 30000_0000000n }
+    const fallback = { reserveIn: 100000_0000000n, reserveOut: 15000_0000000n }
+    const one = bestPartialFill(base({ basis: 'oracle', slippageBps: 100, pools: { XLM: primary } }))!
+    const two = bestPartialFill(base({ basis: 'oracle', slippageBps: 100, pools: {}, routes: { XLM: [{ hops: [primary] }, { hops: [fallback] }] } }))!
+    expect(two.block).toBe(one.block)
+    expect(two.percent).toBeGreaterThan(one.percent)
+    const parts = two.sales.XLM!.parts!
+    expect(parts.map((x) => x.route)).toEqual([0, 1])
+    expect(parts.reduce((t, x) => t + x.amountIn, 0n)).toBe(two.sales.XLM!.amountIn)
+    for (const x of parts) expect(x.out >= x.minOut).toBe(true)
+  })
+  it('an asset whose routes pay nothing is not feasible', () => {
+    const v = valuePartialFill(base({ pools: {}, routes: { XLM: [{ hops: [{ reserveIn: 0n, reserveOut: 0n }] }] } }), 300, 10)
+    expect(v.feasible).toBe(false)
+  })
+})

@@ -1,6 +1,7 @@
+import { bestSale, type SaleRoute } from '../dex/bestSale.js'
 import { constantProductOut, type ConstantProductPool } from '../dex/constantProductOut.js'
 import { InvalidInputError, InvalidPriceError } from '../errors.js'
-import { SCALAR_12 } from '../fixed/constants.js'
+import { SCALAR_12, SCALAR_7 } from '../fixed/constants.js'
 import { mulDiv } from '../fixed/mulDiv.js'
 import { slippageFloor } from '../vault/slippageFloor.js'
 import { AUCTION_RAMP_BLOCKS } from './auctionModifiers.js'
@@ -25,8 +26,23 @@ export type BestPartialFillParameters = {
    * proceeds token itself is taken at face value.
    */
   pools: Readonly<Record<string, ConstantProductPool>>
+  /**
+   * Every venue a lot asset may be sold on (routers' pairs, a path through an intermediate asset,
+   * a weighted pool), primary first; an asset listed here is sold across them (core `bestSale`:
+   * the best route, or the best split of two) instead of into its entry of `pools`.
+   */
+  routes?: Readonly<Record<string, readonly SaleRoute[]>>
   /** Minimum value received / cost paid, 7 decimals (e.g. `10_200_000n` = 1.02). */
   minProfit: bigint
+  /**
+   * What must reach `minProfit` against the bid (default `'executable'`):
+   * - `'oracle'`: the lot at oracle prices (the rule of Blend's auction keepers), while what the
+   *   pools pay must clear every sale's slippage floor and cover the bid; of the feasible
+   *   percents the largest is taken;
+   * - `'executable'`: the lot at oracle prices and what the pools pay, both; of the feasible
+   *   percents the one with the most profit is taken.
+   */
+  basis?: 'oracle' | 'executable'
   /** Largest accepted loss of a sale against the oracle value, basis points. */
   slippageBps: number
   /**
@@ -54,8 +70,12 @@ export type PartialFillValuation = {
   lotValue: bigint
   /** Bid at oracle prices (oracle base, ceil). */
   bidCost: bigint
-  /** Per lot asset: underlying sold, what its pool pays, and the least the sale may return (proceeds token units). */
-  sales: Record<string, { amountIn: bigint; out: bigint; minOut: bigint }>
+  /**
+   * Per lot asset: underlying sold, what its venues pay, and the least the sale may return
+   * (proceeds token units); with `routes`, its parts: the route's index in `routes[asset]`, the
+   * amount sold on it, what it pays and its own floor.
+   */
+  sales: Record<string, { amountIn: bigint; out: bigint; minOut: bigint; parts?: SalePart[] }>
   /** Everything the lot turns into, in the proceeds token. */
   proceedsOut: bigint
   /** `proceedsOut` in the oracle base (floor). */
@@ -66,7 +86,16 @@ export type PartialFillValuation = {
   feasible: boolean
 }
 
+/** One part of a lot asset's sale: `amountIn` sold on route `route`, paying `out`, refused below `minOut`. */
+export type SalePart = { route: number; amountIn: bigint; out: bigint; minOut: bigint }
+
 const END = 2 * AUCTION_RAMP_BLOCKS
+
+/** The oracle value of `amount` of a lot asset's underlying, in the proceeds token (rounded down). */
+function oracleOutOf(amount: bigint, quote: AuctionAssetQuote, proceedsQuote: Pick<AuctionAssetQuote, 'price' | 'decimals'>): bigint {
+  const base = mulDiv(amount, quote.price, 10n ** BigInt(quote.decimals), 'floor')
+  return mulDiv(base, 10n ** BigInt(proceedsQuote.decimals), proceedsQuote.price, 'floor')
+}
 
 /** The valuation of filling `percent` of the auction at `block` (see {@link bestPartialFill}). */
 export function valuePartialFill(p: BestPartialFillParameters, block: number, percent: number): PartialFillValuation {
@@ -87,20 +116,38 @@ export function valuePartialFill(p: BestPartialFillParameters, block: number, pe
       proceedsOut += underlying
       continue
     }
+    const sizingBps = p.slippageBps - (p.headroomBps ?? 0)
+    const oracleOut = oracleOutOf(underlying, quote, proceedsQuote)
+    const minOut = slippageFloor(oracleOut, p.slippageBps)
+    const routes = p.routes?.[asset]
+    if (routes !== undefined) {
+      const sale = bestSale(underlying, routes)
+      if (sale.parts.length === 0) {
+        slippageOk = false
+        sales[asset] = { amountIn: underlying, out: 0n, minOut, parts: [] }
+        continue
+      }
+      const parts = sale.parts.map((part): SalePart => {
+        const partOracle = oracleOutOf(part.amountIn, quote, proceedsQuote)
+        if (part.out < slippageFloor(partOracle, sizingBps)) slippageOk = false
+        return { ...part, minOut: slippageFloor(partOracle, p.slippageBps) }
+      })
+      sales[asset] = { amountIn: underlying, out: sale.out, minOut: parts.reduce((t, x) => t + x.minOut, 0n), parts }
+      proceedsOut += sale.out
+      continue
+    }
     const pool = p.pools[asset]
     if (pool === undefined) continue
-    // Oracle value of the underlying in the proceeds token: down, so the floor is never above it.
-    const base = mulDiv(underlying, quote.price, 10n ** BigInt(quote.decimals), 'floor')
-    const oracleOut = mulDiv(base, proceedsUnit, proceedsQuote.price, 'floor')
-    const minOut = slippageFloor(oracleOut, p.slippageBps)
     const out = constantProductOut(underlying, pool)
-    if (out < slippageFloor(oracleOut, p.slippageBps - (p.headroomBps ?? 0))) slippageOk = false
+    if (out < slippageFloor(oracleOut, sizingBps)) slippageOk = false
     sales[asset] = { amountIn: underlying, out, minOut }
     proceedsOut += out
   }
   const executableValue = mulDiv(proceedsOut, proceedsQuote.price, proceedsUnit, 'floor')
+  // Oracle basis: the sale must still cover the bid (a ratio of 1); executable: MIN_PROFIT too.
+  const executableMin = (p.basis ?? 'executable') === 'oracle' ? SCALAR_7 : p.minProfit
   const feasible =
-    slippageOk && proceedsOut > 0n && meetsMinProfit(lotValue, bidCost, p.minProfit) && meetsMinProfit(executableValue, bidCost, p.minProfit)
+    slippageOk && proceedsOut > 0n && meetsMinProfit(lotValue, bidCost, p.minProfit) && meetsMinProfit(executableValue, bidCost, executableMin)
   return {
     block,
     delta: block - p.auction.block,
@@ -122,15 +169,19 @@ export function valuePartialFill(p: BestPartialFillParameters, block: number, pe
  * filled, and at that ledger the percent (1..100) that makes the most profit.
  *
  * A fill of `percent` at `block` is feasible when
- * - every lot asset's sale pays at least the slippage floor, `slippageBps` under its oracle value
- *   (`slippageBps - headroomBps` when sizing with headroom);
- * - the lot at oracle prices AND what the pools pay for it each reach `minProfit` against the
- *   bid (the oracle test keeps the keeper from filling earlier than the oracle allows when a pool
- *   trades above the oracle; the executable test keeps it from filling what it cannot sell).
+ * - every lot asset's sale (every part of it, when split across `routes`) pays at least the
+ *   slippage floor, `slippageBps` under its oracle value (`slippageBps - headroomBps` when sizing
+ *   with headroom);
+ * - the lot at oracle prices reaches `minProfit` against the bid (no keeper fills earlier than
+ *   the oracle allows, even where a pool trades above it);
+ * - what the pools pay for the lot covers the bid (`basis: 'oracle'`) or reaches `minProfit`
+ *   against it too (`basis: 'executable'`: nothing is filled that cannot be sold at a profit).
  *
- * Selling a bigger share of the lot moves the pool further, so what the pools pay per unit falls
- * with the percent: the feasible percents are the small ones, and the profit `executable value -
- * bid cost` peaks where one more percent of lot pays less than one more percent of bid costs.
+ * Selling a bigger share of the lot moves the pools further, so what they pay per unit falls
+ * with the percent: the feasible percents are the small ones. Under the oracle basis the largest
+ * of them is sent (the first ledger the oracle pays, as much of the auction as the pools take
+ * within the floor); under the executable basis the one whose profit `executable value - bid
+ * cost` peaks, where one more percent of lot pays less than one more percent of bid costs.
  * Waiting a ledger only makes an auction cheaper, so the ledger chosen is the first at which any
  * fill is feasible (checked at 1 % and at `maxPercent`),
  * never later: a later ledger is left to competitors. What is left of the auction is planned
@@ -177,6 +228,14 @@ export function bestPartialFill(p: BestPartialFillParameters): PartialFillValuat
     }
   }
   if (block === undefined) return null
+  if ((p.basis ?? 'executable') === 'oracle') {
+    // The largest feasible percent: the most of the auction taken at the first ledger it pays.
+    for (let percent = maxPercent; percent >= 1; percent--) {
+      const v = valuePartialFill(p, block, percent)
+      if (v.feasible) return v
+    }
+    return null
+  }
   let best: PartialFillValuation | null = null
   for (let percent = 1; percent <= maxPercent; percent++) {
     const v = valuePartialFill(p, block, percent)

@@ -29,9 +29,26 @@ export type BestSplitReturnType = {
  * bestSplit(100_0000000n, deep, shallow).out // 91_4145202n (all of it into the deep pool: 90_6610893n)
  */
 export function bestSplit(amountIn: bigint, firstPool: ConstantProductPool, secondPool: ConstantProductPool): BestSplitReturnType {
+  return bestSplitBy(amountIn, (x) => constantProductOut(x, firstPool), (x) => constantProductOut(x, secondPool))
+}
+
+/**
+ * The split of `amountIn` between two venues, each given by what it pays for an amount (a
+ * nondecreasing, concave function: a pool, a route of pools, a weighted pool) that pays the most
+ * in total; as {@link bestSplit}, whose search it is.
+ *
+ * Errors: `InvalidInput` for a negative amount; the venues' own.
+ *
+ * @example
+ * import { bestSplitBy, constantProductOut, routeOut } from './index.js'
+ * const direct = { reserveIn: 1000_0000000n, reserveOut: 1000_0000000n }
+ * const via = [{ reserveIn: 2000_0000000n, reserveOut: 2000_0000000n }, { reserveIn: 2000_0000000n, reserveOut: 2000_0000000n }]
+ * bestSplitBy(100_0000000n, (x) => constantProductOut(x, direct), (x) => routeOut(x, via)).out // more than either alone
+ */
+export function bestSplitBy(amountIn: bigint, firstOut: (amount: bigint) => bigint, secondOut: (amount: bigint) => bigint): BestSplitReturnType {
   assertI128(amountIn, 'amountIn')
   if (amountIn < 0n) throw new InvalidInputError('amountIn must be >= 0.', `amountIn = ${amountIn}`)
-  const total = (x: bigint): bigint => constantProductOut(x, firstPool) + constantProductOut(amountIn - x, secondPool)
+  const total = (x: bigint): bigint => firstOut(x) + secondOut(amountIn - x)
   let lo = 0n
   let hi = amountIn
   while (hi - lo > 8n) {
