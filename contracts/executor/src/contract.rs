@@ -30,10 +30,13 @@ pub trait ExecutorTrait {
 
     /// Vault only, for the owner (both authorisations are required). The flash fill the vault
     /// calls back inside `vault.flash_draw(self, amount, call, response_time_ms)`, which the
-    /// owner sends: fill on `call.pool`, sell everything the fill paid, give all the USDC gained
-    /// to the vault. Errors: InvalidAmount, VenueNotAllowed, InvalidSwap, CollateralKept,
-    /// ProceedsBelowDraw, ProceedsBelowMinimum, and every error of the pool, the routers and
-    /// the tokens; any error reverts the whole transaction, the vault's loan with it.
+    /// owner sends: fill on `call.pool`, sell everything the fill paid through `call.swaps`
+    /// (each an exact amount of `path[0]`, or 0 for the executor's whole balance of it, on a
+    /// router or a Comet pool of the registry's venues, along a path ending in USDC: a lot can
+    /// be split between venues and routed through an intermediate asset), give all the USDC
+    /// gained to the vault. Errors: InvalidAmount, VenueNotAllowed, InvalidSwap, CollateralKept,
+    /// ProceedsBelowDraw, ProceedsBelowMinimum, and every error of the pool, the venues and the
+    /// tokens; any error reverts the whole transaction, the vault's loan with it.
     fn on_flash(env: Env, amount: i128, call: FlashCall);
 
     /// Owner. Adds `amount` of the owner's USDC to the executor's bond in the registry (which

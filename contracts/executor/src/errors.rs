@@ -13,13 +13,14 @@ pub enum ExecutorError {
     ProceedsBelowDraw = 451,
     // The USDC gained is below the caller's `min_proceeds`.
     ProceedsBelowMinimum = 452,
-    // A swap path with fewer than two tokens, or one that sells USDC.
+    // A swap path with fewer than two tokens, one that sells USDC or does not end in USDC, a
+    // Comet path of other than two tokens, or a negative `amount_in`.
     InvalidSwap = 453,
     // Checked arithmetic overflowed.
     Overflow = 454,
     // The registry's configuration has no positive `min_stake` / no `usdc_token`.
     BadRegistryConfig = 455,
-    // A flash fill through a pool or router that is not among the registry's venues.
+    // A flash fill through a pool, router or Comet pool that is not among the registry's venues.
     VenueNotAllowed = 456,
     // A flash fill that left the executor holding more of a pool reserve token than before:
     // everything the fill paid must be sold in the same transaction.

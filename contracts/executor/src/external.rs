@@ -12,6 +12,9 @@
 //!   `get_reserve_list() -> Vec<Address>`
 //! - router (contracts/dex-router, Soroswap interface): `router_pair_for(a, b) -> Address`,
 //!   `swap_exact_tokens_for_tokens(amount_in, amount_out_min, path, to, deadline) -> Vec<i128>`
+//! - Comet weighted pool (CometDEX/comet-contracts-v1, the published wasm of blend-contract-sdk):
+//!   `swap_exact_amount_in(token_in, token_amount_in, token_out, min_amount_out, max_price, user)
+//!   -> (i128, i128)`
 //!
 //! Called with `invoke_contract` rather than generated clients, as the vault does: a client
 //! encodes the names longer than 9 characters with the contract-side symbol encoder (~500 bytes
@@ -46,22 +49,25 @@ pub fn transfer(env: &Env, token: &Address, from: &Address, to: &Address, amount
 /// Lets the next contract called transfer `amount` of `token` from the executor to `to` one
 /// call deeper (the vault's, the registry's and the router's pulls): the token's
 /// `from.require_auth()` is then satisfied by this entry, which matches that exact transfer only.
+pub fn authorize_transfer(env: &Env, token: &Address, to: &Address, amount: i128) {
+    let me = env.current_contract_address();
+    let args: Vec<Val> = vec![env, me.to_val(), to.to_val(), amount.into_val(env)];
+    authorize_nested(env, token, symbol_short!("transfer"), args);
+}
+
+/// Pre-authorises exactly one call `contract.fn_name(args)` made on the executor's behalf one
+/// call deeper than the executor's next call.
 ///
 /// The entry is the encoding of the SDK's `InvokerContractAuthEntry::Contract(
 /// SubContractInvocation { context: ContractContext { contract, fn_name, args },
 /// sub_invocations: [] })`, built here with host maps: the SDK's conversion of those types
 /// costs ~2.4 KB of wasm. Map keys are in sorted order, as the host requires.
-pub fn authorize_transfer(env: &Env, token: &Address, to: &Address, amount: i128) {
-    let me = env.current_contract_address();
-    let args: Vec<Val> = vec![env, me.to_val(), to.to_val(), amount.into_val(env)];
+#[inline(never)]
+fn authorize_nested(env: &Env, contract: &Address, fn_name: Symbol, args: Vec<Val>) {
     let context = env
         .map_new_from_slices(
             &["args", "contract", "fn_name"],
-            &[
-                args.to_val(),
-                token.to_val(),
-                symbol_short!("transfer").to_val(),
-            ],
+            &[args.to_val(), contract.to_val(), fn_name.to_val()],
         )
         .unwrap();
     let invocation = env
@@ -190,6 +196,44 @@ pub fn router_swap(
             path.to_val(),
             env.current_contract_address().to_val(),
             deadline.into_val(env),
+        ],
+    );
+}
+
+/// `swap_exact_amount_in(token_in, amount_in, token_out, min_out, max_price, self)` on a Comet
+/// pool, with no price limit (`max_price` = i128::MAX: `min_out` is the floor).
+///
+/// Comet (CometDEX/comet-contracts-v1, `pull_underlying`) takes the input in two calls of its
+/// own: `token_in.approve(user, pool, amount_in, expiration)` with the expiration the ledger
+/// sequence rounded up to the next multiple of 100,000, then `transfer_from(pool, user, pool,
+/// amount_in)` as the spender. The approve needs the executor's authorisation one call deeper:
+/// pre-authorised here for that exact approve; the transfer_from needs only the pool's (the
+/// direct caller) and uses up the allowance.
+#[inline(never)]
+pub fn comet_swap(
+    env: &Env,
+    pool: &Address,
+    token_in: &Address,
+    amount_in: i128,
+    token_out: &Address,
+    min_out: i128,
+) {
+    let me = env.current_contract_address().to_val();
+    let amount: Val = amount_in.into_val(env);
+    let expiration = (env.ledger().sequence() / 100_000 + 1) * 100_000;
+    let approve: Vec<Val> = vec![env, me, pool.to_val(), amount, expiration.into()];
+    authorize_nested(env, token_in, symbol_short!("approve"), approve);
+    env.invoke_contract::<Val>(
+        pool,
+        &host_symbol(env, b"swap_exact_amount_in"),
+        vec![
+            env,
+            token_in.to_val(),
+            amount,
+            token_out.to_val(),
+            min_out.into_val(env),
+            i128::MAX.into_val(env),
+            me,
         ],
     );
 }

@@ -24,4 +24,4 @@ mod types;
 
 pub use contract::{Executor, ExecutorArgs, ExecutorClient, ExecutorTrait};
 pub use errors::ExecutorError;
-pub use types::{FlashCall, Request, Swap};
+pub use types::{FlashCall, Request, Swap, SwapVenue};

@@ -4,20 +4,25 @@ use soroban_sdk::{Address, Env, Vec};
 use crate::errors::ExecutorError;
 use crate::external;
 use crate::storage;
-use crate::types::FlashCall;
+use crate::types::{FlashCall, Swap, SwapVenue};
 
 /// The flash fill, called back by the vault inside its `flash_draw` after it has sent `amount`
 /// USDC here:
 ///
 /// 1. only the stored vault may call (`vault.require_auth()`: satisfied when the vault is the
 ///    direct caller) and only for its owner (`owner.require_auth()`);
-/// 2. the pool and every swap's router must be among the registry's venues;
+/// 2. the pool must be among the registry's venues, and so must every swap's venue (router or
+///    Comet pool, checked as the swap comes up in step 5): a venue of the keeper's own could pay
+///    the vault the principal and keep the rest;
 /// 3. the balance of every pool reserve token other than USDC is noted;
 /// 4. `usdc.approve(self, pool, amount, this ledger)`, then
 ///    `pool.submit_with_allowance(self, self, self, requests)`: the pool pulls the repayment
 ///    with `transfer_from` and pays the withdrawn collateral here;
-/// 5. each swap sells the executor's whole balance of `path[0]` (a token it holds none of is
-///    skipped) for at least `min_out`, paid to the executor;
+/// 5. the swaps, in order (`sell_one`): each sells `amount_in` of `path[0]` (0: the executor's
+///    whole balance of it at that point; a zero balance skips the swap) along a path that ends
+///    in USDC, for at least `min_out`, paid to the executor. A sale split between venues is
+///    several swaps of the same token, the last with `amount_in` 0; a route through an
+///    intermediate asset is a longer router path;
 /// 6. no reserve token may be held above what was noted (CollateralKept): what the fill paid is
 ///    all sold in this transaction, none of it is left for the owner to sweep;
 /// 7. `proceeds` = the USDC gained over the balance before the loan; refused unless
@@ -33,7 +38,7 @@ pub fn execute_flash(env: &Env, amount: i128, call: &FlashCall) -> Result<(), Ex
     let vault = storage::get_vault(env);
     let usdc = storage::get_usdc(env);
     let venues = external::registry_venues(env, &storage::get_registry(env));
-    if !venues.contains(&call.pool) || call.swaps.iter().any(|s| !venues.contains(&s.router)) {
+    if !venues.contains(&call.pool) {
         return Err(ExecutorError::VenueNotAllowed);
     }
     let usdc_before = external::balance(env, &usdc, &me)
@@ -50,22 +55,8 @@ pub fn execute_flash(env: &Env, amount: i128, call: &FlashCall) -> Result<(), Ex
     external::approve(env, &usdc, &call.pool, amount, env.ledger().sequence());
     external::pool_submit_with_allowance(env, &call.pool, &call.requests);
 
-    let deadline = env.ledger().timestamp();
     for swap in call.swaps.iter() {
-        if swap.path.len() < 2 {
-            return Err(ExecutorError::InvalidSwap);
-        }
-        let sell = swap.path.get_unchecked(0);
-        if sell == usdc {
-            return Err(ExecutorError::InvalidSwap);
-        }
-        let amount_in = external::balance(env, &sell, &me);
-        if amount_in <= 0 {
-            continue;
-        }
-        let pair = external::router_pair_for(env, &swap.router, &sell, &swap.path.get_unchecked(1));
-        external::authorize_transfer(env, &sell, &pair, amount_in);
-        external::router_swap(env, &swap.router, amount_in, swap.min_out, &swap.path, deadline);
+        sell_one(env, &me, &usdc, &venues, &swap)?;
     }
     for (token, before) in held.iter() {
         if external::balance(env, &token, &me) > before {
@@ -83,6 +74,56 @@ pub fn execute_flash(env: &Env, amount: i128, call: &FlashCall) -> Result<(), Ex
         return Err(ExecutorError::ProceedsBelowMinimum);
     }
     external::transfer(env, &usdc, &me, &vault, proceeds);
+    Ok(())
+}
+
+/// One sale of the flash fill, paid to the executor. Refused: a venue the registry does not list
+/// (VenueNotAllowed); a path shorter than two tokens, one that sells USDC or does not end in
+/// USDC (a sale into another token would let the owner keep part of the lot's value outside the
+/// proceeds and sweep it later), a Comet path of other than two tokens, a negative `amount_in`
+/// (InvalidSwap). An `amount_in` above what the executor holds fails in the token's transfer,
+/// which reverts the whole transaction.
+fn sell_one(
+    env: &Env,
+    me: &Address,
+    usdc: &Address,
+    venues: &Vec<Address>,
+    swap: &Swap,
+) -> Result<(), ExecutorError> {
+    let (venue, comet) = match &swap.venue {
+        SwapVenue::Router(a) => (a, false),
+        SwapVenue::Comet(a) => (a, true),
+    };
+    if !venues.contains(venue) {
+        return Err(ExecutorError::VenueNotAllowed);
+    }
+    let path = &swap.path;
+    let n = path.len();
+    if n < 2 || (comet && n != 2) || swap.amount_in < 0 {
+        return Err(ExecutorError::InvalidSwap);
+    }
+    let sell = path.get_unchecked(0);
+    if sell == *usdc || path.get_unchecked(n - 1) != *usdc {
+        return Err(ExecutorError::InvalidSwap);
+    }
+    let amount_in = if swap.amount_in == 0 {
+        external::balance(env, &sell, me)
+    } else {
+        swap.amount_in
+    };
+    if amount_in <= 0 {
+        return Ok(());
+    }
+    if comet {
+        external::comet_swap(env, venue, &sell, amount_in, usdc, swap.min_out);
+    } else {
+        // The router moves `amount_in` from the executor into the path's first pair; the
+        // intermediate tokens of a longer path go pair to pair inside the router.
+        let pair = external::router_pair_for(env, venue, &sell, &path.get_unchecked(1));
+        external::authorize_transfer(env, &sell, &pair, amount_in);
+        let deadline = env.ledger().timestamp();
+        external::router_swap(env, venue, amount_in, swap.min_out, path, deadline);
+    }
     Ok(())
 }
 

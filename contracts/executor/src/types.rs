@@ -11,13 +11,26 @@ pub struct Request {
     pub amount: i128,
 }
 
-// One exact-input swap of the executor's whole balance of `path[0]` on a Soroswap-style router,
-// paid to the executor. `min_out` is the router's `amount_out_min` (the slippage floor).
+// Where a swap sells: a Soroswap-style router (`swap_exact_tokens_for_tokens`, any path of two
+// or more tokens, hops through intermediate assets inside the router), or a Comet weighted pool
+// (`swap_exact_amount_in`, one hop: the path is exactly [token_in, token_out]). Either address
+// must be among the registry's venues.
+#[contracttype]
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum SwapVenue {
+    Router(Address),
+    Comet(Address),
+}
+
+// One exact-input sale, paid to the executor: `amount_in` of `path[0]` (0: the executor's whole
+// balance of it, so the last part of a split takes what is left, rounding included) along
+// `path`, which must end in USDC, for at least `min_out` of it (the venue's slippage floor).
 #[contracttype]
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct Swap {
-    pub router: Address,
+    pub venue: SwapVenue,
     pub path: Vec<Address>,
+    pub amount_in: i128,
     pub min_out: i128,
 }
 
