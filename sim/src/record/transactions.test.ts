@@ -37,7 +37,7 @@ describe('fillTargets', () => {
       Operation.invokeContractFunction({
         contract: EXECUTOR,
         function: 'liquidate',
-        args: [addr(POOL), i128(5_000n), requests(type, POOL), encodeSwaps([{ router: EXECUTOR, path: [WETH, USDC], minOut: 1n }]), i128(5_000n), xdr.ScVal.scvU64(xdr.Uint64.fromString('0'))],
+        args: [addr(POOL), i128(5_000n), requests(type, POOL), encodeSwaps([{ venue: { kind: 'router', router: EXECUTOR }, path: [WETH, USDC], amountIn: 0n, minOut: 1n }]), i128(5_000n), xdr.ScVal.scvU64(xdr.Uint64.fromString('0'))],
       })
     expect(fillTargets(envelope(liquidate(RequestType.FillBadDebtAuction)))).toEqual([{ type: 1, user: POOL }])
     expect(fillTargets(envelope(liquidate(RequestType.FillInterestAuction)))).toEqual([{ type: 2, user: POOL }])

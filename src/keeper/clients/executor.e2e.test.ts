@@ -20,7 +20,7 @@ import { loadOraclePrices } from '../adapters/blend/oracle.js'
 import { RequestType, fillRequests, type Request } from '../adapters/blend/requests.js'
 import { valuationReserves } from '../adapters/blend/scan.js'
 import { AuctionType, auctionKey, instanceKey, type AuctionData } from '../adapters/blend/storage.js'
-import { ExecutorContract, ExecutorErrorCode, encodeFlashCall, type ExecutorLiquidation } from './executor.js'
+import { ExecutorContract, ExecutorErrorCode, encodeFlashCall, type ExecutorLiquidation, type ExecutorSwap } from './executor.js'
 import { RegistryContract, RegistryErrorCode } from './registry.js'
 import { tokenBalance } from './token.js'
 import { VaultContract } from './vault.js'
@@ -121,7 +121,7 @@ describe('executor contract end to end (sandbox, real Blend v2)', () => {
     const seized = mulDiv(fill!.lot[weth()] ?? 0n, reserves.get(weth())!.data.b_rate, SCALAR_12, 'floor')
     expect(seized).toBeGreaterThan(0n)
     const quote = (await quoteOut(world.chain, world.dex.primaryRouter, seized, [weth(), usdc()])).at(-1)!
-    const swaps = [{ router: world.dex.primaryRouter, path: [weth(), usdc()], minOut: (quote * 99n) / 100n }]
+    const swaps: ExecutorSwap[] = [{ venue: { kind: 'router', router: world.dex.primaryRouter }, path: [weth(), usdc()], amountIn: 0n, minOut: (quote * 99n) / 100n }]
     return { fill: fill!, l: { pool: world.blend.pool, draw, requests, swaps, minProceeds: draw, responseTimeMs: 5_000 } }
   }
 

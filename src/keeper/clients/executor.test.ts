@@ -18,6 +18,8 @@ const POOL = contract(3)
 const ROUTER = contract(4)
 const USDC = contract(5)
 const WETH = contract(6)
+const COMET = contract(7)
+const WBTC = contract(8)
 
 const liquidation: ExecutorLiquidation = {
   pool: POOL,
@@ -26,7 +28,10 @@ const liquidation: ExecutorLiquidation = {
     { request_type: RequestType.FillUserLiquidationAuction, address: Keypair.random().publicKey(), amount: 100n },
     { request_type: RequestType.Repay, address: USDC, amount: 1_000_0000000n },
   ],
-  swaps: [{ router: ROUTER, path: [WETH, USDC], minOut: 1_010_0000000n }],
+  swaps: [
+    { venue: { kind: 'router', router: ROUTER }, path: [WETH, WBTC, USDC], amountIn: 3_0000000n, minOut: 1_010_0000000n },
+    { venue: { kind: 'comet', pool: COMET }, path: [WETH, USDC], amountIn: 0n, minOut: 0n },
+  ],
   minProceeds: 1_000_0000000n,
   responseTimeMs: 1_234.4,
 }
@@ -68,12 +73,24 @@ describe('the flash path encoding', () => {
     expect(field(requests[1]!, 'request_type').type).toBe('scvU32')
     expect(scValToNative(field(requests[1]!, 'request_type'))).toBe(RequestType.Repay)
     expect(field(requests[1]!, 'amount').type).toBe('scvI128')
-    // swaps: Vec<Swap>, each { min_out, path, router }
+    // swaps: Vec<Swap>, each { amount_in, min_out, path, venue } with sorted keys
     const swaps = xdr.expectUnionVariant(field(call, 'swaps'), 'scvVec').vec!
-    expect(swaps.map(keys)).toEqual([['min_out', 'path', 'router']])
-    expect(scValToNative(field(swaps[0]!, 'path'))).toEqual([WETH, USDC])
+    expect(swaps.map(keys)).toEqual([
+      ['amount_in', 'min_out', 'path', 'venue'],
+      ['amount_in', 'min_out', 'path', 'venue'],
+    ])
+    expect(field(swaps[0]!, 'amount_in').type).toBe('scvI128')
+    expect(scValToNative(field(swaps[0]!, 'amount_in'))).toBe(3_0000000n)
+    expect(scValToNative(field(swaps[1]!, 'amount_in'))).toBe(0n)
+    expect(scValToNative(field(swaps[0]!, 'path'))).toEqual([WETH, WBTC, USDC])
     expect(scValToNative(field(swaps[0]!, 'min_out'))).toBe(1_010_0000000n)
-    expect(scValToNative(field(swaps[0]!, 'router'))).toBe(ROUTER)
+    // venue: the enum SwapVenue as a vector [Symbol(variant), address]
+    const venue = (i: number) => xdr.expectUnionVariant(field(swaps[i]!, 'venue'), 'scvVec').vec!
+    expect(venue(0).map((v) => v.type)).toEqual(['scvSymbol', 'scvAddress'])
+    expect(scValToNative(venue(0)[0]!)).toBe('Router')
+    expect(scValToNative(venue(0)[1]!)).toBe(ROUTER)
+    expect(scValToNative(venue(1)[0]!)).toBe('Comet')
+    expect(scValToNative(venue(1)[1]!)).toBe(COMET)
   })
 
   it('flash_draw(keeper = the executor, amount: i128, call, response_time_ms: u64)', () => {

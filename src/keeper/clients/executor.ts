@@ -34,10 +34,18 @@ export const ExecutorErrorCode = {
   CollateralKept: 457,
 } as const
 
-/** One sale the executor makes: its whole balance of `path[0]` along `path`, for at least `minOut`. */
+/**
+ * Where a sale goes: a Soroswap-style router (any path of two or more tokens; a longer path
+ * routes through intermediate assets inside the router) or a Comet weighted pool (the path is
+ * exactly `[tokenIn, tokenOut]`). Either must be among the registry's venues.
+ */
+export type SwapVenue = { kind: 'router'; router: string } | { kind: 'comet'; pool: string }
+
+/** One sale: `amountIn` of `path[0]` (0n: the executor's whole balance of it) along `path`, for at least `minOut`. */
 export interface ExecutorSwap {
-  router: string
+  venue: SwapVenue
   path: readonly string[]
+  amountIn: bigint
   minOut: bigint
 }
 
@@ -52,7 +60,11 @@ export interface ExecutorLiquidation {
   draw: bigint
   /** Fill, repay and withdraw-collateral requests, sent to the pool as they are. */
   requests: readonly Request[]
-  /** The sales; each router must be one of the registry's venues. */
+  /**
+   * The sales, in order; each venue must be one of the registry's venues and each path must end
+   * in USDC. A lot split between venues is several sales of the same token, the last with
+   * `amountIn` 0n (what is left); the lot must be sold entirely (CollateralKept otherwise).
+   */
   swaps: readonly ExecutorSwap[]
   /** The transaction reverts when the USDC gained is below this (and always below `draw`). */
   minProceeds: bigint
@@ -95,9 +107,21 @@ export interface DeployExecutorParameters {
   sender?: ExecutorSender
 }
 
-/** Swap { router, path, min_out } as the contract's struct (a map with sorted keys). */
+/** SwapVenue as the contract's enum: `[Symbol("Router" | "Comet"), address]`. */
+export function encodeSwapVenue(v: SwapVenue): xdr.ScVal {
+  return v.kind === 'router'
+    ? xdr.ScVal.scvVec([xdr.ScVal.scvSymbol('Router'), addr(v.router)])
+    : xdr.ScVal.scvVec([xdr.ScVal.scvSymbol('Comet'), addr(v.pool)])
+}
+
+/** Swap { venue, path, amount_in, min_out } as the contract's struct (a map with sorted keys: amount_in, min_out, path, venue). */
 export function encodeSwap(s: ExecutorSwap): xdr.ScVal {
-  return struct({ min_out: i128(s.minOut), path: xdr.ScVal.scvVec(s.path.map(addr)), router: addr(s.router) })
+  return struct({
+    amount_in: i128(s.amountIn),
+    min_out: i128(s.minOut),
+    path: xdr.ScVal.scvVec(s.path.map(addr)),
+    venue: encodeSwapVenue(s.venue),
+  })
 }
 
 export function encodeSwaps(swaps: readonly ExecutorSwap[]): xdr.ScVal {

@@ -6,6 +6,7 @@ export {
   ExecutorErrorCode,
   encodeFlashCall,
   encodeSwap,
+  encodeSwapVenue,
   encodeSwaps,
   flashDrawArgs,
   type DeployExecutorParameters,
@@ -14,5 +15,6 @@ export {
   type ExecutorLiquidationResult,
   type ExecutorSender,
   type ExecutorSwap,
+  type SwapVenue,
 } from './executor.js'
 export { keeperFeeOf, vaultEventData, type SettledReturn } from './vaultEvents.js'
