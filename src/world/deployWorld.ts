@@ -11,7 +11,7 @@ import {
   deployPool,
   type ReserveConfig,
 } from './blend.js'
-import { deployDexes, setRouterPaused } from './dex.js'
+import { deployDexes, dexSeedAmounts, setRouterPaused, type DexAsset } from './dex.js'
 import { ORACLE_DECIMALS, WorldOracle } from './oracle.js'
 import { addrs, blendRequest, vec } from './scval.js'
 import { planBorrowers } from './planBorrowers.js'
@@ -77,6 +77,14 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
   const log = opts.log ?? (() => {})
   const collateralSpecs = opts.collaterals ?? DEFAULT_COLLATERALS
   if (collateralSpecs.length < 2) throw new RangeError('a world needs at least two collateral assets')
+  for (const c of collateralSpecs) {
+    if ((c.cometDepthUsd ?? 0n) < 0n) throw new RangeError(`collateral ${c.code}: cometDepthUsd must not be negative`)
+    if (c.via === undefined) continue
+    if (c.via.asset === c.code || !collateralSpecs.some((o) => o.code === c.via!.asset)) {
+      throw new RangeError(`collateral ${c.code}: via.asset must be another collateral's code (got ${c.via.asset})`)
+    }
+    if (c.via.depthUsd <= 0n) throw new RangeError(`collateral ${c.code}: via.depthUsd must be positive`)
+  }
   const nBorrowers = opts.borrowers ?? 4
   const nKeepers = opts.keepers ?? 3
   const service = opts.service ?? true
@@ -153,16 +161,25 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
     return { keypair, address: keypair.publicKey(), collateralAsset: collaterals[plan.collateralIndex]!, collateral, borrowed, targetHealthFactor }
   })
 
-  const dexDepth = collateralSpecs.map((c) => c.dexDepthUsd ?? 1_000_000n * UNIT)
-  const dexUsdc = dexDepth.reduce((a, d) => a + d + d / 2n, 0n)
+  // The DEX: each collateral's router pairs, and where asked its Comet pool and its pair against
+  // another collateral on the primary router (the admin seeds them all).
+  const dexAssets: DexAsset[] = collateralSpecs.map((c, i) => {
+    const via = c.via
+    const other = via === undefined ? -1 : collateralSpecs.findIndex((o) => o.code === via.asset)
+    const viaAsset = via === undefined ? undefined : { contract: collaterals[other]!.contract, price: collateralSpecs[other]!.price, depthUsd: via.depthUsd }
+    return {
+      contract: collaterals[i]!.contract,
+      price: c.price,
+      depthUsd: c.dexDepthUsd ?? 1_000_000n * UNIT,
+      ...(c.cometDepthUsd === undefined ? {} : { cometDepthUsd: c.cometDepthUsd }),
+      ...(viaAsset === undefined ? {} : { via: viaAsset }),
+    }
+  })
+  const dexSeed = dexSeedAmounts(dexAssets)
   const mints: Mint[] = [
     { asset: blnd, to: admin.publicKey(), amount: COMET_SEED.blnd },
-    { asset: usdc, to: admin.publicKey(), amount: COMET_SEED.usdc + dexUsdc },
-    ...collaterals.map((c, i) => ({
-      asset: c,
-      to: admin.publicKey(),
-      amount: ((dexDepth[i]! + dexDepth[i]! / 2n) * UNIT) / collateralSpecs[i]!.price,
-    })),
+    { asset: usdc, to: admin.publicKey(), amount: COMET_SEED.usdc + dexSeed.usdc },
+    ...collaterals.map((c, i) => ({ asset: c, to: admin.publicKey(), amount: dexSeed.assets[i]! })),
     { asset: usdc, to: lender.publicKey(), amount: lenderSupply },
     ...keepers.map((k) => ({ asset: usdc, to: k.publicKey(), amount: keeperUsdc })),
     ...depositors.map((d) => ({ asset: usdc, to: d.publicKey(), amount: depositAmount })),
@@ -221,14 +238,7 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
   const borrowers: Borrower[] = borrowerPlans
 
   log('dex')
-  const dex = await deployDexes(
-    chain,
-    admin,
-    wasm,
-    salt,
-    usdc.contract,
-    collaterals.map((c, i) => ({ contract: c.contract, price: collateralSpecs[i]!.price, depthUsd: dexDepth[i]! })),
-  )
+  const dex = await deployDexes(chain, admin, wasm, salt, usdc.contract, dexAssets)
   const { primaryRouter, fallbackRouter } = dex
 
   log('rebalance vault')
@@ -264,11 +274,12 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
   let serviceAddrs: { vault: string; registry: string } | undefined
   if (service) {
     log('service vault and registry')
-    // The pool and both routers exist by now: they are the registry's venues.
+    // The pool, both routers and the Comet pools exist by now: they are the registry's venues.
     serviceAddrs = await deployService(chain, admin, usdc.contract, vaultConfig, registryConfig, wasm, { vault: salt('vault'), registry: salt('registry') }, [
       pool,
       primaryRouter,
       fallbackRouter,
+      ...dex.comets.map((c) => c.pool),
     ])
     const { vault, registry } = serviceAddrs
     if (serial) for (const d of depositors) await depositToVault(chain, d, vault, depositAmount)
@@ -312,7 +323,7 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
       depositors: depositors.map((d) => d.publicKey()),
       borrowers: borrowers.map((b) => b.address),
     },
-    env: keeperEnv(network, pool, usdc.contract, primaryRouter, fallbackRouter, rebalanceVault, serviceAddrs),
+    env: keeperEnv(network, pool, usdc.contract, primaryRouter, fallbackRouter, rebalanceVault, serviceAddrs, dex.comets.map((c) => c.pool)),
   }
 
   const findAsset = (key: string): WorldAsset => {
@@ -375,6 +386,11 @@ export async function readPositions(chain: Chain, pool: string, user: string): P
   return { collateral: toMap(raw.collateral), liabilities: toMap(raw.liabilities), supply: toMap(raw.supply) }
 }
 
+/**
+ * The keeper's configuration variables for a world: its RPC and network, the pool, USDC, the
+ * routers, `COMET_POOLS` (the Comet pools' contract ids, comma-separated; empty when none), the
+ * rebalance vault, and the service vault and registry when there are.
+ */
 export function keeperEnv(
   network: WorldNetwork,
   pool: string,
@@ -383,6 +399,7 @@ export function keeperEnv(
   fallback: string,
   rebalanceVault: string,
   service: { vault: string; registry: string } | undefined,
+  cometPools: readonly string[] = [],
 ): Record<string, string> {
   return {
     CONTRACT_RPC: network.rpcUrl,
@@ -391,6 +408,7 @@ export function keeperEnv(
     USDC_CONTRACT: usdc,
     PRIMARY_DEX_ROUTER: primary,
     FALLBACK_DEX_ROUTER: fallback,
+    COMET_POOLS: cometPools.join(','),
     REBALANCE_VAULT: rebalanceVault,
     ...(service ? { VAULT_CONTRACT: service.vault, REGISTRY_CONTRACT: service.registry } : {}),
   }

@@ -20,6 +20,17 @@ export interface CollateralSpec {
   cFactor?: number
   /** USD value held by each of the primary router's pools on this asset's side (default 1M). */
   dexDepthUsd?: bigint
+  /**
+   * USD value on each side of a Comet weighted pool of this asset against USDC (weights 50/50,
+   * 0.3 % fee), a venue of the registry (default: no Comet pool; 0 is none too).
+   */
+  cometDepthUsd?: bigint
+  /**
+   * An intermediate-asset route: a pair of this asset against another collateral (`asset`: its
+   * code) on the primary router, `depthUsd` a side at both oracle prices, so that the path
+   * [this, other, USDC] exists on the primary router (default: none).
+   */
+  via?: { asset: string; depthUsd: bigint }
 }
 
 export interface DeployWorldOptions {
@@ -103,6 +114,12 @@ export interface DexPairInfo {
   pair: string
 }
 
+/** A Comet weighted pool of a collateral (`asset`, its contract id) against USDC. */
+export interface CometPoolInfo {
+  asset: string
+  pool: string
+}
+
 /** Blend pool positions keyed by reserve index. */
 export interface BlendPositions {
   collateral: Map<number, bigint>
@@ -131,7 +148,12 @@ export interface WorldAddresses {
     /** Reserve list in index order (asset contract ids). */
     reserves: string[]
   }
-  dex: { primaryRouter: string; fallbackRouter: string; pairWasmHash: string; pairs: DexPairInfo[] }
+  /**
+   * The routers and their pairs: one USDC pair per collateral on each router, then the primary
+   * router's intermediate-asset pairs (`CollateralSpec.via`: tokenA the collateral, tokenB the
+   * other collateral); the Comet pools of collaterals with `cometDepthUsd` (empty when none).
+   */
+  dex: { primaryRouter: string; fallbackRouter: string; pairWasmHash: string; pairs: DexPairInfo[]; comets: CometPoolInfo[] }
   rebalanceVault: { contract: string; rebalancer: string; assets: string[]; weightsBps: number[] }
   service: { vault: string; registry: string } | null
   accounts: {

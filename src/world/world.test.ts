@@ -179,6 +179,14 @@ describe('deployWorld on a fresh sandbox', () => {
     expect(file.env.VAULT_CONTRACT).toBe(world.service!.vault)
     expect(file.accounts.borrowers).toEqual(world.borrowers.map((b) => b.address))
     expect(file.assets.collateral.map((c) => c.code)).toEqual(['WETH', 'WBTC'])
+    // no Comet pools unless a collateral asks for one (cometDepthUsd); no intermediate pairs
+    expect(file.dex.comets).toEqual([])
+    expect(file.env.COMET_POOLS).toBe('')
+    expect(file.dex.pairs.every((p) => p.tokenA === world.usdc.contract)).toBe(true)
+  })
+
+  it('lists the pool and both routers as the registry venues, nothing else by default', async () => {
+    expect(await new RegistryContract(world.chain, world.service!.registry).getVenues()).toEqual([world.blend.pool, world.dex.primaryRouter, world.dex.fallbackRouter])
   })
 
   it('is the same world for the same seed: two seeded nodes give equal addresses, accounts and positions', async () => {

@@ -146,7 +146,7 @@ export async function buildOnFoundPool(node: CheatNode & WorldNetwork, o: FoundW
     await mintMany(liquidity)
     dex = await deployDexes(chain, admin, wasm, salt, usdc.contract, collaterals.map((c) => ({ contract: c.asset.contract, price: c.price, depthUsd: depth(c.asset.code) })))
   } else {
-    dex = { primaryRouter: o.routers.primary, fallbackRouter: o.routers.fallback ?? o.routers.primary, pairWasmHash: '', pairs: [] }
+    dex = { primaryRouter: o.routers.primary, fallbackRouter: o.routers.fallback ?? o.routers.primary, pairWasmHash: '', pairs: [], comets: [] }
   }
 
   log('service vault and registry')
