@@ -4,6 +4,7 @@ export type {
   BlendPositions,
   Borrower,
   CollateralSpec,
+  CometPoolInfo,
   DeployWorldOptions,
   DexPairInfo,
   World,
