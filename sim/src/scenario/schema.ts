@@ -295,6 +295,24 @@ const asset = z
     cFactor: z.number().gt(0).max(1).default(0.75),
     /** USD value on each side of the primary DEX pool (the fallback router gets half). */
     dexDepthUsd: positive.default(1_000_000),
+    /**
+     * USD value on each side of a Comet weighted pool of this asset against USDC (50/50, 0.3 %
+     * fee), one of the registry's venues and in the keepers' COMET_POOLS. Absent or 0: none (no
+     * default written, so resolved scenarios without it stay as they were).
+     */
+    cometDepthUsd: z.number().nonnegative().optional(),
+    /**
+     * An intermediate-asset route: a pair of this asset against another world asset (`asset`,
+     * its code) on the primary router, `depthUsd` USD a side at both prices, so that the path
+     * [this, asset, USDC] exists there. Absent: none.
+     */
+    via: z
+      .object({
+        asset: z.string().regex(/^[A-Za-z0-9]{1,12}$/, 'an asset code of 1-12 letters or digits'),
+        depthUsd: positive,
+      })
+      .strict()
+      .optional(),
   })
   .strict()
 
@@ -378,7 +396,18 @@ export const scenarioSchema = z
         /** Start from a snapshot or a fork instead of deploying a world (assets and borrowers are then found). */
         from: worldFrom.optional(),
         /** Collateral assets (at least two; USDC is always the borrowed asset). */
-        assets: z.array(asset).min(2).default([
+        assets: z
+          .array(asset)
+          .min(2)
+          .superRefine((list, ctx) => {
+            const codes = new Set(list.map((a) => a.code))
+            list.forEach((a, i) => {
+              if (a.via !== undefined && (a.via.asset === a.code || !codes.has(a.via.asset))) {
+                ctx.addIssue({ code: 'custom', path: [i, 'via', 'asset'], message: `via.asset must be another world asset's code (assets: ${[...codes].join(', ')})` })
+              }
+            })
+          })
+          .default([
           { code: 'WETH', price: 2000, cFactor: 0.75, dexDepthUsd: 1_000_000 },
           { code: 'WBTC', price: 60_000, cFactor: 0.75, dexDepthUsd: 1_000_000 },
         ]),
