@@ -211,6 +211,8 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     lendingPool: config.lendingPool,
     minProfit: config.minProfit,
     slippageBps: config.slippageBps,
+    profitBasis: config.profitBasis,
+    cometPools: config.cometPools,
     primaryDexRouter: config.primaryDexRouter,
     fallbackDexRouter: config.fallbackDexRouter,
     rebalanceVault: config.rebalanceVault,

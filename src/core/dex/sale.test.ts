@@ -82,7 +82,7 @@ describe('bestSale', () => {
     const thin = { hops: [{ reserveIn: 10_000_0000000n, reserveOut: 10_000_0000000n }] }
     const via = { hops: [{ reserveIn: 1_000_000_0000000n, reserveOut: 1_000_000_0000000n }, { reserveIn: 1_000_000_0000000n, reserveOut: 1_000_000_0000000n }] }
     const s = bestSale(5_000_0000000n, [thin, via])
-    expect(s.parts.find((p) => p.route === 1)!.amountIn > s.parts.find((p) => p.route === 0)?.amountIn! ?? 0n).toBe(true)
+    expect(s.parts.find((p) => p.route === 1)!.amountIn > (s.parts.find((p) => p.route === 0)?.amountIn ?? 0n)).toBe(true)
   })
   it('nothing to sell, or no route that pays: no parts', () => {
     expect(bestSale(0n, [{ hops: [{ reserveIn: 1n, reserveOut: 1n }] }])).toEqual({ parts: [], out: 0n })

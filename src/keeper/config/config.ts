@@ -72,6 +72,13 @@ export interface KeeperConfig {
   primaryDexRouter: string | undefined
   fallbackDexRouter: string | undefined
   slippageBps: number
+  /**
+   * What MIN_PROFIT is asked of (PROFIT_BASIS): `oracle` (default) the lot at oracle prices, with
+   * the sale clearing SLIPPAGE_BPS and covering the bid; `executable` what the pools pay too.
+   */
+  profitBasis: 'oracle' | 'executable'
+  /** Comet weighted pools the keeper may sell seized collateral into (COMET_POOLS). */
+  cometPools: string[]
   rebalanceVault: string | undefined
   rebalanceDriftBps: number
   knownDepositors: string[]
@@ -153,6 +160,18 @@ const addressList = (key: string) =>
     return [...new Set(list)]
   })
 
+const contractList = (key: string) =>
+  optional.transform((v, ctx) => {
+    const list = (v ?? '').split(/[\s,]+/).filter((s) => s !== '')
+    for (const a of list) {
+      if (!StrKey.isValidContract(a)) {
+        ctx.addIssue({ code: 'custom', message: `${key} entry is not a contract address (C..., 56 characters): "${a}"` })
+        return z.NEVER
+      }
+    }
+    return [...new Set(list)]
+  })
+
 /** `http(s)://host[:port]` with nothing after it (what a browser sends as Origin). */
 function isOrigin(s: string): boolean {
   try {
@@ -227,6 +246,10 @@ const schema = z.object({
   PRIMARY_DEX_ROUTER: contractId('PRIMARY_DEX_ROUTER'),
   FALLBACK_DEX_ROUTER: contractId('FALLBACK_DEX_ROUTER'),
   SLIPPAGE_BPS: numberIn('SLIPPAGE_BPS', 0, 10_000, 100, true),
+  PROFIT_BASIS: optional
+    .transform((v) => v ?? 'oracle')
+    .refine((v) => v === 'oracle' || v === 'executable', { message: 'PROFIT_BASIS must be oracle or executable' }),
+  COMET_POOLS: contractList('COMET_POOLS'),
   REBALANCE_VAULT: contractId('REBALANCE_VAULT'),
   REBALANCE_DRIFT_BPS: numberIn('REBALANCE_DRIFT_BPS', 0, 10_000, 500, true),
   KNOWN_DEPOSITORS: addressList('KNOWN_DEPOSITORS'),
@@ -286,6 +309,8 @@ export function parseConfig(env: Record<string, string | undefined>): KeeperConf
     primaryDexRouter: c.PRIMARY_DEX_ROUTER,
     fallbackDexRouter: c.FALLBACK_DEX_ROUTER,
     slippageBps: c.SLIPPAGE_BPS,
+    profitBasis: c.PROFIT_BASIS as KeeperConfig['profitBasis'],
+    cometPools: c.COMET_POOLS,
     rebalanceVault: c.REBALANCE_VAULT,
     rebalanceDriftBps: c.REBALANCE_DRIFT_BPS,
     knownDepositors: c.KNOWN_DEPOSITORS,

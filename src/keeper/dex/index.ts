@@ -9,3 +9,4 @@ export {
   ErrSlippageExceeded,
   type VenueFailure,
 } from './errors.js'
+export { saleRoutes, type RouteHop, type SaleRoutes, type SaleRouteSources, type SaleVenueRoute } from './saleRoutes.js'

@@ -199,6 +199,10 @@ export interface AdapterContext {
   /** Minimum lot value / bid cost ratio to fill (e.g. 1.02). */
   minProfit: number
   slippageBps: number
+  /** What MIN_PROFIT is asked of (PROFIT_BASIS; default oracle). */
+  profitBasis?: 'oracle' | 'executable'
+  /** Comet weighted pools to sell into (COMET_POOLS). */
+  cometPools?: readonly string[]
   primaryDexRouter: string | undefined
   fallbackDexRouter: string | undefined
   rebalanceVault: string | undefined

@@ -20,6 +20,7 @@ import { addr, ContractError, invoke, simulateRead, SubmissionLanes, u32, type C
 import { mulDiv } from '../../../core/index.js'
 import { tokenBalance } from '../../clients/token.js'
 import { routerDepth } from '../../dex/routerDepth.js'
+import { saleRoutes } from '../../dex/saleRoutes.js'
 import { routerVenue } from '../../dex/routerVenue.js'
 import type { Venue } from '../../dex/swapToUsdc.js'
 import { RpcLedgerClock, type LedgerSource } from '../../engine/ledgerClock.js'
@@ -63,6 +64,10 @@ export interface LendingPoolAdapterParameters {
   vaultContract?: string
   minProfit: number
   slippageBps: number
+  /** What MIN_PROFIT is asked of (default oracle; see core `bestPartialFill`). */
+  profitBasis?: 'oracle' | 'executable'
+  /** Comet weighted pools the atomic path may sell into. */
+  cometPools?: readonly string[]
   primaryDexRouter?: string
   fallbackDexRouter?: string
   /** Full RPC client for ledger-entry and event reads (default: the chain's own server). */
@@ -228,7 +233,12 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     ...(p.logger?.info === undefined ? {} : { logger: { info: p.logger.info.bind(p.logger) } }),
     ...(p.drawLimit === undefined ? {} : { drawLimit: p.drawLimit }),
     fillFee: p.fillFee,
+    profitBasis: p.profitBasis ?? 'oracle',
     saleDepth: p.primaryDexRouter === undefined ? undefined : routerDepth(p.primaryDexRouter),
+    saleRoutes:
+      p.primaryDexRouter === undefined
+        ? undefined
+        : saleRoutes({ primaryRouter: p.primaryDexRouter, fallbackRouter: p.fallbackDexRouter, cometPools: p.cometPools }),
     failures: new FailureBudget(DEFAULT_FAILURE_BUDGET, p.failureSalt),
     sales: new SaleReservations(),
     origins: new AuctionOrigins(),

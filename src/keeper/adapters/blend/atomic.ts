@@ -4,13 +4,16 @@
  * `vault.flash_draw`; the vault lends, the executor fills + repays + withdraws the collateral,
  * sells it on the DEX and hands all the USDC back, and the vault pays the keeper its fee, in ONE
  * transaction. A lost race or a sale below the draw reverts the whole transaction, so no capital
- * is ever outstanding across a ledger and a crash can never strand it. The registry's bond limit
+ * is ever outstanding across a ledger and a crash can never strand it. The sale follows the plan:
+ * each lot asset on one venue or split between two, through an intermediate asset where that
+ * pays more, each part with its own floor. The registry's bond limit
  * does not bound it (that is for two-step draws).
  */
 import { ContractError, type SubmissionLanes } from '../../../chain/index.js'
 import type { ExecutorContract, ExecutorSwap } from '../../clients/executor.js'
 import { mulDiv, SCALAR_12, slippageFloor } from '../../../core/index.js'
 import { executionFee, makeResult, type Result } from '../../sdk/index.js'
+import type { FillPlan } from './auctionPlan.js'
 import type { AtomicExecutor, AtomicFill } from './context.js'
 import { ErrAlreadyFilled } from './errors.js'
 import { failedTransaction } from './failureBudget.js'
@@ -39,17 +42,35 @@ function expectedUnderlying(bTokens: bigint, bRate: bigint): bigint {
   return mulDiv(bTokens, bRate, SCALAR_12, 'floor')
 }
 
+/**
+ * The executor's swaps for a fill: the planned parts of each lot asset's sale on their venues
+ * and paths, the last part of each asset selling whatever balance is left (0n: the executor's
+ * whole balance, so rounding in the pool's withdrawal never leaves collateral unsold); an asset
+ * without planned parts gets `single(asset)`.
+ */
+export function plannedSwaps(fill: Pick<FillPlan, 'swaps'>, lotAssets: readonly string[], single: (asset: string) => ExecutorSwap): ExecutorSwap[] {
+  const out: ExecutorSwap[] = []
+  for (const asset of lotAssets) {
+    const parts = fill.swaps?.filter((s) => s.asset === asset) ?? []
+    if (parts.length === 0) {
+      out.push(single(asset))
+      continue
+    }
+    parts.forEach((s, i) => out.push({ venue: s.venue, path: s.path, amountIn: i === parts.length - 1 ? 0n : s.amountIn, minOut: s.minOut }))
+  }
+  return out
+}
+
 export function atomicExecutor(p: AtomicExecutorParameters): AtomicExecutor {
   return {
     async liquidateAtomic(f: AtomicFill): Promise<Result> {
       const { fill, order, reserves, prices, fc, plan } = f
       const usdc = await p.usdc(f.chain)
-      const swaps: ExecutorSwap[] = order.lotAssets.map((asset) => {
-        // The planner's floor when it valued the sale, else the same floor from the oracle here.
-        const planned = fill.minOut?.[asset]
-        if (planned !== undefined) return { router: p.router, path: [asset, usdc], minOut: planned }
+      const swaps = plannedSwaps(fill, order.lotAssets, (asset) => {
+        // Not valued across venues: the whole balance on the router, floor from the oracle here.
         const amount = expectedUnderlying(fill.lot[asset] ?? 0n, reserves.get(asset)?.data.b_rate ?? SCALAR_12)
-        return { router: p.router, path: [asset, usdc], minOut: slippageFloor(usdcValue(amount, asset, usdc, reserves, prices), p.slippageBps) }
+        const minOut = fill.minOut?.[asset] ?? slippageFloor(usdcValue(amount, asset, usdc, reserves, prices), p.slippageBps)
+        return { venue: { kind: 'router', router: p.router }, path: [asset, usdc], amountIn: 0n, minOut }
       })
       await fc.waitUntilSendable(fill.block)
       // Fixed when sent: the transaction is meant for the next ledger, the planned one.

@@ -6,11 +6,14 @@ import {
   auctionProfitability,
   bestPartialFill,
   firstProfitableBlock,
+  poolOut,
   type ConstantProductPool,
   scaleAuction,
   type AuctionData as CoreAuctionData,
   type AuctionQuotes,
 } from '../../../core/index.js'
+import type { SwapVenue } from '../../clients/executor.js'
+import type { SaleVenueRoute } from '../../dex/saleRoutes.js'
 import { ErrNoPrice } from './errors.js'
 import type { Reserve } from './loadPool.js'
 import type { PriceData } from './oracle.js'
@@ -79,6 +82,12 @@ export interface FillPlan {
   minOut?: Record<string, bigint>
   /** Per sold lot asset, the underlying sold and what its pool is expected to pay (USDC). */
   sales?: Record<string, { amountIn: bigint; out: bigint }>
+  /**
+   * The swaps that sell the lot when it was valued across venues (`routes`): per lot asset one
+   * or two parts, each on its venue and path with its own floor, and what it moves through each
+   * pool on the way (for this keeper's sale reservations).
+   */
+  swaps?: PlannedSwap[]
   delta: number
   lotValue: bigint
   bidCost: bigint
@@ -87,6 +96,20 @@ export interface FillPlan {
   /** Scaled amounts at `block` (what the fill pays and receives). */
   bid: Record<string, bigint>
   lot: Record<string, bigint>
+}
+
+/** One swap of a planned sale: `amountIn` of `asset` along `path` on `venue`, refused below `minOut`. */
+export interface PlannedSwap {
+  asset: string
+  /** The route's name (primary, fallback, primary via ..., comet ...). */
+  route: string
+  venue: SwapVenue
+  path: string[]
+  amountIn: bigint
+  out: bigint
+  minOut: bigint
+  /** Each pool on the path: what goes in and comes out of it. */
+  flows: { id: string; tokenIn: string; amountIn: bigint; out: bigint }[]
 }
 
 /** What every fill plan starts from: the auction, the pool's reserves and prices, MIN_PROFIT (7 decimals) and the earliest ledger. */
@@ -139,6 +162,10 @@ export function planPartialFill(p: PlanInputs & {
   headroomBps?: number
   usdc: string
   pools: Readonly<Record<string, ConstantProductPool>>
+  /** Per lot asset, the venues it may be sold on (primary first); replaces its entry of `pools`. */
+  routes?: Readonly<Record<string, readonly SaleVenueRoute[]>>
+  /** What must reach MIN_PROFIT (core `bestPartialFill`): the oracle value, or what the pools pay too. */
+  basis?: 'oracle' | 'executable'
   maxPercent?: number
 }): FillPlan | null {
   const { lotQuotes, bidQuotes } = auctionQuotes(AuctionType.UserLiquidation, p.auction, p.reserves, p.prices)
@@ -151,6 +178,8 @@ export function planPartialFill(p: PlanInputs & {
     bidQuotes,
     proceeds: { asset: p.usdc, quote: { price: usdcPrice.price, decimals: usdcReserve.config.decimals } },
     pools: p.pools,
+    ...(p.routes === undefined ? {} : { routes: Object.fromEntries(Object.entries(p.routes).map(([a, rs]) => [a, rs.map((r) => ({ hops: r.hops.map((h) => h.pool) }))])) }),
+    ...(p.basis === undefined ? {} : { basis: p.basis }),
     minProfit: p.minProfit,
     slippageBps: p.slippageBps,
     ...(p.headroomBps === undefined ? {} : { headroomBps: p.headroomBps }),
@@ -170,7 +199,30 @@ export function planPartialFill(p: PlanInputs & {
     proceeds: best.proceedsOut,
     minOut: Object.fromEntries(Object.entries(best.sales).map(([a, s]) => [a, s.minOut])),
     sales: Object.fromEntries(Object.entries(best.sales).map(([a, s]) => [a, { amountIn: s.amountIn, out: s.out }])),
+    ...(p.routes === undefined ? {} : { swaps: plannedSwaps(best.sales, p.routes) }),
   }
+}
+
+/** The core's sale parts as swaps on their venues, with what each moves through its pools. */
+function plannedSwaps(
+  sales: Record<string, { parts?: { route: number; amountIn: bigint; out: bigint; minOut: bigint }[] }>,
+  routes: Readonly<Record<string, readonly SaleVenueRoute[]>>,
+): PlannedSwap[] {
+  const out: PlannedSwap[] = []
+  for (const [asset, sale] of Object.entries(sales)) {
+    for (const part of sale.parts ?? []) {
+      const route = routes[asset]![part.route]!
+      const flows: PlannedSwap['flows'] = []
+      let amount = part.amountIn
+      for (const hop of route.hops) {
+        const next = poolOut(amount, hop.pool)
+        flows.push({ id: hop.id, tokenIn: hop.tokenIn, amountIn: amount, out: next })
+        amount = next
+      }
+      out.push({ asset, route: route.name, venue: route.venue, path: route.path, amountIn: part.amountIn, out: part.out, minOut: part.minOut, flows })
+    }
+  }
+  return out
 }
 
 /** Profitability of a fill at a given ledger (for logs and re-checks right before sending). */

@@ -44,6 +44,7 @@ function context(over: Partial<BlendContext>): BlendContext {
     pool: randomContract(),
     minProfit: 10_200_000n,
     slippageBps: 100,
+    profitBasis: 'oracle',
     failures: new FailureBudget(),
     sales: new SaleReservations(),
     origins: new AuctionOrigins(),

@@ -5,6 +5,7 @@
 import type { Keypair, rpc } from '@stellar/stellar-sdk'
 import type { Chain } from '../../../chain/index.js'
 import type { PoolDepth } from '../../dex/routerDepth.js'
+import type { SaleRoutes } from '../../dex/saleRoutes.js'
 import type { Venue } from '../../dex/swapToUsdc.js'
 import type { AdapterContext, AdapterLogger, ExecutionPlan, FillSubmitOptions, FireContext, Result } from '../../sdk/index.js'
 import type { FillPlan } from './auctionPlan.js'
@@ -60,6 +61,14 @@ export interface BlendContext {
    * valuations; undefined when no router is configured (then lots are valued at the oracle).
    */
   saleDepth?: PoolDepth | undefined
+  /**
+   * Every venue a lot asset can be sold on (the primary and fallback routers' pairs, paths
+   * through another reserve on the primary router, Comet pools): the atomic path values and
+   * splits its sale across them; undefined without a router.
+   */
+  saleRoutes?: SaleRoutes | undefined
+  /** What MIN_PROFIT is asked of: the oracle value (default), or what the pools pay too. */
+  profitBasis: 'oracle' | 'executable'
   /** Failed fills per auction: backoff, smaller percents, and the point of giving up. */
   failures: FailureBudget
   /** This keeper's own sales per ledger, so its fills landing together value the pool in turn. */

@@ -39,6 +39,8 @@ export const createLendingPoolAdapter: AdapterFactory = async (ctx) => {
     vaultContract: ctx.vaultContract,
     minProfit: ctx.minProfit,
     slippageBps: ctx.slippageBps,
+    ...(ctx.profitBasis === undefined ? {} : { profitBasis: ctx.profitBasis }),
+    ...(ctx.cometPools === undefined ? {} : { cometPools: ctx.cometPools }),
     ...(ctx.primaryDexRouter === undefined ? {} : { primaryDexRouter: ctx.primaryDexRouter }),
     ...(ctx.fallbackDexRouter === undefined ? {} : { fallbackDexRouter: ctx.fallbackDexRouter }),
     emit: ctx.emit,

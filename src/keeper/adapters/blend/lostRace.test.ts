@@ -36,6 +36,7 @@ function goneContext(): BlendContext {
     pool: randomContract(),
     minProfit: 10_200_000n,
     slippageBps: 100,
+    profitBasis: 'oracle',
     failures: new FailureBudget(),
     sales: new SaleReservations(),
     origins: new AuctionOrigins(),

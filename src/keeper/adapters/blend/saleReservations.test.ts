@@ -16,6 +16,21 @@ describe('SaleReservations', () => {
     expect(r.adjust(10, 'XLM', pool)).toBe(pool)
     expect(r.adjust(12, 'XLM', { reserveIn: 1n, reserveOut: 0n })).toEqual({ reserveIn: 2n, reserveOut: 0n })
   })
+  it('takes a fill across venues off each pool it passes through, in the direction sold', () => {
+    const r = new SaleReservations()
+    const pair = { id: 'PAIR', tokenIn: 'XLM', pool }
+    const comet = { id: 'COMET', tokenIn: 'XLM', pool: { kind: 'weighted' as const, balanceIn: 1000n, weightIn: 1n, balanceOut: 500n, weightOut: 1n, fee: 30_000n } }
+    r.reserveFlows(10, [
+      { id: 'PAIR', tokenIn: 'XLM', amountIn: 100n, out: 45n },
+      { id: 'COMET', tokenIn: 'XLM', amountIn: 10n, out: 4n },
+    ])
+    expect(r.adjustHop(10, pair).pool).toEqual({ reserveIn: 1100n, reserveOut: 455n })
+    expect(r.adjustHop(10, comet).pool).toMatchObject({ balanceIn: 1010n, balanceOut: 496n })
+    // the same pair sold the other way is untouched
+    const back = { id: 'PAIR', tokenIn: 'USDC', pool }
+    expect(r.adjustHop(10, back)).toBe(back)
+    expect(r.adjustHop(11, pair)).toBe(pair)
+  })
   it('runs exclusive steps one after the other, in call order, a failed one included', async () => {
     const r = new SaleReservations()
     const order: string[] = []

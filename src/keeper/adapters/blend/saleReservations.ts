@@ -3,13 +3,15 @@
  * ledger do not both count on the depth the first one takes.
  *
  * Each fill that is about to be sent reserves what its lot will sell (amount in, amount out) in
- * the ledger it is sent for; every later valuation for that ledger sees the pool as it will be
+ * the ledger it is sent for: per asset for a sale into the primary router's pair (`reserve`,
+ * `adjust`), per pool and direction for a sale across venues (`reserveFlows`, `adjustHop`); every later valuation for that ledger sees the pool as it will be
  * after those sales (`adjust`). Valuing and reserving happen inside `exclusive`, one fill at a
  * time, so two fills fired together cannot both read the pool before either reserved. Other
  * keepers' sales cannot be known: a fill that meets one fails on the router's minimum output and
  * is re-planned (failureBudget.ts).
  */
 import type { ConstantProductPool } from '../../../core/index.js'
+import type { RouteHop } from '../../dex/saleRoutes.js'
 
 export interface Sale {
   amountIn: bigint
@@ -23,7 +25,27 @@ export class SaleReservations {
   /** The pool `asset` sells into, as it will be in `ledger` after this keeper's reserved sales. */
   adjust(ledger: number, asset: string, pool: ConstantProductPool): ConstantProductPool {
     const sold = this.byLedger.get(ledger)?.get(asset)
-    if (sold === undefined) return pool
+    return sold === undefined ? pool : this.moved(pool, sold)
+  }
+
+  /** A pool of a route as it will be in `ledger` after this keeper's reserved sales through it (same direction). */
+  adjustHop(ledger: number, hop: RouteHop): RouteHop {
+    const sold = this.byLedger.get(ledger)?.get(flowKey(hop.id, hop.tokenIn))
+    if (sold === undefined) return hop
+    const p = hop.pool
+    if ('kind' in p) {
+      const balanceOut = p.balanceOut - sold.out
+      return { ...hop, pool: { ...p, balanceIn: p.balanceIn + sold.amountIn, balanceOut: balanceOut > 0n ? balanceOut : 0n } }
+    }
+    return { ...hop, pool: this.moved(p, sold) }
+  }
+
+  /** Records what a fill sent for `ledger` moves through each pool of its swaps; forgets ledgers before it. */
+  reserveFlows(ledger: number, flows: readonly { id: string; tokenIn: string; amountIn: bigint; out: bigint }[]): void {
+    this.reserve(ledger, Object.fromEntries(flows.map((f) => [flowKey(f.id, f.tokenIn), { amountIn: f.amountIn, out: f.out }])))
+  }
+
+  private moved(pool: ConstantProductPool, sold: Sale): ConstantProductPool {
     const reserveOut = pool.reserveOut - sold.out
     return { reserveIn: pool.reserveIn + sold.amountIn, reserveOut: reserveOut > 0n ? reserveOut : 0n }
   }
@@ -32,9 +54,9 @@ export class SaleReservations {
   reserve(ledger: number, sales: Readonly<Record<string, Sale>>): void {
     for (const l of this.byLedger.keys()) if (l < ledger) this.byLedger.delete(l)
     const at = this.byLedger.get(ledger) ?? new Map<string, Sale>()
-    for (const [asset, s] of Object.entries(sales)) {
-      const before = at.get(asset) ?? { amountIn: 0n, out: 0n }
-      at.set(asset, { amountIn: before.amountIn + s.amountIn, out: before.out + s.out })
+    for (const [key, s] of Object.entries(sales)) {
+      const before = at.get(key) ?? { amountIn: 0n, out: 0n }
+      at.set(key, { amountIn: before.amountIn + s.amountIn, out: before.out + s.out })
     }
     this.byLedger.set(ledger, at)
   }
@@ -46,3 +68,6 @@ export class SaleReservations {
     return run
   }
 }
+
+/** A pool and the token sold into it: sales the other way do not deplete the same side. */
+const flowKey = (id: string, tokenIn: string) => `${id}>${tokenIn}`

@@ -2,10 +2,14 @@
  * User liquidations as staged work for the execution engine.
  *
  * plan: open the auction at the percent the pool accepts (unless one is open), value it on the
- * curve with fresh rates and oracle prices and, when the keeper knows the router it sells on, at
- * what that router's pool pays for the lot (core `bestPartialFill`): the first ledger at which
- * some percent of the auction clears MIN_PROFIT both ways within the slippage floor, and the
- * percent with the most profit there. Without a router: the first ledger the whole auction
+ * curve with fresh rates and oracle prices and, when the keeper knows the venues it sells on,
+ * at what they pay for the lot (core `bestPartialFill`). Under PROFIT_BASIS=oracle (the default)
+ * the fill goes at the first ledger where the lot at oracle prices clears MIN_PROFIT and its sale
+ * clears the slippage floor and covers the bid, for the largest percent that does; under
+ * `executable` MIN_PROFIT is asked of what the pools pay too, and the percent with the most
+ * profit is taken. The atomic path sells across every venue (saleRoutes.ts: both routers, a path
+ * through another reserve, Comet pools), split between two where that pays more; the two-step
+ * path sells on the primary router's pair. Without a router: the first ledger the whole auction
  * clears MIN_PROFIT at oracle prices. Nothing is drawn. What a partial fill leaves stays open on
  * the same curve; the next scan plans it as new work.
  *
@@ -42,6 +46,7 @@ import { AuctionType, type AuctionData } from './storage.js'
 
 export type { FillOrder, UserPlanData } from './plans.js'
 import type { BlendTaskData } from './taskData.js'
+import type { SaleVenueRoute } from '../../dex/saleRoutes.js'
 
 /**
  * The vault books profit only against a draw of the keeper's, so a free lot (the bid has
@@ -66,8 +71,11 @@ export const FREE_LOT_BLOCKS = 2 * AUCTION_RAMP_BLOCKS
  * The part of SLIPPAGE_BPS kept free when sizing a fill, a quarter of it: the pool may move that
  * much against a sale (an arbitrage trade, another keeper's sale in the same ledger, the price
  * still falling) before the transaction lands, while its minimum output stays at the floor.
+ * Under the oracle basis it is kept only where a sale of this keeper's already met such a move
+ * (a contested pool): elsewhere the fill takes as much as the pools take within the floor.
  */
-export const saleHeadroomBps = (slippageBps: number): number => Math.floor(slippageBps / 4)
+export const saleHeadroomBps = (slippageBps: number, basis: 'oracle' | 'executable' = 'executable', contested = true): number =>
+  basis === 'oracle' && !contested ? 0 : Math.floor(slippageBps / 4)
 
 /** One auction of one user: a new auction of the same user (another start block) is other work. */
 export const auctionId = (user: string, auction: AuctionData): string => `${user}:${auction.block}`
@@ -161,15 +169,28 @@ export function userLiquidations(ctx: BlendContext) {
         ...(v.bondPercent === undefined ? {} : { percent: v.bondPercent }),
       })
     }
+    const lotAssets = [...v.auction.lot.keys()].filter((a) => a !== v.usdc)
+    const contested = lotAssets.some((a) => ctx.failures.isContested(a))
+    const maxPercent = v.bondPercent === undefined ? v.maxPercent : Math.min(v.maxPercent, v.bondPercent)
+    const common = { ...v, maxPercent, minProfit: ctx.minProfit, slippageBps: ctx.slippageBps, basis: ctx.profitBasis, headroomBps: saleHeadroomBps(ctx.slippageBps, ctx.profitBasis, contested) }
+    if (ctx.executor !== undefined && ctx.saleRoutes !== undefined) {
+      // The atomic path sells across every venue it knows, split where that pays more.
+      const mids = [...v.reserves.keys()]
+      const routes: Record<string, SaleVenueRoute[]> = {}
+      for (const asset of lotAssets) {
+        const found = await ctx.saleRoutes(chain, asset, v.usdc, mids)
+        // As the pools will be once this keeper's own sales for that ledger have run.
+        if (found.length > 0) routes[asset] = found.map((r) => ({ ...r, hops: r.hops.map((h) => ctx.sales.adjustHop(v.fromBlock, h)) }))
+      }
+      return planPartialFill({ ...common, pools: {}, routes })
+    }
     const pools: Record<string, ConstantProductPool> = {}
-    for (const asset of v.auction.lot.keys()) {
-      if (asset === v.usdc) continue
+    for (const asset of lotAssets) {
       const depth = await ctx.saleDepth(chain, asset, v.usdc)
       // As the pool will be once this keeper's own sales for that ledger have run.
       if (depth !== undefined) pools[asset] = ctx.sales.adjust(v.fromBlock, asset, depth)
     }
-    const maxPercent = v.bondPercent === undefined ? v.maxPercent : Math.min(v.maxPercent, v.bondPercent)
-    return planPartialFill({ ...v, maxPercent, minProfit: ctx.minProfit, slippageBps: ctx.slippageBps, headroomBps: saleHeadroomBps(ctx.slippageBps), pools })
+    return planPartialFill({ ...common, pools })
   }
 
   /**
@@ -245,7 +266,8 @@ export function userLiquidations(ctx: BlendContext) {
         }
         f = fitted.fill
       }
-      if (f !== null && f.block === earliest && f.sales !== undefined) ctx.sales.reserve(earliest, f.sales)
+      if (f !== null && f.block === earliest && f.swaps !== undefined) ctx.sales.reserveFlows(earliest, f.swaps.flatMap((s) => s.flows))
+      else if (f !== null && f.block === earliest && f.sales !== undefined) ctx.sales.reserve(earliest, f.sales)
       return f
     })
     if (bondSkip !== undefined) return nothing(bondSkip)
