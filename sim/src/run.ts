@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LedgerInfo } from '../../src/keeper/engine/index.js'
 import { Environment } from './agents/environment.js'
-import type { SimKeeper } from './agents/keepers.js'
+import type { ScenarioKeeper, SimKeeper } from './agents/keepers.js'
 import { runLockstep } from './lockstep/loop.js'
 import { buildPricePlan, toPrice7 } from './prices.js'
 import { Observer } from './record/observer.js'
@@ -94,7 +94,10 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
     },
     log,
   })
-  const { sandbox, world, keepers, scenario } = setup
+  const { sandbox, world, keepers, strategies, scenario } = setup
+  // Every keeper of the population, in index order: the daemons and the strategy agents.
+  const everyone: ScenarioKeeper[] = [...keepers, ...strategies.agents].sort((a, b) => a.spec.index - b.spec.index)
+  const lowestMinProfit = everyone.length > 0 ? Math.min(...everyone.map((k) => k.spec.minProfit)) : undefined
   // A found world's assets are known only now: the price paths start from its oracle's prices.
   const loaded: LoadedScenario = { ...opts.loaded, scenario }
   let prices: ReturnType<typeof buildPricePlan>
@@ -114,18 +117,21 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       k.crashFromMs = latest.closeTimeMs + (k.spec.crash?.after ?? 0) * 1000
     }
     const observer = new Observer(sharedServer(sandbox.server, (key, request) => setup.scheduler.shared(key, request)), world, setup.startLedger + 1, () => latest.closeTimeMs)
-    const replay = new CoreReplay(keepers.length > 0 ? Math.min(...keepers.map((k) => k.spec.minProfit)) : undefined)
-    for (const k of keepers) k.startBalance = await holdings(world, observer, k)
+    const replay = new CoreReplay(lowestMinProfit, Math.max(...everyone.map((k) => k.spec.slippageBps)))
+    for (const k of everyone) k.startBalance = await holdings(world, observer, k)
     await observer.rescan()
     const borrowedStart = observer.debt().borrowed
     const startVault = await observer.vault()
     const vaultTerms = await observer.vaultTerms()
     replay.startTotals(startVault, BigInt(vaultTerms.profitUnlockSecs))
     const recorder = new Recorder(prices, setup.startLedger, scenario.run.ledgerSeconds, scenario.run.recordEvery ?? Math.max(1, Math.ceil(steps / 2000)))
-    const minProfitOf = new Map<string, number>(keepers.flatMap((k) => [[k.address, k.spec.minProfit], [k.operator, k.spec.minProfit]] as [string, number][]))
+    // Fill ledgers are checked against the filler's MIN_PROFIT where it fires on the core's first
+    // profitable ledger; nectar decides a ledger before its fill lands (draw first), on older prices.
+    const checked = everyone.filter((k) => k.spec.strategy !== 'nectar')
+    const minProfitOf = new Map<string, number>(checked.flatMap((k) => [[k.address, k.spec.minProfit], [k.operator, k.spec.minProfit]] as [string, number][]))
     const ls = scenario.run.ledgerSeconds
     const startClose = BigInt(Math.floor(setup.startCloseMs / 1000))
-    const honest = new Set(keepers.map((k) => k.spec.name))
+    const honest = new Set(everyone.map((k) => k.spec.name))
     const adversaries = new Adversaries({
       world,
       scenario,
@@ -141,7 +147,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
         const t = setup.mempool.journal.find((x) => x.hash === hash)
         return t === undefined ? undefined : { ledger: t.ledger, position: t.position }
       },
-      minProfit: keepers.length > 0 ? Math.min(...keepers.map((k) => k.spec.minProfit)) : 1,
+      minProfit: lowestMinProfit ?? 1,
     })
     const env = new Environment({
       world,
@@ -172,9 +178,20 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       env,
       ...(setup.background === undefined ? {} : { background: setup.background }),
       keepers,
-      ...(adversaries.size === 0
+      // The strategy agents act after the adversaries, through the same hooks.
+      ...(adversaries.size === 0 && strategies.size === 0
         ? {}
-        : { adversaries: { act: (step: number) => adversaries.act(step), backrun: () => adversaries.backrun(), decisive: (step: number) => adversaries.decisive(step), busy: () => adversaries.busy() } }),
+        : {
+            adversaries: {
+              act: (step: number) => {
+                adversaries.act(step)
+                strategies.act()
+              },
+              backrun: () => adversaries.backrun(),
+              decisive: (step: number) => adversaries.decisive(step) || strategies.decisive(setup.startLedger + step),
+              busy: () => adversaries.busy() || strategies.busy(),
+            },
+          }),
       mempool: setup.mempool,
       scheduler: setup.scheduler,
       close: async ({ order, arrived, count }) => {
@@ -193,8 +210,8 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
         return observer.poolActive()
       },
       ripening: () => {
-        if (observer.scan === undefined || keepers.length === 0) return null
-        const until = ripeningUntil(observer.scan, Math.min(...keepers.map((k) => k.spec.minProfit)))
+        if (observer.scan === undefined || lowestMinProfit === undefined) return null
+        const until = ripeningUntil(observer.scan, lowestMinProfit)
         return until === null ? null : { auctions: observer.openAuctions(), until }
       },
       restartSteps: (k: SimKeeper) => {
@@ -216,7 +233,8 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
         }
         for (; seenFills < ev.fills.length; seenFills++) {
           const f = ev.fills[seenFills]!
-          replay.auctionFilled(f, minProfitOf.get(f.filler), f.ledger === info.sequence ? observer.previous : undefined)
+          const before = f.ledger === info.sequence
+          replay.auctionFilled(f, minProfitOf.get(f.filler), before ? observer.previous : undefined, before ? observer.previousRoutes : undefined)
         }
         let flows = false
         for (; seenFlows < ev.vault.length; seenFlows++) {
@@ -234,6 +252,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
     await setup.background?.settled().catch(() => {})
     setup.scheduler.finish()
     for (const k of keepers) await k.stop()
+    strategies.stop()
     await opts.trace?.end()
     await snapshots.end(latest.sequence)
     const ev = await observer.events.poll()
@@ -251,7 +270,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       startLedger: setup.startLedger,
       endLedger: latest.sequence,
       fastForwarded: result.fastForwarded,
-      keepers,
+      keepers: everyone,
       world,
       observer,
       chainEvents: ev,

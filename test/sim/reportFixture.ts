@@ -39,6 +39,7 @@ export function reportFixture(): Report {
       lostRaceTransactions: 1,
       missed: 1,
       fillDelay: { median: 2.5, p95: 4, max: 4 },
+      fillDelaySale: { median: 1.5, p95: 3, max: 3 },
       badDebt: 17.25,
       borrowedStart: 500000,
       insolventDebt: 20.5,

@@ -16,11 +16,15 @@ const nums = z.array(num)
 const laterNum = z.number().default(Number.NaN)
 const laterNullableNum = z.number().nullable().default(null)
 
+const keeperStrategy = z.enum(['daemon', 'seed-rule', 'nectar'])
+
 const keeper = z.object({
   index: num,
   name: z.string(),
   address: z.string(),
   operator: z.string(),
+  // What ran for the keeper (sim/README.md, Strategy tournament): absent in older reports.
+  strategy: keeperStrategy.exactOptional(),
   path: z.enum(['atomic', 'two-step']),
   minProfit: num,
   pollIntervalLedgers: num,
@@ -48,6 +52,19 @@ const keeper = z.object({
   lanes: z
     .object({ count: num, accounts: z.array(z.string()), sent: nums, applied: nums, tryAgainLater: num })
     .exactOptional(),
+})
+
+// The keepers summed by strategy: absent in reports written before keepers had strategies.
+const strategy = z.object({
+  strategy: keeperStrategy,
+  keepers: z.array(z.string()),
+  wins: num,
+  fills: num,
+  profit: num,
+  vaultProfit: num,
+  failedTransactions: num,
+  lostRaceTransactions: num,
+  drawnAtEnd: num,
 })
 
 const fees = z
@@ -95,6 +112,8 @@ const auction = z.object({
   filledLedger: nullableNum,
   filledBy: z.string().nullable(),
   fillDelay: nullableNum,
+  firstSellableLedger: nullableNum.optional(),
+  fillDelaySale: nullableNum.optional(),
   fillLatencyMs: laterNullableNum,
   fillFee: laterNullableNum,
   fillProfit: laterNullableNum,
@@ -179,6 +198,7 @@ export const reportSchema = z.object({
     lostRaceTransactions: laterNum,
     missed: num,
     fillDelay: z.object({ median: nullableNum, p95: nullableNum, max: nullableNum }),
+    fillDelaySale: z.object({ median: nullableNum, p95: nullableNum, max: nullableNum }).optional(),
     badDebt: num,
     borrowedStart: laterNum,
     insolventDebt: laterNum,
@@ -191,6 +211,7 @@ export const reportSchema = z.object({
     fees,
   }),
   keepers: z.array(keeper),
+  strategies: z.array(strategy).exactOptional(),
   auctions: z.array(auction),
   replay: z.object({
     checks: z.array(z.object({ kind: replayKind, checked: num, mismatches: num })),

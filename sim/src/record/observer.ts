@@ -1,7 +1,8 @@
 /**
  * The harness's own view of the chain after each close: a PoolScanner scan (the production
  * scanner, on the harness's own RPC client, not an agent: the scheduler does not hold its answers), the vault's state,
- * the primary DEX's prices, and the new chain events. It feeds the series, the fast-forward
+ * the primary DEX's prices, the venues each collateral sells on while an auction is open (the
+ * keeper's own `saleRoutes`), and the new chain events. It feeds the series, the fast-forward
  * test and the core replay.
  */
 import type { rpc } from '@stellar/stellar-sdk'
@@ -10,6 +11,10 @@ import { lockedProfit, toAssetFromDToken } from '../../../src/core/index.js'
 import { PoolScanner, type ScanResult } from '../../../src/keeper/adapters/blend/scan.js'
 import type { World } from '../../../src/world/index.js'
 import { RunEventLog } from '../../../src/world/runEvents.js'
+import { saleRoutes, type SaleRoutes, type SaleVenueRoute } from '../../../src/keeper/dex/saleRoutes.js'
+
+/** Per collateral, the routes selling it for USDC (primary first). */
+export type CollateralRoutes = ReadonlyMap<string, readonly SaleVenueRoute[]>
 
 export interface VaultSnapshot {
   totalUsdc: bigint
@@ -40,6 +45,10 @@ export class Observer {
   readonly events: RunEventLog
   scan: ScanResult | undefined
   previous: ScanResult | undefined
+  /** The sale routes after the latest close with an auction open (undefined otherwise), and after the close before it. */
+  routes: CollateralRoutes | undefined
+  previousRoutes: CollateralRoutes | undefined
+  private readonly readRoutes: SaleRoutes
 
   constructor(
     private readonly server: rpc.Server,
@@ -50,13 +59,29 @@ export class Observer {
     this.chain = createChain({ rpcUrl: world.network.rpcUrl, networkPassphrase: world.network.networkPassphrase, server })
     this.scanner = new PoolScanner(world.blend.pool, { now: nowMs })
     this.scanner.addBorrowers(world.borrowers.map((b) => b.address))
+    this.readRoutes = saleRoutes({
+      primaryRouter: world.dex.primaryRouter,
+      fallbackRouter: world.dex.fallbackRouter,
+      cometPools: (world.dex.comets ?? []).map((c) => c.pool),
+    })
     this.events = new RunEventLog(server, { pool: world.blend.pool, vault: world.service!.vault, registry: world.service!.registry }, startLedger)
   }
 
   async rescan(): Promise<ScanResult> {
     this.previous = this.scan
+    this.previousRoutes = this.routes
     this.scan = await this.scanner.scan(this.server, this.chain)
+    this.routes = this.openAuctions() > 0 ? await this.collateralRoutes() : undefined
     return this.scan
+  }
+
+  /** Every route each collateral can be sold on for USDC, as the keeper reads them. */
+  private async collateralRoutes(): Promise<CollateralRoutes> {
+    const usdc = this.world.usdc.contract
+    const mids = this.world.collaterals.map((c) => c.contract)
+    const out = new Map<string, readonly SaleVenueRoute[]>()
+    for (const c of this.world.collaterals) out.set(c.contract, await this.readRoutes(this.chain, c.contract, usdc, mids))
+    return out
   }
 
   /** Anyone to liquidate (or nearly), an auction open, or bad debt waiting in the backstop. */

@@ -11,7 +11,7 @@ import { AuctionType } from '../../../src/keeper/adapters/blend/storage.js'
 import { describeSource } from './source.js'
 import type { World } from '../../../src/world/index.js'
 import { REPO_ROOT } from '../../../sandbox/ts/launch.js'
-import type { SimKeeper } from '../agents/keepers.js'
+import type { ScenarioKeeper } from '../agents/keepers.js'
 import { fillKey, type FillValuation } from '../replay/replay.js'
 import type { AttackResult, AttackSummary, AuctionFillResult, AuctionResult, AuditResult, KeeperResult, Report, ReplayResult, RunEvent, Series } from '../report/types.js'
 import { REPORT_SCHEMA_VERSION } from '../report/types.js'
@@ -24,6 +24,7 @@ import type { Observer, VaultSnapshot, VaultTerms } from './observer.js'
 import { vaultSharePrice } from './recorder.js'
 import { feeSummary, keeperFeeFigures, nearestRank } from './fees.js'
 import { keeperLanes } from './lanes.js'
+import { strategyResults } from './strategies.js'
 import type { KeeperTx } from './transactions.js'
 
 const r7 = (x: number) => Math.round(x * 1e7) / 1e7
@@ -40,7 +41,8 @@ export interface ReportInput {
   startLedger: number
   endLedger: number
   fastForwarded: number
-  keepers: SimKeeper[]
+  /** Every keeper of the population in index order: daemons and strategy agents. */
+  keepers: ScenarioKeeper[]
   world: World
   observer: Observer
   chainEvents: RunEvents
@@ -119,12 +121,14 @@ function auctions(p: ReportInput): { list: AuctionResult[]; keepers: Map<string,
     const fill = fills[0]
     const left = remainingPercent(fills.map((f) => f.percent))
     let first: number | null = null
+    let sellable: number | null = null
     let lotValue: number | null = null
     let bidValue: number | null = null
     const valued = fill !== undefined ? p.fillValuations.get(fillKey(fill.type, fill.user, fill.ledger)) : undefined
     if (valued !== undefined) {
       // Valued on the state the filling keeper saw.
       first = valued.firstProfitableLedger
+      sellable = valued.firstSellableLedger ?? null
       lotValue = valued.lotValue === null ? null : usd(valued.lotValue)
       bidValue = valued.bidCost === null ? null : usd(valued.bidCost)
     } else if (scan !== undefined && a.type === AuctionType.UserLiquidation) {
@@ -142,6 +146,8 @@ function auctions(p: ReportInput): { list: AuctionResult[]; keepers: Map<string,
       filledLedger: fill?.ledger ?? null,
       filledBy: fill === undefined ? null : (nameOf.get(fill.filler) ?? fill.filler),
       fillDelay: fill !== undefined && first !== null ? Math.max(0, fill.ledger - first) : null,
+      firstSellableLedger: sellable,
+      fillDelaySale: fill !== undefined && sellable !== null ? Math.max(0, fill.ledger - sellable) : null,
       fillLatencyMs: race.auctions[i]!.fillLatencyMs,
       fillFee: race.auctions[i]!.fillFee,
       fillProfit: race.auctions[i]!.fillProfit,
@@ -157,7 +163,7 @@ function auctions(p: ReportInput): { list: AuctionResult[]; keepers: Map<string,
 }
 
 /** USDC of a keeper's operator and executor plus its stake in the registry (7 decimals). */
-export async function holdings(world: World, observer: Observer, k: SimKeeper): Promise<bigint> {
+export async function holdings(world: World, observer: Observer, k: Pick<ScenarioKeeper, 'operator' | 'address'>): Promise<bigint> {
   let total = await world.balance('USDC', k.operator)
   if (k.address !== k.operator) total += await world.balance('USDC', k.address)
   const info = await read<Record<string, bigint>>(observer.chain, world.service!.registry, 'get_keeper', [addr(k.address)]).catch(() => ({}) as Record<string, bigint>)
@@ -169,12 +175,12 @@ async function keepers(p: ReportInput, list: AuctionResult[], race: ReadonlyMap<
   const out: KeeperResult[] = []
   for (const k of p.keepers) {
     const wins = list.filter((a) => a.filledBy === k.spec.name).length
-    const failed = k.runtime?.state.failedTransactions ?? { total: 0, byReason: {}, feesStroops: 0n }
+    const failed = k.failedTransactions()
     const lostRaces = failed.byReason['lost_race'] ?? 0
     // Its settled executions: two-step returns and atomic flash draws.
     const returns = p.chainEvents.vault.filter((v) => (v.kind === 'return' || v.kind === 'flash') && v.address === k.address)
     const slashes = p.chainEvents.slashes.filter((s) => s.keeper === k.address)
-    const counts = k.runtime?.engine.finishedCounts() ?? { returned: 0, lost: 0, abandoned: 0 }
+    const counts = k.finishedCounts()
     const c = race.get(k.spec.name) ?? { losses: 0, missed: 0, unprofitable: 0, feesPaid: 0 }
     const end = await holdings(p.world, p.observer, k)
     out.push({
@@ -182,6 +188,7 @@ async function keepers(p: ReportInput, list: AuctionResult[], race: ReadonlyMap<
       name: k.spec.name,
       address: k.address,
       operator: k.operator,
+      strategy: k.spec.strategy,
       path: k.spec.path,
       minProfit: k.spec.minProfit,
       pollIntervalLedgers: k.spec.pollLedgers,
@@ -203,12 +210,23 @@ async function keepers(p: ReportInput, list: AuctionResult[], race: ReadonlyMap<
       failedTransactionFees: usd(failed.feesStroops),
       ...keeperFeeFigures({ name: k.spec.name, feeStrategy: feeLabel(k.spec.fee), feesPaid: c.feesPaid, wins }, p.transactions, p.droppedBy, p.bumpsBy),
       lanes: keeperLanes({
-        accounts: k.runtime?.lanes.accounts ?? [k.operator],
+        accounts: k.laneAccounts(),
         sentBySource: p.sentBySource,
         applied: p.transactions.filter((t) => t.agent === k.spec.name),
         tryAgainLater: p.tryAgainLaterBy.get(k.spec.name) ?? 0,
       }),
     })
+  }
+  return out
+}
+
+/** USDC each two-step keeper still owed the vault at the end (`get_keeper_draw`), by name; atomic keepers never hold a draw. */
+async function drawsAtEnd(p: ReportInput): Promise<Map<string, number>> {
+  const out = new Map<string, number>()
+  for (const k of p.keepers) {
+    if (k.spec.path !== 'two-step') continue
+    const drawn = await read<bigint>(p.observer.chain, p.world.service!.vault, 'get_keeper_draw', [addr(k.address)]).catch(() => 0n)
+    out.set(k.spec.name, usd(BigInt(drawn)))
   }
   return out
 }
@@ -222,6 +240,7 @@ export async function buildReport(p: ReportInput): Promise<Report> {
   const { list, keepers: race } = auctions(p)
   const ks = await keepers(p, list, race)
   const delays = list.flatMap((a) => (a.fillDelay === null ? [] : [a.fillDelay])).sort((a, b) => a - b)
+  const saleDelays = list.flatMap((a) => (a.fillDelaySale === null || a.fillDelaySale === undefined ? [] : [a.fillDelaySale])).sort((a, b) => a - b)
   const spStart = vaultSharePrice(p.startVault)
   const spEnd = vaultSharePrice(p.endVault)
   const fees = p.chainEvents.vault.filter((v) => v.kind === 'return' || v.kind === 'flash').reduce((t, v) => t + (v.data.fee ?? 0n), 0n)
@@ -258,6 +277,7 @@ export async function buildReport(p: ReportInput): Promise<Report> {
       lostRaceTransactions: ks.reduce((n, k) => n + k.lostRaceTransactions, 0),
       missed,
       fillDelay: { median: percentile(delays, 0.5), p95: percentile(delays, 0.95), max: delays.length === 0 ? null : delays[delays.length - 1]! },
+      fillDelaySale: { median: percentile(saleDelays, 0.5), p95: percentile(saleDelays, 0.95), max: saleDelays.length === 0 ? null : saleDelays[saleDelays.length - 1]! },
       badDebt: r7(p.observer.badDebt()),
       borrowedStart: r7(p.borrowedStart),
       insolventDebt: r7(p.observer.badDebt() + p.observer.debt().underwater),
@@ -277,6 +297,7 @@ export async function buildReport(p: ReportInput): Promise<Report> {
       }),
     },
     keepers: ks,
+    strategies: strategyResults(ks, await drawsAtEnd(p)),
     auctions: list,
     replay: p.replay,
     audit: p.audit,

@@ -15,10 +15,14 @@
  * side is valued through the backstop's LP pool, not by the oracle the core prices with.
  * Each user liquidation's fill also gets its valuation for the report: the first ledger
  * profitable at the population's lowest MIN_PROFIT and the lot and bid values at the fill, on the
- * state the filling keeper saw.
+ * state the filling keeper saw; an auction's first fill also the first ledger at which its sale
+ * was sellable: the filled percent's lot sold across the venues as they stood before the fill
+ * (core `bestPartialFill`'s valuation: every part clears the population's widest SLIPPAGE_BPS
+ * floor, the sale covers the bid, the oracle ratio clears the lowest MIN_PROFIT).
  */
-import { bookProfit, freeAssets, lockedProfit, scaleAuction, sharesForDeposit, usdcForShares, type ProfitLock } from '../../../src/core/index.js'
-import { minProfitScaled, planFill, toCoreAuction } from '../../../src/keeper/adapters/blend/auctionPlan.js'
+import { AUCTION_RAMP_BLOCKS, bookProfit, freeAssets, lockedProfit, scaleAuction, sharesForDeposit, usdcForShares, valuePartialFill, type ProfitLock } from '../../../src/core/index.js'
+import { auctionQuotes, minProfitScaled, planFill, toCoreAuction } from '../../../src/keeper/adapters/blend/auctionPlan.js'
+import type { CollateralRoutes } from '../record/observer.js'
 import type { ScanResult } from '../../../src/keeper/adapters/blend/scan.js'
 import { AuctionType, type AuctionData } from '../../../src/keeper/adapters/blend/storage.js'
 import type { AuctionCreated, AuctionFilled, VaultFlow } from '../../../src/world/runEvents.js'
@@ -30,6 +34,11 @@ const KEEP = 50
 /** A user liquidation's fill valued by the core on the state before it (USD, 7 decimals). */
 export interface FillValuation {
   firstProfitableLedger: number | null
+  /**
+   * An auction's first fill: the first ledger at which the filled percent's sale cleared the
+   * floor on the venues as they stood before the fill (null: never before the fill, or not known).
+   */
+  firstSellableLedger?: number | null
   lotValue: bigint | null
   bidCost: bigint | null
 }
@@ -50,8 +59,17 @@ export class CoreReplay {
   /** Remaining part of each open auction (type:user), as the core scales it. */
   private readonly open = new Map<string, AuctionData>()
 
-  /** `populationMinProfit`: the lowest MIN_PROFIT among the keepers (for the fill valuations). */
-  constructor(private readonly populationMinProfit?: number) {}
+  /** Auctions (type:user:start block) with a fill seen. */
+  private readonly filledOnce = new Set<string>()
+
+  /**
+   * `populationMinProfit`: the lowest MIN_PROFIT among the keepers (for the fill valuations);
+   * `populationSlippageBps`: their widest SLIPPAGE_BPS (for the first sellable ledger).
+   */
+  constructor(
+    private readonly populationMinProfit?: number,
+    private readonly populationSlippageBps = 100,
+  ) {}
 
   private count(kind: ReplayCheck['kind'], ok: boolean, ledger: number, detail: () => string): void {
     const c = this.checks.get(kind)!
@@ -84,7 +102,7 @@ export class CoreReplay {
   }
 
   /** `seen`: the state the filling keeper saw (the scan after the ledger before the fill). */
-  auctionFilled(f: AuctionFilled, minProfit: number | undefined, seen: ScanResult | undefined): void {
+  auctionFilled(f: AuctionFilled, minProfit: number | undefined, seen: ScanResult | undefined, seenRoutes?: CollateralRoutes): void {
     const key = `${f.type}:${f.user}`
     const auction = this.open.get(key)
     if (auction === undefined) return
@@ -106,15 +124,49 @@ export class CoreReplay {
         `${f.user}: filled at ledger ${f.ledger}, core's first profitable ledger at MIN_PROFIT ${minProfit} is ${first ?? 'never'}`,
       )
     }
+    const firstOfAuction = !this.filledOnce.has(`${key}:${auction.block}`)
+    this.filledOnce.add(`${key}:${auction.block}`)
     if (this.populationMinProfit !== undefined) {
       const atFill = plan(0n, f.ledger)
       const valued = atFill !== null && atFill.block === f.ledger
+      const firstProfitable = plan(minProfitScaled(this.populationMinProfit), auction.block)?.block ?? null
       this.fillValuations.set(fillKey(f.type, f.user, f.ledger), {
-        firstProfitableLedger: plan(minProfitScaled(this.populationMinProfit), auction.block)?.block ?? null,
+        firstProfitableLedger: firstProfitable,
+        ...(firstOfAuction && seenRoutes !== undefined && firstProfitable !== null
+          ? { firstSellableLedger: this.firstSellable(auction, percent, seen, seenRoutes, firstProfitable, f.ledger) }
+          : {}),
         lotValue: valued ? atFill.lotValue : null,
         bidCost: valued ? atFill.bidCost : null,
       })
     }
+  }
+
+  /**
+   * The first ledger from `from` to `until` at which `percent` of the auction, its lot sold across
+   * `routes`, clears the floor and covers the bid (the oracle ratio at the lowest MIN_PROFIT too).
+   */
+  private firstSellable(auction: AuctionData, percent: number, seen: ScanResult, routes: CollateralRoutes, from: number, until: number): number | null {
+    const reserves = seen.valuation.reserves
+    const prices = seen.prices.prices
+    const usdc = [...auction.bid.keys()][0]
+    const usdcReserve = usdc === undefined ? undefined : reserves.get(usdc)
+    const usdcPrice = usdc === undefined ? undefined : prices.get(usdc)
+    if (usdc === undefined || usdcReserve === undefined || usdcPrice === undefined) return null
+    const { lotQuotes, bidQuotes } = auctionQuotes(AuctionType.UserLiquidation, auction, reserves, prices)
+    const params = {
+      auction: toCoreAuction(auction),
+      lotQuotes,
+      bidQuotes,
+      proceeds: { asset: usdc, quote: { price: usdcPrice.price, decimals: usdcReserve.config.decimals } },
+      pools: {},
+      routes: Object.fromEntries([...auction.lot.keys()].filter((a) => a !== usdc).map((a) => [a, (routes.get(a) ?? []).map((r) => ({ hops: r.hops.map((h) => h.pool) }))])),
+      minProfit: minProfitScaled(this.populationMinProfit!),
+      slippageBps: this.populationSlippageBps,
+      basis: 'oracle' as const,
+    }
+    const last = Math.min(until, auction.block + 2 * AUCTION_RAMP_BLOCKS)
+    for (let b = from; b <= last; b++) if (valuePartialFill(params, b, percent).feasible) return b
+    return null
   }
 
   vaultFlow(v: VaultFlow): void {

@@ -20,7 +20,8 @@ export interface HeadlineFigure {
  * after the first profitable one); bad debt; slashes; failed keeper transactions (flagged past
  * ten: a revert storm) and fills that lost a race to another keeper's; fees (who ordered the
  * ledgers, XLM paid in all and per win, their share of the vault's profit, inclusion delay, wins
- * by fee strategy, other users' load); keeper profit in total and per keeper (with wins and fees);
+ * by fee strategy, other users' load); keeper profit in total, by keeper strategy when more than
+ * one ran (wins and profit; flagged when the daemon's is a loss) and per keeper (with wins and fees);
  * the attacks in brief (when any; flagged when one gained or cost the depositors); peak
  * utilisation; replay mismatches; whether the audit holds.
  */
@@ -42,6 +43,7 @@ export function headlineFigures(report: Report): HeadlineFigure[] {
     { label: 'Fill delay median (ledgers)', value: formatCount(s.fillDelay.median) },
     { label: 'Fill delay p95 (ledgers)', value: formatCount(s.fillDelay.p95) },
     { label: 'Fill delay max (ledgers)', value: formatCount(s.fillDelay.max) },
+    { label: 'Fill delay after sellable, median / p95 (ledgers)', value: `${formatCount(s.fillDelaySale?.median ?? null)} / ${formatCount(s.fillDelaySale?.p95 ?? null)}` },
     { label: 'Bad debt', value: `${formatAmount(s.badDebt)} USD`, ...alertIf(s.badDebt > 0) },
     { label: 'Slashes', value: formatCount(s.slashes), ...alertIf(s.slashes > 0) },
     { label: 'Failed keeper transactions', value: formatCount(s.failedTransactions), ...alertIf((s.failedTransactions ?? 0) > 10) },
@@ -49,6 +51,13 @@ export function headlineFigures(report: Report): HeadlineFigure[] {
     ...feeFigures(s.fees),
     { label: 'Keeper profit (all keepers)', value: `${formatAmount(s.keeperProfit)} USDC` },
   ]
+  const strategies = report.strategies ?? []
+  if (strategies.length > 1)
+    figures.push({
+      label: 'Wins by keeper strategy',
+      value: strategies.map((w) => `${w.strategy} ${formatCount(w.wins)} (${formatAmount(w.profit)} USDC)`).join(', '),
+      ...alertIf(strategies.some((w) => w.strategy === 'daemon' && w.profit < 0)),
+    })
   for (const k of report.keepers)
     figures.push({
       label: `Keeper ${k.name}`,

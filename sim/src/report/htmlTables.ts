@@ -95,6 +95,8 @@ export function auctionsTable(report: Report): string {
       { head: 'Filled', cell: (a) => formatLedger(a.filledLedger), num: true },
       { head: 'Filled by', cell: (a) => (a.filledBy === null ? MISSING : keeperLabel(report, a.filledBy)) },
       { head: 'Delay (ledgers)', cell: (a) => formatCount(a.fillDelay), num: true },
+      { head: 'First sellable', cell: (a) => formatLedger(a.firstSellableLedger ?? null), num: true },
+      { head: 'Delay after sellable', cell: (a) => formatCount(a.fillDelaySale ?? null), num: true },
       { head: 'Lot (USD)', cell: (a) => formatAmount(a.lotValue), num: true },
       { head: 'Bid (USD)', cell: (a) => formatAmount(a.bidValue), num: true },
       { head: 'Fills', cell: (a) => fillsHtml(report, a) },
@@ -174,6 +176,31 @@ export function keepersTable(report: Report): string {
     ],
     'No keepers.',
     (k) => (k.slashed > 0 ? 'alert' : ''),
+  )
+}
+
+/**
+ * One row per keeper strategy (report.json `strategies`): its keepers, the auctions they won
+ * (first fill), their fills, what they gained, the profit their fills booked for the vault, their
+ * failed transactions and lost races, the draws they still held at the end (flagged, as is a
+ * loss). Empty (a note) in reports written before strategies.
+ */
+export function strategiesTable(report: Report): string {
+  return htmlTable(
+    report.strategies ?? [],
+    [
+      { head: 'Strategy', cell: (s) => s.strategy },
+      { head: 'Keepers', cell: (s) => s.keepers.join(', ') },
+      { head: 'Auctions won', cell: (s) => formatCount(s.wins), num: true },
+      { head: 'Fills', cell: (s) => formatCount(s.fills), num: true },
+      { head: 'Profit (USDC)', cell: (s) => formatAmount(s.profit), num: true },
+      { head: 'To vault (USDC)', cell: (s) => formatAmount(s.vaultProfit), num: true },
+      { head: 'Failed txs', cell: (s) => formatCount(s.failedTransactions), num: true },
+      { head: 'Lost races', cell: (s) => formatCount(s.lostRaceTransactions), num: true },
+      { head: 'Drawn at end (USDC)', cell: (s) => formatAmount(s.drawnAtEnd), num: true },
+    ],
+    'No keeper strategies recorded.',
+    (s) => (s.profit < 0 || s.drawnAtEnd > 0 ? 'alert' : ''),
   )
 }
 

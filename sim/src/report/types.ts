@@ -9,6 +9,7 @@
  */
 import type { FeeSummary, KeeperFeeFigures } from '../record/fees.js'
 import type { ReportSource } from '../record/source.js'
+import type { KeeperStrategy } from '../scenario/schema.js'
 
 export const REPORT_SCHEMA_VERSION = 1
 
@@ -43,6 +44,12 @@ export interface Report {
   }
   summary: Summary
   keepers: KeeperResult[]
+  /**
+   * The keepers' results by what ran for them (the daemon, seed-rule, nectar: sim/README.md,
+   * Strategy tournament), in that order, those present only. Absent in reports written before
+   * keepers had strategies.
+   */
+  strategies?: StrategyResult[]
   auctions: AuctionResult[]
   replay: ReplayResult
   /** The invariant audit of the final chain state (src/audit). */
@@ -91,6 +98,13 @@ export interface Summary {
   missed: number
   /** Fill ledger − first profitable ledger (at the population's lowest MIN_PROFIT). */
   fillDelay: { median: number | null; p95: number | null; max: number | null }
+  /**
+   * Fill ledger − first sellable ledger: the first ledger at which the filled percent's sale,
+   * across the venues as they stood before the fill, cleared the floor and covered the bid
+   * (reports before it: absent). Beside `fillDelay` it shows which rule bound: the oracle's
+   * curve (the two agree) or the market's depth (this one smaller).
+   */
+  fillDelaySale?: { median: number | null; p95: number | null; max: number | null }
   /** Bad debt at the end: liabilities the backstop holds (USD at oracle prices). */
   badDebt: number
   /** Borrowers' liabilities when the run started (USD at oracle prices). */
@@ -119,6 +133,8 @@ export interface KeeperResult extends KeeperFeeFigures {
   /** The registered keeper address (its executor contract on the atomic path). */
   address: string
   operator: string
+  /** What ran for it: the production daemon or a strategy agent; absent in older reports (the daemon). */
+  strategy?: KeeperStrategy
   path: 'atomic' | 'two-step'
   minProfit: number
   pollIntervalLedgers: number
@@ -179,6 +195,31 @@ export interface KeeperResult extends KeeperFeeFigures {
   lanes?: KeeperLanes
 }
 
+/** One strategy's keepers together (sums of their `keepers[]` figures). */
+export interface StrategyResult {
+  strategy: KeeperStrategy
+  /** Its keepers' names, in index order. */
+  keepers: string[]
+  /** Auctions its keepers made the first fill of. */
+  wins: number
+  /** Fills of any percent its keepers landed. */
+  fills: number
+  /** What its keepers gained (USDC, their `profit`). */
+  profit: number
+  /** Profit its keepers' fills booked for the depositors (USDC, their `vaultProfit`). */
+  vaultProfit: number
+  /** Its keepers' failed transactions, lost races left out. */
+  failedTransactions: number
+  /** Its keepers' fill transactions that lost a race to another keeper's fill. */
+  lostRaceTransactions: number
+  /**
+   * USDC its keepers still owed the vault at the end: two-step draws not returned (a sale that
+   * never cleared its floor keeps the collateral and the draw). `profit` counts the USDC a keeper
+   * holds, so a draw still out shows there as what it did not spend on the bid.
+   */
+  drawnAtEnd: number
+}
+
 /**
  * A keeper's submission lanes: the operator (lane 0) and its channel accounts (CHANNEL_ACCOUNTS)
  * once they were set up, and what each carried during the run (set-up transactions not counted).
@@ -207,6 +248,10 @@ export interface AuctionResult {
   filledLedger: number | null
   filledBy: string | null
   fillDelay: number | null
+  /** First ledger the first fill's sale cleared the floor on the venues as they stood (null: not known). */
+  firstSellableLedger?: number | null
+  /** Fill ledger − first sellable ledger. */
+  fillDelaySale?: number | null
   /** Seeded submission latency (ms) of the winning fill transaction, as drawn when it was sent. */
   fillLatencyMs: number | null
   /** XLM fee charged on the winning fill transaction. */
