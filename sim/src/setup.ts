@@ -20,6 +20,7 @@ import type { LedgerInfo } from '../../src/keeper/engine/index.js'
 import { startFromFound } from './found.js'
 import { serviceSettings, usd } from './serviceSettings.js'
 import { adversaryFunding } from './agents/adversaries/index.js'
+import { startStrategies, type Strategies } from './agents/strategies/index.js'
 
 
 /** Ledgers the sandbox keeps events for: a whole long run, read back at the end. */
@@ -50,6 +51,8 @@ export interface SimSetup {
   mempool: Mempool
   scheduler: Scheduler
   keepers: SimKeeper[]
+  /** The keepers that run another strategy than the daemon (sim/src/agents/strategies). */
+  strategies: Strategies
   arbPools: ArbPool[]
   watchdog: Keypair
   /**
@@ -178,8 +181,9 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       ...p.hooks,
     }
     const keepers: SimKeeper[] = []
-    // A hostile keeper runs no keeper process (sim/src/agents/adversaries).
-    for (const spec of keeperSpecs(s, p.seed).filter((k) => k.hostile === undefined)) {
+    const specs = keeperSpecs(s, p.seed)
+    // A hostile keeper runs no keeper process (sim/src/agents/adversaries), nor does a strategy agent (sim/src/agents/strategies).
+    for (const spec of specs.filter((k) => k.hostile === undefined && k.strategy === 'daemon')) {
       const operator = world.keepers[spec.index]!
       const executor = spec.path === 'atomic' ? (await deployExecutor(world, operator, { register: false })).contractId : undefined
       const keeper = new SimKeeper(spec, operator.publicKey(), executor ?? operator.publicKey(), keeperEnv(world, spec, executor), hooks, logger)
@@ -192,6 +196,20 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       return info
     }
     for (const k of keepers) await k.start(await chainLatest())
+    const strategies = await startStrategies({
+      scenario: s,
+      world,
+      specs: specs.filter((k) => k.hostile === undefined && k.strategy !== 'daemon'),
+      server: sandbox.server,
+      mempool,
+      scheduler,
+      seed: p.seed,
+      building: p.building,
+      nowMs: p.nowMs,
+      ledgerMs: s.run.ledgerSeconds * 1000,
+      logger,
+      ...(p.hooks.onRequest === undefined ? {} : { onRequest: p.hooks.onRequest }),
+    })
     await sandbox.call('sandbox_setInstant', { enabled: false })
     const limits = s.chain.limits
     if (limits !== undefined) await sandbox.call('sandbox_setLedgerLimits', { ...limits })
@@ -208,6 +226,7 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       mempool,
       scheduler,
       keepers,
+      strategies,
       arbPools,
       watchdog,
       chainFor,

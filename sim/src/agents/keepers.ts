@@ -21,7 +21,7 @@ import { SimRpc } from '../lockstep/simRpc.js'
 import { usd } from '../serviceSettings.js'
 import { probedFactories, type KeeperDecision } from './probe.js'
 import { feeEnv, type KeeperFee } from '../scenario/chainSchema.js'
-import type { CrashSpec, HostileKeeper, LatencyModel, Scenario } from '../scenario/schema.js'
+import type { CrashSpec, HostileKeeper, KeeperStrategy, LatencyModel, Scenario } from '../scenario/schema.js'
 
 export interface KeeperSpec {
   index: number
@@ -43,6 +43,36 @@ export interface KeeperSpec {
   fee: KeeperFee | undefined
   /** An attacker instead of a keeper (sim/src/agents/adversaries): no keeper process runs for it. */
   hostile: HostileKeeper | undefined
+  /** What runs for it: the production daemon, or a strategy agent (sim/src/agents/strategies). */
+  strategy: KeeperStrategy
+}
+
+/** Failed transactions as the daemon counts them (its dashboard's `failedTransactions`): in all, by reason, XLM charged (stroops). */
+export interface FailedTransactions {
+  total: number
+  byReason: Record<string, number>
+  feesStroops: bigint
+}
+
+/**
+ * What the run and its report read of any keeper of `keepers[]`: the production daemon
+ * (SimKeeper) or a strategy agent (sim/src/agents/strategies).
+ */
+export interface ScenarioKeeper {
+  readonly spec: KeeperSpec
+  readonly operator: string
+  /** The registered keeper: its executor contract on the atomic path, else the operator. */
+  readonly address: string
+  readonly aliveSpans: readonly AliveSpan[]
+  readonly decisions: readonly KeeperDecision[]
+  readonly crashed: boolean
+  /** USDC of the operator and its executor plus its stake when the run started (7 decimals). */
+  startBalance: bigint
+  failedTransactions(): FailedTransactions
+  /** Executions that ended: returned, lost, abandoned. */
+  finishedCounts(): { returned: number; lost: number; abandoned: number }
+  /** Its submission lanes' source accounts, the operator first. */
+  laneAccounts(): string[]
 }
 
 /** Each keeper's settings: the population's defaults with its individual overrides (hostile ones included). */
@@ -68,6 +98,7 @@ export function keeperSpecs(s: Scenario, seed: number): KeeperSpec[] {
       crash: k.crashes.find((c) => c.keeper === index),
       fee: k.fee === undefined && o?.fee === undefined ? undefined : { ...k.fee, ...o?.fee },
       hostile: o?.hostile,
+      strategy: o?.strategy ?? 'daemon',
     }
   })
 }
@@ -112,7 +143,7 @@ export interface AliveSpan {
   to: number | null
 }
 
-export class SimKeeper {
+export class SimKeeper implements ScenarioKeeper {
   runtime: KeeperRuntime | undefined
   rpc: SimRpc | undefined
   clock: ManualLedgerClock | undefined
@@ -248,6 +279,18 @@ export class SimKeeper {
       due.push(e.targetLedger - leadLedgers(e.path))
     }
     return due
+  }
+
+  failedTransactions(): FailedTransactions {
+    return this.runtime?.state.failedTransactions ?? { total: 0, byReason: {}, feesStroops: 0n }
+  }
+
+  finishedCounts(): { returned: number; lost: number; abandoned: number } {
+    return this.runtime?.engine.finishedCounts() ?? { returned: 0, lost: 0, abandoned: 0 }
+  }
+
+  laneAccounts(): string[] {
+    return this.runtime?.lanes.accounts ?? [this.operator]
   }
 
   async stop(): Promise<void> {

@@ -7,12 +7,12 @@
  * started from a snapshot or a fork (sourceSection.ts), charts (share price,
  * APY over the run, prices per asset with fills, fill delay, keepers, utilisation, profit booked
  * and locked, bad debt),
- * then the tables (events, auctions, competition, keepers, attacks when there were any, replay,
- * audit) and the resolved scenario.
+ * then the tables (events, auctions, competition, keepers, strategies when more than one ran,
+ * attacks when there were any, replay, audit) and the resolved scenario.
  */
 import { chartJsSource } from './chartjs.js'
 import { formatCount, formatHours, formatLedger } from './format.js'
-import { attacksSection, auctionsTable, auditTable, competitionTable, escapeHtml, eventsTable, headlineTable, keepersTable, replaySection } from './htmlTables.js'
+import { attacksSection, auctionsTable, auditTable, competitionTable, escapeHtml, eventsTable, headlineTable, keepersTable, replaySection, strategiesTable } from './htmlTables.js'
 import { embedJson, htmlPage } from './page.js'
 import { APY_MIN_SECONDS, CHART_IDS, PAGE_SCRIPT } from './pageScript.js'
 import { sourceSection } from './sourceSection.js'
@@ -69,7 +69,12 @@ ${competitionTable(report)}
 <p class="note">Losses: filled by another keeper after this one tried while it was profitable for it. Unprofitable: not profitable at its MIN_PROFIT before the fill or expiry. Missed: ended while it ran, no fill sent, neither of the above. Fees: XLM charged on all its transactions.</p>
 ${keepersTable(report)}
 </section>
-${(report.attacks ?? []).length === 0 ? '' : `<section id="attacks">
+${(report.strategies ?? []).length < 2 ? '' : `<section id="strategies">
+<h2>Strategies</h2>
+<p class="note">The keepers by what ran for them: our daemon, or an agent that keeps as another public keeper does (seed-rule: Blend's auctioneer bot's oracle rule, whole auctions, no depth; nectar: auctions opened at 50 %, fills as draw, fill, swap, return). Auctions won: first fills. Profit: what the keepers gained (USDC). To vault: the profit their fills booked for the depositors.</p>
+${strategiesTable(report)}
+</section>
+`}${(report.attacks ?? []).length === 0 ? '' : `<section id="attacks">
 <h2>Attacks</h2>
 <p class="note">Per attempt of a hostile keeper or depositor: what it tried, the contract errors that refused its steps, what it gained (its USDC, bond and shares at the end of the attempt less at the start, and for a depositor less what doing nothing would have left it; XLM fees left out) and what the depositors who took no part lost against the vault's books without its dealings. Zero or less: the attack did not pay, and cost them nothing.</p>
 ${attacksSection(report)}

@@ -18,7 +18,9 @@ export type Align = 'left' | 'right'
  * (path, MIN_PROFIT, fee strategy, wins, losses, missed, unprofitable, abandoned, win rate, XLM
  * fees in all and per win, inclusion delay p50/p95 in ledgers, its submission lanes with the
  * transactions each had applied and the TRY_AGAIN_LATER answers it got, own
- * profit, profit returned to the vault, fees the vault paid it, slashes, crashed), the attacks
+ * profit, profit returned to the vault, fees the vault paid it, slashes, crashed), the keeper
+ * strategies when more than one ran (keepers, auctions won, fills, profit, profit to the vault,
+ * failed transactions, lost races, draws still out), the attacks
  * (attacker, kind, attempt, ledgers, the contract errors that refused it, gain, depositors' loss,
  * outcome) when there were any and, when the audit does not hold cleanly, its failing or warning
  * invariants. Ends with a newline.
@@ -73,6 +75,26 @@ export function summaryTable(report: Report): string {
           k.crashed ? 'yes' : 'no',
         ]),
         ['left', 'left', 'right', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left', 'right', 'right', 'right', 'right', 'right', 'left'],
+      ),
+    )
+
+  const strategies = report.strategies ?? []
+  if (strategies.length > 1)
+    parts.push(
+      textTable(
+        ['Strategy', 'Keepers', 'Auctions won', 'Fills', 'Profit (USDC)', 'To vault (USDC)', 'Failed txs', 'Lost races', 'Drawn at end (USDC)'],
+        strategies.map((s) => [
+          s.strategy,
+          s.keepers.join(', '),
+          formatCount(s.wins),
+          formatCount(s.fills),
+          formatAmount(s.profit),
+          formatAmount(s.vaultProfit),
+          formatCount(s.failedTransactions),
+          formatCount(s.lostRaceTransactions),
+          formatAmount(s.drawnAtEnd),
+        ]),
+        ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
       ),
     )
 

@@ -143,6 +143,7 @@ export function validateScenario(input: unknown, file: string, doc?: { doc: Docu
     if (f.depositor >= parsed.data.world.depositors.count) problems.push(`world.depositors.flows: depositor ${f.depositor} but depositors.count is ${parsed.data.world.depositors.count}`)
   }
   problems.push(...adversaryProblems(parsed.data))
+  problems.push(...strategyProblems(parsed.data))
   problems.push(...feeProblems('keepers.fee', k.fee))
   for (const o of k.individual) if (o.fee !== undefined) problems.push(...feeProblems(`keepers.individual (index ${o.index}).fee`, { ...k.fee, ...o.fee }))
   if (problems.length > 0) throw new ScenarioError(file, problems)
@@ -184,6 +185,27 @@ export function adversaryProblems(s: Pick<Scenario, 'keepers' | 'world'>): strin
     const overdue = hostile.some((o) => o.hostile!.kind === 'draw-and-run') || k.crashes.some((c) => c.at === 'drawn' && (k.individual.find((o) => o.index === c.keeper)?.path ?? k.path) === 'two-step')
     if (!overdue) problems.push(`${where}: exit-ahead waits for a two-step draw past the slash timeout; give a keeper hostile: draw-and-run (or crash a two-step keeper at drawn)`)
   })
+  return problems
+}
+
+/** Settings a strategy agent (seed-rule, nectar) has no use for: it takes a fixed path and sends from its operator alone. */
+const DAEMON_ONLY = ['path', 'channelAccounts'] as const
+
+/**
+ * Strategy agents (sim/src/agents/strategies) that cannot run as written: one that is also
+ * hostile, one given a path or channel accounts (its own are fixed), one the scenario crashes
+ * (crash points are the daemon's FAULT_CRASH_AT).
+ */
+export function strategyProblems(s: Pick<Scenario, 'keepers'>): string[] {
+  const problems: string[] = []
+  for (const o of s.keepers.individual) {
+    if (o.strategy === undefined || o.strategy === 'daemon') continue
+    const where = `keepers.individual (index ${o.index})`
+    if (o.hostile !== undefined) problems.push(`${where}: strategy ${o.strategy} and hostile ${o.hostile.kind}: a keeper is one or the other`)
+    const extra = DAEMON_ONLY.filter((f) => o[f] !== undefined)
+    if (extra.length > 0) problems.push(`${where}: the ${o.strategy} strategy has its own path and sends from its operator alone; ${extra.join(', ')} ${extra.length === 1 ? 'does' : 'do'} not apply`)
+    if (s.keepers.crashes.some((c) => c.keeper === o.index)) problems.push(`keepers.crashes: keeper ${o.index} runs the ${o.strategy} strategy; crash points are the daemon's`)
+  }
   return problems
 }
 

@@ -237,12 +237,23 @@ export const depositorAdversary = z.discriminatedUnion(
 )
 export type DepositorAdversary = z.infer<typeof depositorAdversary>
 
+/**
+ * What runs for a keeper (sim/README.md, Strategy tournament): `daemon`, the production keeper
+ * (the default), or an agent that behaves as another public keeper does, from its public
+ * description: `seed-rule` (the oracle ratio, 100 % fills, no depth awareness: Blend's
+ * auctioneer bot's rule) and `nectar` (auctions opened at 50 %, fills as draw, fill, swap, return).
+ */
+export const keeperStrategy = z.enum(['daemon', 'seed-rule', 'nectar'], { error: 'a keeper strategy: daemon, seed-rule or nectar' })
+export type KeeperStrategy = z.infer<typeof keeperStrategy>
+
 const keeperOverride = z
   .object({
     /** Which keeper (0-based). */
     index: z.number().int().nonnegative(),
     /** An attacker instead of a keeper: its operator sends the attack, no keeper process runs. */
     hostile: hostileKeeper.optional(),
+    /** What runs for it (default: the production daemon); no default written, so resolved scenarios without it stay as they were. */
+    strategy: keeperStrategy.optional(),
     minProfit: keeperSettings.minProfit.optional(),
     pollInterval: keeperSettings.pollInterval.optional(),
     slippageBps: keeperSettings.slippageBps.optional(),
