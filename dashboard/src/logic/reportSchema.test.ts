@@ -23,6 +23,27 @@ describe('parseReportText', () => {
     }
   })
 
+  it("keeps each keeper's strategy and the strategies table of a tournament, and reads a report without them", () => {
+    const report = reportFixture()
+    report.keepers[1]!.strategy = 'seed-rule'
+    report.keepers[2]!.strategy = 'nectar'
+    report.strategies = [
+      { strategy: 'daemon', keepers: ['alpha'], wins: 1, fills: 2, profit: 40.25, vaultProfit: 80.5, failedTransactions: 0, lostRaceTransactions: 0, drawnAtEnd: 0 },
+      { strategy: 'seed-rule', keepers: ['beta'], wins: 1, fills: 2, profit: 18.25, vaultProfit: 36.5, failedTransactions: 2, lostRaceTransactions: 1, drawnAtEnd: 0 },
+      { strategy: 'nectar', keepers: ['gamma'], wins: 0, fills: 0, profit: 0, vaultProfit: 0, failedTransactions: 0, lostRaceTransactions: 0, drawnAtEnd: 250.5 },
+    ]
+    const r = parseReportText(JSON.stringify(report))
+    if (!r.ok) expect.unreachable(r.problems.join('\n'))
+    else {
+      expect(r.report.strategies).toEqual(report.strategies)
+      expect(r.report.keepers.map((k) => k.strategy)).toEqual([undefined, 'seed-rule', 'nectar'])
+    }
+    const wrong = parseReportText(JSON.stringify({ ...report, strategies: [{ ...report.strategies[0], strategy: 'sniper' }] }))
+    expect(wrong.ok).toBe(false)
+    const old = parseReportText(JSON.stringify(reportFixture()))
+    expect(old.ok && old.report.strategies).toBeUndefined()
+  })
+
   it('reads a report from before the fields added later to version 1, as "not recorded"', () => {
     const old = reportFixture() as unknown as Record<string, Record<string, unknown> & Record<string, unknown>[]>
     delete old.summary!.insolventDebt
