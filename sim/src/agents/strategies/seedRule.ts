@@ -1,8 +1,8 @@
 /**
- * `seed-rule`: the rule Blend's auctioneer bot (script3/auctioneer-bot) fills by, and the one
- * our keeper started from. It values an auction's lot and bid at the pool's oracle and fills all
- * of it at the first ledger whose lot is worth MIN_PROFIT × the bid; it never asks how much the
- * DEX can take.
+ * `seed-rule`: the rule Blend's auctioneer bot (script3/auctioneer-bot) fills by (Nectar's
+ * keeper fills by the same ratio, and our daemon when it knows no router to value the sale on).
+ * It values an auction's lot and bid at the pool's oracle and fills all of it at the first ledger
+ * whose lot is worth MIN_PROFIT × the bid; it never asks how much the DEX can take.
  *
  * Per poll: open an auction for every liquidatable borrower without one (at the percent the
  * pool accepts, the daemon's `chooseLiquidationPercent`; the bot aims at a health factor of
