@@ -9,7 +9,7 @@ describe('src/core/index.ts', () => {
     expect(functions).toEqual(
       [
         'BaseError', 'DivisionByZeroError', 'InvalidAmountError', 'InvalidInputError', 'InvalidPriceError', 'OverflowError', 'PoolInsolventError', 'ZeroSharesError',
-        'accrueReserve', 'apyDisplay', 'bestPartialFill', 'bestSplit', 'bestSplitBy', 'bestSale', 'weightedPoolOut', 'poolOut', 'routeOut', 'constantProductOut', 'valuePartialFill', 'assertI128', 'clampPriority', 'auctionModifiers', 'auctionProfitability', 'auctionValue', 'calcAccrual', 'checkedMul', 'divRound',
+        'accrueReserve', 'apyDisplay', 'bestPartialFill', 'bestSplit', 'bestSplitBy', 'bestSale', 'weightedPoolOut', 'cometMaxIn', 'poolOut', 'routeOut', 'constantProductOut', 'valuePartialFill', 'assertI128', 'clampPriority', 'auctionModifiers', 'auctionProfitability', 'auctionValue', 'calcAccrual', 'checkedMul', 'divRound',
         'firstProfitableBlock', 'formatPercent', 'healthFactor', 'indexedEntries', 'meetsMinProfit', 'mulDiv', 'profitOf', 'scaleAuction', 'sharePrice',
         'sharesForDeposit', 'slippageFloor', 'sortTasksByPriority', 'taskPriority', 'toAssetFromBToken', 'toAssetFromDToken', 'toEffectiveAssetFromBToken',
         'toEffectiveAssetFromDToken', 'usdcForShares', 'utilization', 'valueInAsset', 'inclusionFeeBid', 'feeBumpBid',

@@ -48,7 +48,7 @@ export {
 
 export { constantProductOut, POOL_FEE_DENOM, POOL_FEE_KEEP, type ConstantProductPool } from './dex/constantProductOut.js'
 export { bestSplit, bestSplitBy, type BestSplitReturnType } from './dex/bestSplit.js'
-export { weightedPoolOut, type WeightedPool } from './dex/weightedPoolOut.js'
+export { COMET_MAX_IN_RATIO, cometMaxIn, weightedPoolOut, type WeightedPool } from './dex/weightedPoolOut.js'
 export { poolOut, routeOut, type SalePool } from './dex/routeOut.js'
 export { bestSale, type BestSaleReturnType, type SaleRoute } from './dex/bestSale.js'
 

@@ -145,6 +145,17 @@ describe('bestPartialFill: the oracle basis', () => {
     // the executable basis takes 1 % a ledger later
     expect(bestPartialFill(base())).toMatchObject({ block: 237, percent: 1 })
   })
+  it('with headroom the sale covers the bid with the headroom to spare (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2000 }), fc.integer({ min: 0, max: 100 }), fc.integer({ min: 100, max: 700 }), (slippageBps, share, from) => {
+        const headroomBps = Math.floor((slippageBps * share) / 100)
+        const r = bestPartialFill(base({ basis: 'oracle', slippageBps, headroomBps, fromBlock: from }))
+        if (r === null) return
+        expect(r.executableValue * BigInt(10_000 - headroomBps) >= r.bidCost * 10_000n).toBe(true)
+      }),
+      { numRuns: 200 },
+    )
+  })
   it('never fills what it cannot sell for the bid, nor below the floor (property)', () => {
     fc.assert(
       fc.property(

@@ -144,8 +144,10 @@ export function valuePartialFill(p: BestPartialFillParameters, block: number, pe
     proceedsOut += out
   }
   const executableValue = mulDiv(proceedsOut, proceedsQuote.price, proceedsUnit, 'floor')
-  // Oracle basis: the sale must still cover the bid (a ratio of 1); executable: MIN_PROFIT too.
-  const executableMin = (p.basis ?? 'executable') === 'oracle' ? SCALAR_7 : p.minProfit
+  // Oracle basis: the sale must still cover the bid, with the headroom to spare (the pools may
+  // move that much before it lands); executable: MIN_PROFIT too.
+  const headroom = BigInt(Math.min(p.headroomBps ?? 0, 9_999))
+  const executableMin = (p.basis ?? 'executable') === 'oracle' ? mulDiv(SCALAR_7, 10_000n, 10_000n - headroom, 'ceil') : p.minProfit
   const feasible =
     slippageOk && proceedsOut > 0n && meetsMinProfit(lotValue, bidCost, p.minProfit) && meetsMinProfit(executableValue, bidCost, executableMin)
   return {
@@ -174,8 +176,9 @@ export function valuePartialFill(p: BestPartialFillParameters, block: number, pe
  *   with headroom);
  * - the lot at oracle prices reaches `minProfit` against the bid (no keeper fills earlier than
  *   the oracle allows, even where a pool trades above it);
- * - what the pools pay for the lot covers the bid (`basis: 'oracle'`) or reaches `minProfit`
- *   against it too (`basis: 'executable'`: nothing is filled that cannot be sold at a profit).
+ * - what the pools pay for the lot covers the bid, with `headroomBps` of it to spare (`basis:
+ *   'oracle'`), or reaches `minProfit` against it too (`basis: 'executable'`: nothing is filled
+ *   that cannot be sold at a profit).
  *
  * Selling a bigger share of the lot moves the pools further, so what they pay per unit falls
  * with the percent: the feasible percents are the small ones. Under the oracle basis the largest

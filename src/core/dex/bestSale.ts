@@ -6,6 +6,12 @@ import { routeOut, type SalePool } from './routeOut.js'
 /** One way to sell a token for another: the pools it passes through, in order. */
 export type SaleRoute = { hops: readonly SalePool[] }
 
+/** The most a route's first pool takes in one swap (a weighted pool's `maxIn`), if it has a limit. */
+const capOf = (r: SaleRoute): bigint | undefined => {
+  const first = r.hops[0]
+  return first !== undefined && 'kind' in first ? first.maxIn : undefined
+}
+
 export type BestSaleReturnType = {
   /** The parts of the sale (one or two), in the order of `routes`; each with its route's index. */
   parts: { route: number; amountIn: bigint; out: bigint }[]
@@ -47,7 +53,11 @@ export function bestSale(amountIn: bigint, routes: readonly SaleRoute[], minGain
   const bar = single + (single * BigInt(minGainBps)) / 10_000n
   for (let i = 0; i < outs.length; i++) {
     for (let j = i + 1; j < outs.length; j++) {
-      const s = bestSplitBy(amountIn, outs[i]!, outs[j]!)
+      const caps = { first: capOf(routes[i]!), second: capOf(routes[j]!) }
+      const s = bestSplitBy(amountIn, outs[i]!, outs[j]!, {
+        ...(caps.first === undefined ? {} : { first: caps.first }),
+        ...(caps.second === undefined ? {} : { second: caps.second }),
+      })
       if (s.out <= bar || s.out <= best.out || s.first === 0n || s.second === 0n) continue
       best = {
         parts: [

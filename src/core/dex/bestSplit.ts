@@ -45,12 +45,22 @@ export function bestSplit(amountIn: bigint, firstPool: ConstantProductPool, seco
  * const via = [{ reserveIn: 2000_0000000n, reserveOut: 2000_0000000n }, { reserveIn: 2000_0000000n, reserveOut: 2000_0000000n }]
  * bestSplitBy(100_0000000n, (x) => constantProductOut(x, direct), (x) => routeOut(x, via)).out // more than either alone
  */
-export function bestSplitBy(amountIn: bigint, firstOut: (amount: bigint) => bigint, secondOut: (amount: bigint) => bigint): BestSplitReturnType {
+export function bestSplitBy(
+  amountIn: bigint,
+  firstOut: (amount: bigint) => bigint,
+  secondOut: (amount: bigint) => bigint,
+  /** The most each venue takes (a Comet pool: a third of its balance); the split stays within both. */
+  caps: { first?: bigint; second?: bigint } = {},
+): BestSplitReturnType {
   assertI128(amountIn, 'amountIn')
   if (amountIn < 0n) throw new InvalidInputError('amountIn must be >= 0.', `amountIn = ${amountIn}`)
   const total = (x: bigint): bigint => firstOut(x) + secondOut(amountIn - x)
-  let lo = 0n
-  let hi = amountIn
+  let lo = caps.second === undefined || caps.second >= amountIn ? 0n : amountIn - caps.second
+  let hi = caps.first === undefined || caps.first >= amountIn ? amountIn : caps.first
+  // No split within both caps: the whole amount on the first venue (what it pays, maybe nothing).
+  if (lo > hi) return { first: amountIn, second: 0n, out: total(amountIn) }
+  const bottom = lo
+  const top = hi
   while (hi - lo > 8n) {
     const third = (hi - lo) / 3n
     const m1 = lo + third
@@ -58,12 +68,12 @@ export function bestSplitBy(amountIn: bigint, firstOut: (amount: bigint) => bigi
     if (total(m1) < total(m2)) lo = m1 + 1n
     else hi = m2
   }
-  let best = { first: amountIn, second: 0n, out: total(amountIn) }
+  let best = { first: top, second: amountIn - top, out: total(top) }
   const consider = (x: bigint) => {
     const out = total(x)
     if (out > best.out || (out === best.out && x > best.first)) best = { first: x, second: amountIn - x, out }
   }
   for (let x = lo; x <= hi; x++) consider(x)
-  consider(0n)
+  consider(bottom)
   return best
 }

@@ -4,7 +4,7 @@ import { BaseError } from '../errors.js'
 import { bestSale } from './bestSale.js'
 import { constantProductOut } from './constantProductOut.js'
 import { routeOut } from './routeOut.js'
-import { weightedPoolOut } from './weightedPoolOut.js'
+import { cometMaxIn, weightedPoolOut } from './weightedPoolOut.js'
 
 const reserve = fc.bigInt({ min: 1000n, max: 10n ** 16n })
 const pool = fc.record({ reserveIn: reserve, reserveOut: reserve })
@@ -83,6 +83,16 @@ describe('bestSale', () => {
     const via = { hops: [{ reserveIn: 1_000_000_0000000n, reserveOut: 1_000_000_0000000n }, { reserveIn: 1_000_000_0000000n, reserveOut: 1_000_000_0000000n }] }
     const s = bestSale(5_000_0000000n, [thin, via])
     expect(s.parts.find((p) => p.route === 1)!.amountIn > (s.parts.find((p) => p.route === 0)?.amountIn ?? 0n)).toBe(true)
+  })
+  it('a Comet pool takes at most a third of its balance: a sale above it pays nothing there, a split keeps that part within it', () => {
+    const comet = { kind: 'weighted' as const, balanceIn: 3000_0000000n, weightIn: 1n, balanceOut: 3000_0000000n, weightOut: 1n, fee: 30_000n, maxIn: cometMaxIn(3000_0000000n) }
+    expect(comet.maxIn).toBe(1000_0002000n)
+    expect(weightedPoolOut(1100_0000000n, comet)).toBe(0n)
+    const pair = { hops: [{ reserveIn: 3000_0000000n, reserveOut: 3000_0000000n }] }
+    const s = bestSale(2000_0000000n, [pair, { hops: [comet] }])
+    expect(s.parts.length).toBe(2)
+    expect(s.parts[1]!.amountIn <= comet.maxIn).toBe(true)
+    expect(s.out > routeOut(2000_0000000n, pair.hops)).toBe(true)
   })
   it('nothing to sell, or no route that pays: no parts', () => {
     expect(bestSale(0n, [{ hops: [{ reserveIn: 1n, reserveOut: 1n }] }])).toEqual({ parts: [], out: 0n })

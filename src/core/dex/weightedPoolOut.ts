@@ -15,7 +15,15 @@ export type WeightedPool = {
   weightOut: bigint
   /** Swap fee taken from the input, 7 decimals. */
   fee: bigint
+  /** The most the pool takes in one swap (Comet: a third of `balanceIn`); more pays nothing. */
+  maxIn?: bigint
 }
+
+/** Comet's MAX_IN_RATIO, 7 decimals: a swap may bring in at most a third of the pool's balance. */
+export const COMET_MAX_IN_RATIO = 3_333_334n
+
+/** The most a Comet pool holding `balanceIn` of the token sold takes in one swap. */
+export const cometMaxIn = (balanceIn: bigint): bigint => (balanceIn * COMET_MAX_IN_RATIO) / SCALAR_7
 
 /**
  * Comet computes in its own 7-decimal fixed point with a series for the power; the quote is
@@ -30,7 +38,8 @@ const MARGIN = 100_000n
  *
  * Equal weights make it the constant-product formula, computed exactly in integers; other
  * weights take the power in floating point. Either way the result is rounded down and kept
- * 0.001 % under the formula (Comet's own rounding). Zero for a zero input or an empty pool.
+ * 0.001 % under the formula (Comet's own rounding). Zero for a zero input, an empty pool, or an
+ * input above `maxIn` (the pool would refuse the swap).
  *
  * Errors: `InvalidInput` for a negative amount, balance or weight, or a fee outside 0..1.
  *
@@ -44,6 +53,7 @@ export function weightedPoolOut(amountIn: bigint, pool: WeightedPool): bigint {
   if (amountIn < 0n || pool.balanceIn < 0n || pool.balanceOut < 0n || pool.weightIn < 0n || pool.weightOut < 0n)
     throw new InvalidInputError('Swap amounts, balances and weights must be >= 0.', `in = ${amountIn}, balances = ${pool.balanceIn} / ${pool.balanceOut}, weights = ${pool.weightIn} / ${pool.weightOut}`)
   if (pool.fee < 0n || pool.fee >= SCALAR_7) throw new InvalidInputError('The fee must be in 0..1 (7 decimals).', `fee = ${pool.fee}`)
+  if (pool.maxIn !== undefined && amountIn > pool.maxIn) return 0n
   if (amountIn === 0n || pool.balanceIn === 0n || pool.balanceOut === 0n || pool.weightIn === 0n || pool.weightOut === 0n) return 0n
   const inAfterFee = checkedMul(amountIn, SCALAR_7 - pool.fee)
   let out: bigint
