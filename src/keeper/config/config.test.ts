@@ -94,6 +94,16 @@ describe('parseConfig', () => {
     expect(problems({ ...base, KEEPER_BOND: '1.12345678' })).toHaveLength(1)
   })
 
+  it('reads the profit basis and the Comet pools', () => {
+    expect(parseConfig(base)).toMatchObject({ profitBasis: 'oracle', cometPools: [] })
+    const pool = 'CA3D5KRYM6CB7OWQ6TWYRR3Z4T7GNZLKERYNZGGA5SOAOPIFY6YQGAXE'
+    expect(parseConfig({ ...base, PROFIT_BASIS: 'executable', COMET_POOLS: `${pool}, ${pool}` })).toMatchObject({ profitBasis: 'executable', cometPools: [pool] })
+    expect(problems({ ...base, PROFIT_BASIS: 'dex' })).toEqual(['PROFIT_BASIS must be oracle or executable'])
+    expect(problems({ ...base, COMET_POOLS: 'GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H' })).toEqual([
+      'COMET_POOLS entry is not a contract address (C..., 56 characters): "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"',
+    ])
+  })
+
   it('bounds the basis-point settings and the port', () => {
     expect(parseConfig({ ...base, SLIPPAGE_BPS: '0', REBALANCE_DRIFT_BPS: '10000' })).toMatchObject({
       slippageBps: 0,

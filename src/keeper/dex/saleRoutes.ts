@@ -8,7 +8,7 @@
  * be taken off it (SaleReservations).
  */
 import { addr, ContractError, read, type Chain } from '../../chain/index.js'
-import type { SalePool } from '../../core/index.js'
+import { cometMaxIn, type SalePool } from '../../core/index.js'
 import type { SwapVenue } from '../clients/executor.js'
 
 /** One pool of a route, as the seller meets it. */
@@ -108,7 +108,7 @@ export function saleRoutes(s: SaleRouteSources): SaleRoutes {
       name: `comet ${pool.slice(0, 6)}`,
       venue: { kind: 'comet', pool },
       path: [tokenIn, tokenOut],
-      hops: [{ id: pool, tokenIn, pool: { kind: 'weighted', balanceIn, balanceOut, weightIn, weightOut, fee } }],
+      hops: [{ id: pool, tokenIn, pool: { kind: 'weighted', balanceIn, balanceOut, weightIn, weightOut, fee, maxIn: cometMaxIn(balanceIn) } }],
     }
   }
 

@@ -59,6 +59,12 @@ export interface Result {
    */
   failedTransaction?: { reason: string; feeCharged: bigint }
   /**
+   * The sales a landed fill made, when its adapter planned them: per swap the asset sold, the
+   * route's name (`primary`, `fallback`, `primary via <asset>`, `comet <pool>`), the amount sold
+   * (0: the balance left after the asset's other parts) and its floor.
+   */
+  sales?: { asset: string; route: string; amountIn: bigint; minOut: bigint }[]
+  /**
    * The fee of the transaction that did the work (the fill), when it landed: what it bid, what
    * the network charged, whether a fee bump of it is what landed, and the ledgers it was sent at
    * and included in (`executionFee(submitResult)` builds it). `/api/state` shows it per execution.

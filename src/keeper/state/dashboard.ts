@@ -19,6 +19,8 @@ export interface LiquidationRecord {
   error?: Error
   /** False for work that is not a liquidation (a rebalance). */
   liquidation: boolean
+  /** The swaps a landed fill sold its lot with (Result.sales). */
+  sales?: Result['sales']
 }
 
 export interface DepositorView {
@@ -112,6 +114,7 @@ export class DashboardState {
       ...(r.txHash ? { txHash: r.txHash } : {}),
       ...(r.error ? { error: r.error } : {}),
       liquidation: r.liquidation ?? true,
+      ...(r.sales === undefined ? {} : { sales: r.sales }),
     }
     if (r.failedTransaction !== undefined) {
       const f = this.failedTransactions

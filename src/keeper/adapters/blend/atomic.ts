@@ -61,6 +61,16 @@ export function plannedSwaps(fill: Pick<FillPlan, 'swaps'>, lotAssets: readonly 
   return out
 }
 
+/** The planned swaps as the result names them (route names; the last part of an asset: 0n, the rest). */
+function saleRecord(fill: Pick<FillPlan, 'swaps'>, lotAssets: readonly string[]): NonNullable<Result['sales']> {
+  const out: NonNullable<Result['sales']> = []
+  for (const asset of lotAssets) {
+    const parts = fill.swaps?.filter((s) => s.asset === asset) ?? []
+    parts.forEach((s, i) => out.push({ asset, route: s.route, amountIn: i === parts.length - 1 ? 0n : s.amountIn, minOut: s.minOut }))
+  }
+  return out
+}
+
 export function atomicExecutor(p: AtomicExecutorParameters): AtomicExecutor {
   return {
     async liquidateAtomic(f: AtomicFill): Promise<Result> {
@@ -110,6 +120,7 @@ export function atomicExecutor(p: AtomicExecutorParameters): AtomicExecutor {
         note: `filled ${fill.percent} % atomically at ledger ${sent.ledger} (planned ${plan.targetLedger})`,
         fee: executionFee(sent.submitted),
         reward: sent.fee,
+        ...(fill.swaps === undefined ? {} : { sales: saleRecord(fill, order.lotAssets) }),
       })
     },
   }

@@ -112,11 +112,6 @@ export class FailureBudget {
     return from
   }
 
-  /** Whether a sale of `asset` failed on its price since this keeper's last sale of it landed. */
-  isContested(asset: string): boolean {
-    return this.pools.has(asset)
-  }
-
   /** A sale of `asset` landed: its pool is no longer contested for this keeper. */
   sold(asset: string): void {
     this.pools.delete(asset)

@@ -71,11 +71,9 @@ export const FREE_LOT_BLOCKS = 2 * AUCTION_RAMP_BLOCKS
  * The part of SLIPPAGE_BPS kept free when sizing a fill, a quarter of it: the pool may move that
  * much against a sale (an arbitrage trade, another keeper's sale in the same ledger, the price
  * still falling) before the transaction lands, while its minimum output stays at the floor.
- * Under the oracle basis it is kept only where a sale of this keeper's already met such a move
- * (a contested pool): elsewhere the fill takes as much as the pools take within the floor.
+ * Under the oracle basis the sale must also cover the bid with that much to spare.
  */
-export const saleHeadroomBps = (slippageBps: number, basis: 'oracle' | 'executable' = 'executable', contested = true): number =>
-  basis === 'oracle' && !contested ? 0 : Math.floor(slippageBps / 4)
+export const saleHeadroomBps = (slippageBps: number): number => Math.floor(slippageBps / 4)
 
 /** One auction of one user: a new auction of the same user (another start block) is other work. */
 export const auctionId = (user: string, auction: AuctionData): string => `${user}:${auction.block}`
@@ -170,9 +168,8 @@ export function userLiquidations(ctx: BlendContext) {
       })
     }
     const lotAssets = [...v.auction.lot.keys()].filter((a) => a !== v.usdc)
-    const contested = lotAssets.some((a) => ctx.failures.isContested(a))
     const maxPercent = v.bondPercent === undefined ? v.maxPercent : Math.min(v.maxPercent, v.bondPercent)
-    const common = { ...v, maxPercent, minProfit: ctx.minProfit, slippageBps: ctx.slippageBps, basis: ctx.profitBasis, headroomBps: saleHeadroomBps(ctx.slippageBps, ctx.profitBasis, contested) }
+    const common = { ...v, maxPercent, minProfit: ctx.minProfit, slippageBps: ctx.slippageBps, basis: ctx.profitBasis, headroomBps: saleHeadroomBps(ctx.slippageBps) }
     if (ctx.executor !== undefined && ctx.saleRoutes !== undefined) {
       // The atomic path sells across every venue it knows, split where that pays more.
       const mids = [...v.reserves.keys()]
