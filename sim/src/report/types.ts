@@ -104,7 +104,7 @@ export interface Summary {
    * (reports before it: absent). Beside `fillDelay` it shows which rule bound: the oracle's
    * curve (the two agree) or the market's depth (this one smaller).
    */
-  fillDelaySale?: { median: number | null; p95: number | null; max: number | null }
+  fillDelaySale?: { median: number | null; p95: number | null; max: number | null } | undefined
   /** Bad debt at the end: liabilities the backstop holds (USD at oracle prices). */
   badDebt: number
   /** Borrowers' liabilities when the run started (USD at oracle prices). */
@@ -249,9 +249,9 @@ export interface AuctionResult {
   filledBy: string | null
   fillDelay: number | null
   /** First ledger the first fill's sale cleared the floor on the venues as they stood (null: not known). */
-  firstSellableLedger?: number | null
+  firstSellableLedger?: number | null | undefined
   /** Fill ledger − first sellable ledger. */
-  fillDelaySale?: number | null
+  fillDelaySale?: number | null | undefined
   /** Seeded submission latency (ms) of the winning fill transaction, as drawn when it was sent. */
   fillLatencyMs: number | null
   /** XLM fee charged on the winning fill transaction. */
