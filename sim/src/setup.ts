@@ -107,9 +107,12 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
     const arbPools: ArbPool[] = []
     for (const [r, router] of routers.entries()) {
       for (const c of world.collaterals) {
-        arbPools.push({ router, asset: c.contract, usdc: world.usdc.contract, trader: keypairFor(BigInt(p.seed), `arb/${r}/${c.code}`) })
+        arbPools.push({ router, asset: c.contract, quote: world.usdc.contract, trader: keypairFor(BigInt(p.seed), `arb/${r}/${c.code}`) })
       }
     }
+    // The Comet pools and via pairs (none in most scenarios), each with its own arbitrageur.
+    const venuePools = venueArbPools(world, s, p.seed)
+    arbPools.push(...venuePools.map((v) => v.pool))
     const watchdog = keypairFor(BigInt(p.seed), 'watchdog')
     const hostile = adversaryFunding(s, world, p.seed)
     const extra = [...arbPools.map((a) => a.trader), watchdog, ...hostile.accounts]
@@ -121,6 +124,11 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       const spec = s.world.assets.find((x) => x.code === world.asset(a.asset).code)!
       mints.push({ asset: world.usdc, to: a.trader.publicKey(), amount: usd(spec.dexDepthUsd * 10) })
       mints.push({ asset: world.asset(a.asset), to: a.trader.publicKey(), amount: usd((spec.dexDepthUsd * 10) / spec.price) })
+    }
+    for (const { pool, depthUsd } of venuePools) {
+      // Ten times the pool's depth of each side, as the routers' arbitrageurs hold.
+      const priceOf = (contract: string) => (contract === world.usdc.contract ? 1 : s.world.assets.find((x) => x.code === world.asset(contract).code)!.price)
+      for (const token of [pool.quote, pool.asset]) mints.push({ asset: world.asset(token), to: pool.trader.publicKey(), amount: usd((depthUsd * 10) / priceOf(token)) })
     }
     for (const [i, d] of world.depositors.entries()) {
       const total = s.world.depositors.flows.filter((f) => f.depositor === i && f.action === 'deposit').reduce((t, f) => t + (f.amount ?? 0), 0)
@@ -239,6 +247,26 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
   }
 }
 
+/**
+ * The arbitrage pools beyond the routers' USDC pairs: each Comet pool (`world.dex.comets`) and
+ * each via pair (`world.dex.pairs` of two collaterals: tokenA the asset, tokenB the quote), with
+ * the depth a side the scenario gave it (USD), in world order. Empty without either.
+ */
+export function venueArbPools(world: World, s: Scenario, seed: number): { pool: ArbPool; depthUsd: number }[] {
+  const spec = (contract: string) => s.world.assets.find((x) => x.code === world.asset(contract).code)
+  const out: { pool: ArbPool; depthUsd: number }[] = []
+  for (const c of world.dex.comets) {
+    const code = world.asset(c.asset).code
+    out.push({ pool: { router: c.pool, comet: true, asset: c.asset, quote: world.usdc.contract, trader: keypairFor(BigInt(seed), `arb/comet/${code}`) }, depthUsd: spec(c.asset)?.cometDepthUsd ?? 0 })
+  }
+  for (const pair of world.dex.pairs) {
+    if (pair.tokenA === world.usdc.contract || pair.tokenB === world.usdc.contract) continue
+    const code = world.asset(pair.tokenA).code
+    out.push({ pool: { router: pair.router, asset: pair.tokenA, quote: pair.tokenB, trader: keypairFor(BigInt(seed), `arb/via/${code}`) }, depthUsd: spec(pair.tokenA)?.via?.depthUsd ?? 0 })
+  }
+  return out
+}
+
 /** The scenario's own world, deployed one transaction at a time on the seeded sandbox. */
 function deployScenarioWorld(sandbox: Sandbox, s: Scenario, seed: number): Promise<World> {
   const mix = s.world.borrowers.collateralMix
@@ -249,7 +277,14 @@ function deployScenarioWorld(sandbox: Sandbox, s: Scenario, seed: number): Promi
     txTimeoutSeconds: 0,
     // A keeper bidding a share of its profit converts it to XLM at the oracle's XLM price.
     ...(pricesXlm(s) ? { oracleXlmPrice: usd(s.chain.xlmPrice) } : {}),
-    collaterals: s.world.assets.map((a) => ({ code: a.code, price: usd(a.price), cFactor: Math.round(a.cFactor * 1e7), dexDepthUsd: usd(a.dexDepthUsd) })),
+    collaterals: s.world.assets.map((a) => ({
+      code: a.code,
+      price: usd(a.price),
+      cFactor: Math.round(a.cFactor * 1e7),
+      dexDepthUsd: usd(a.dexDepthUsd),
+      ...(a.cometDepthUsd === undefined ? {} : { cometDepthUsd: usd(a.cometDepthUsd) }),
+      ...(a.via === undefined ? {} : { via: { asset: a.via.asset, depthUsd: usd(a.via.depthUsd) } }),
+    })),
     borrowers: s.world.borrowers.count,
     borrowerHealthFactor: { min: usd(s.world.borrowers.healthFactor.min), max: usd(s.world.borrowers.healthFactor.max) },
     ...(mix === undefined ? {} : { collateralWeights: s.world.assets.map((a) => mix[a.code] ?? 0) }),

@@ -140,8 +140,10 @@ export class Environment {
       const lagged = Math.max(0, step - this.lagSteps)
       for (const pool of this.p.arbPools) {
         const code = world.asset(pool.asset).code
-        const target = this.p.prices.market[code]![lagged]!
-        const trade = arbitrage(chain, pool, target, a.maxTradeUsd, a.toleranceBps, this.p.nowSeconds() + 3_600n)
+        // A via pair prices the asset in another collateral: the cross rate of the two market prices.
+        const quoteUsd = pool.quote === world.usdc.contract ? 1 : this.p.prices.market[world.asset(pool.quote).code]![lagged]!
+        const target = this.p.prices.market[code]![lagged]! / quoteUsd
+        const trade = arbitrage(chain, pool, target, a.maxTradeUsd, a.toleranceBps, this.p.nowSeconds() + 3_600n, quoteUsd)
         void trade.then((done) => {
           if (done !== null) this.arbTradedAt = Math.max(this.arbTradedAt, step)
         }, () => {})
