@@ -37,6 +37,7 @@ export function reportFixture(): Report {
       fills: 4,
       failedTransactions: 2,
       lostRaceTransactions: 1,
+      sales: { primary: 1, fallback: 1, via: 1, comet: 1, split: 1 },
       missed: 1,
       fillDelay: { median: 2.5, p95: 4, max: 4 },
       fillDelaySale: { median: 1.5, p95: 3, max: 3 },
@@ -66,8 +67,8 @@ export function reportFixture(): Report {
       },
     },
     keepers: [
-      keeper(0, 'alpha', KEEPER_A, 'atomic', { wins: 1, losses: 1, missed: 1, profit: 40.25, vaultProfit: 80.5, rewards: 8.95, winRate: 0.5, feesPaid: 0.0123456, feesPerWin: 0.0123456, fills: 2, lanes: { count: 3, accounts: ['GOPERATORA', 'GCHANNELA1', 'GCHANNELA2'], sent: [2, 1, 0], applied: [2, 1, 0], tryAgainLater: 1 } }),
-      keeper(1, 'beta', KEEPER_B, 'two-step', { wins: 1, unprofitable: 1, profit: 18.25, vaultProfit: 36.5, rewards: 4.05, winRate: 0.5, slashed: 1, feesPaid: 0.0456789, feesPerWin: 0.0456789, fills: 2, failedTransactions: 2, lostRaceTransactions: 1, failedTransactionFees: 0.0011 }),
+      keeper(0, 'alpha', KEEPER_A, 'atomic', { wins: 1, losses: 1, missed: 1, profit: 40.25, vaultProfit: 80.5, rewards: 8.95, winRate: 0.5, feesPaid: 0.0123456, feesPerWin: 0.0123456, fills: 2, lanes: { count: 3, accounts: ['GOPERATORA', 'GCHANNELA1', 'GCHANNELA2'], sent: [2, 1, 0], applied: [2, 1, 0], tryAgainLater: 1 }, sales: { primary: 1, fallback: 1, via: 1, comet: 1, split: 1 } }),
+      keeper(1, 'beta', KEEPER_B, 'two-step', { wins: 1, unprofitable: 1, profit: 18.25, vaultProfit: 36.5, rewards: 4.05, winRate: 0.5, slashed: 1, feesPaid: 0.0456789, feesPerWin: 0.0456789, fills: 2, failedTransactions: 2, lostRaceTransactions: 1, failedTransactionFees: 0.0011, sales: { primary: 0, fallback: 0, via: 0, comet: 0, split: 0 } }),
       keeper(2, 'gamma', 'CCKEEPERC', 'atomic', { abandoned: 2, crashed: true, missed: 2 }),
     ],
     auctions: [

@@ -44,6 +44,27 @@ describe('parseReportText', () => {
     expect(old.ok && old.report.strategies).toBeUndefined()
   })
 
+  it("keeps the sales by route of each keeper and of the run, and reads a report without them", () => {
+    const report = reportFixture()
+    const r = parseReportText(JSON.stringify(report))
+    if (!r.ok) expect.unreachable(r.problems.join('\n'))
+    else {
+      expect(r.report.summary.sales).toEqual({ primary: 1, fallback: 1, via: 1, comet: 1, split: 1 })
+      expect(r.report.keepers.map((k) => k.sales)).toEqual(report.keepers.map((k) => k.sales))
+    }
+    const old = reportFixture()
+    delete old.summary.sales
+    for (const k of old.keepers) delete k.sales
+    const o = parseReport(JSON.parse(JSON.stringify(old)))
+    if (!o.ok) expect.unreachable(o.problems.join('\n'))
+    else {
+      expect(o.report.summary.sales).toBeUndefined()
+      expect(o.report.keepers.every((k) => k.sales === undefined)).toBe(true)
+    }
+    const wrong = parseReport({ ...report, summary: { ...report.summary, sales: { primary: 1 } } })
+    expect(wrong.ok).toBe(false)
+  })
+
   it('reads a report from before the fields added later to version 1, as "not recorded"', () => {
     const old = reportFixture() as unknown as Record<string, Record<string, unknown> & Record<string, unknown>[]>
     delete old.summary!.insolventDebt

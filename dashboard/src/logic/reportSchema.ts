@@ -18,6 +18,10 @@ const laterNullableNum = z.number().nullable().default(null)
 
 const keeperStrategy = z.enum(['daemon', 'seed-rule', 'nectar'])
 
+// Swaps of the landed fills by route kind and fills that split a lot asset: absent in reports
+// written before fills recorded their sales.
+const sales = z.object({ primary: num, fallback: num, via: num, comet: num, split: num })
+
 const keeper = z.object({
   index: num,
   name: z.string(),
@@ -52,6 +56,7 @@ const keeper = z.object({
   lanes: z
     .object({ count: num, accounts: z.array(z.string()), sent: nums, applied: nums, tryAgainLater: num })
     .exactOptional(),
+  sales: sales.exactOptional(),
 })
 
 // The keepers summed by strategy: absent in reports written before keepers had strategies.
@@ -196,6 +201,7 @@ export const reportSchema = z.object({
     fills: laterNum,
     failedTransactions: laterNum,
     lostRaceTransactions: laterNum,
+    sales: sales.exactOptional(),
     missed: num,
     fillDelay: z.object({ median: nullableNum, p95: nullableNum, max: nullableNum }),
     fillDelaySale: z.object({ median: nullableNum, p95: nullableNum, max: nullableNum }).optional(),

@@ -20,6 +20,8 @@ import { simulatedClock, type Scheduler } from '../lockstep/scheduler.js'
 import { SimRpc } from '../lockstep/simRpc.js'
 import { usd } from '../serviceSettings.js'
 import { probedFactories, type KeeperDecision } from './probe.js'
+import type { FillSales } from '../record/sales.js'
+import type { LiquidationRecord } from '../../../src/keeper/state/dashboard.js'
 import { feeEnv, type KeeperFee } from '../scenario/chainSchema.js'
 import type { CrashSpec, HostileKeeper, KeeperStrategy, LatencyModel, Scenario } from '../scenario/schema.js'
 
@@ -73,6 +75,8 @@ export interface ScenarioKeeper {
   finishedCounts(): { returned: number; lost: number; abandoned: number }
   /** Its submission lanes' source accounts, the operator first. */
   laneAccounts(): string[]
+  /** The swaps of each fill it landed that recorded them (the daemon's atomic fills), in order; none when absent. */
+  fillSales?(): readonly FillSales[]
 }
 
 /** Each keeper's settings: the population's defaults with its individual overrides (hostile ones included). */
@@ -160,6 +164,10 @@ export class SimKeeper implements ScenarioKeeper {
   /** Its engine's planning and fire answers per auction, across restarts (agents/probe.ts). */
   readonly decisions: KeeperDecision[] = []
   private cycle: Promise<unknown> | undefined
+  /** The swaps of its landed fills, across restarts, read off its dashboard records (`harvestSales`). */
+  private readonly landedSales: FillSales[] = []
+  /** The newest dashboard record of the current runtime already read. */
+  private harvested: LiquidationRecord | undefined
 
   constructor(
     readonly spec: KeeperSpec,
@@ -203,6 +211,8 @@ export class SimKeeper implements ScenarioKeeper {
     })
     const clock = new ManualLedgerClock(at)
     const crash = this.spec.crash
+    this.harvestSales()
+    this.harvested = undefined
     this.runtime = await startKeeperRuntime(config, {
       logger: this.logger.child({ keeper: agent }),
       chain,
@@ -256,7 +266,26 @@ export class SimKeeper implements ScenarioKeeper {
 
   /** A ledger closed. */
   observe(l: LedgerInfo): void {
+    this.harvestSales()
     if (this.alive) this.clock?.set(l)
+  }
+
+  /**
+   * Takes the sales of the landed fills its runtime's dashboard folded since the last call. The
+   * dashboard keeps its latest 500 records, so this runs after every close (and before a restart
+   * replaces the runtime) to miss none.
+   */
+  private harvestSales(): void {
+    const history = this.runtime?.state.history
+    if (history === undefined || history.length === 0) return
+    const from = this.harvested === undefined ? 0 : history.lastIndexOf(this.harvested) + 1
+    for (const r of history.slice(from)) if (r.success && r.sales !== undefined && r.sales.length > 0) this.landedSales.push(r.sales)
+    this.harvested = history[history.length - 1]
+  }
+
+  fillSales(): readonly FillSales[] {
+    this.harvestSales()
+    return this.landedSales
   }
 
   /** Whether the engine holds any execution (planned, due or in flight). */

@@ -24,6 +24,7 @@ import type { Observer, VaultSnapshot, VaultTerms } from './observer.js'
 import { vaultSharePrice } from './recorder.js'
 import { feeSummary, keeperFeeFigures, nearestRank } from './fees.js'
 import { keeperLanes } from './lanes.js'
+import { saleCounts, sumSales } from './sales.js'
 import { strategyResults } from './strategies.js'
 import type { KeeperTx } from './transactions.js'
 
@@ -215,6 +216,7 @@ async function keepers(p: ReportInput, list: AuctionResult[], race: ReadonlyMap<
         applied: p.transactions.filter((t) => t.agent === k.spec.name),
         tryAgainLater: p.tryAgainLaterBy.get(k.spec.name) ?? 0,
       }),
+      sales: saleCounts(k.fillSales?.() ?? []),
     })
   }
   return out
@@ -275,6 +277,7 @@ export async function buildReport(p: ReportInput): Promise<Report> {
       fills: list.reduce((n, a) => n + a.fills.length, 0),
       failedTransactions: ks.reduce((n, k) => n + k.failedTransactions, 0),
       lostRaceTransactions: ks.reduce((n, k) => n + k.lostRaceTransactions, 0),
+      sales: sumSales(ks.map((k) => k.sales)),
       missed,
       fillDelay: { median: percentile(delays, 0.5), p95: percentile(delays, 0.95), max: delays.length === 0 ? null : delays[delays.length - 1]! },
       fillDelaySale: { median: percentile(saleDelays, 0.5), p95: percentile(saleDelays, 0.95), max: saleDelays.length === 0 ? null : saleDelays[saleDelays.length - 1]! },

@@ -82,6 +82,12 @@ export function formatDuration(seconds: number): string {
   return m === 0 ? `${h} h` : `${h} h ${m} min`
 }
 
+/** Sales by route kind: "primary 4, fallback 2, via 1, comet 3; 2 split" (swaps; fills that split a lot asset). */
+export function formatSales(sales: { primary: number; fallback: number; via: number; comet: number; split: number } | undefined): string {
+  if (sales === undefined) return MISSING
+  return `primary ${formatCount(sales.primary)}, fallback ${formatCount(sales.fallback)}, via ${formatCount(sales.via)}, comet ${formatCount(sales.comet)}; ${formatCount(sales.split)} split`
+}
+
 /** A keeper's lanes: their count and the transactions each had applied, operator first ("5: 3/1/0/0/0"). */
 export function formatLanes(lanes: { count: number; applied: readonly number[] } | undefined): string {
   if (lanes === undefined) return MISSING

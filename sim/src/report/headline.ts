@@ -3,7 +3,7 @@
  * terminal summary and the top of report.html, so the two never disagree.
  */
 import { formatXlm } from './competitionFormat.js'
-import { formatAmount, formatCount, formatDuration, formatPct, formatPrice, mark } from './format.js'
+import { formatAmount, formatCount, formatDuration, formatPct, formatPrice, formatSales, mark } from './format.js'
 import type { Report } from './types.js'
 
 export interface HeadlineFigure {
@@ -18,7 +18,8 @@ export interface HeadlineFigure {
  * keepers' rewards and the profit still locked at the end; auctions created / filled, fills (an auction
  * filled in parts counts each) / missed / expired / open; fill delay median, p95 and max (ledgers
  * after the first profitable one); bad debt; slashes; failed keeper transactions (flagged past
- * ten: a revert storm) and fills that lost a race to another keeper's; fees (who ordered the
+ * ten: a revert storm) and fills that lost a race to another keeper's; the landed fills' swaps by
+ * route kind and the fills that split a lot asset (when recorded); fees (who ordered the
  * ledgers, XLM paid in all and per win, their share of the vault's profit, inclusion delay, wins
  * by fee strategy, other users' load); keeper profit in total, by keeper strategy when more than
  * one ran (wins and profit; flagged when the daemon's is a loss) and per keeper (with wins and fees);
@@ -48,6 +49,7 @@ export function headlineFigures(report: Report): HeadlineFigure[] {
     { label: 'Slashes', value: formatCount(s.slashes), ...alertIf(s.slashes > 0) },
     { label: 'Failed keeper transactions', value: formatCount(s.failedTransactions), ...alertIf((s.failedTransactions ?? 0) > 10) },
     { label: 'Fills that lost a race', value: formatCount(s.lostRaceTransactions) },
+    ...(s.sales === undefined ? [] : [{ label: 'Sales by route (swaps)', value: formatSales(s.sales) }]),
     ...feeFigures(s.fees),
     { label: 'Keeper profit (all keepers)', value: `${formatAmount(s.keeperProfit)} USDC` },
   ]

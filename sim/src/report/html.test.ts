@@ -118,6 +118,14 @@ describe('reportHtml', () => {
     expect(keepers).toContain('<th class="num">Missed</th><th class="num">Unprofitable</th>')
     expect(keepers).toContain('<th class="num">Fees (XLM)</th>')
     expect(keepers).toContain('<td class="num">0.0456789</td>')
+    // the swaps of each keeper's landed fills by route kind; a dash for a report without them
+    expect(keepers).toContain('<th>Sales by route (swaps)</th>')
+    expect(keepers).toContain('<td>primary 1, fallback 1, via 1, comet 1; 1 split</td>')
+    expect(keepers).toContain('<td>primary 0, fallback 0, via 0, comet 0; 0 split</td>')
+    const old = reportFixture()
+    for (const k of old.keepers) delete k.sales
+    const oldKeepers = reportHtml(old)
+    expect(oldKeepers.slice(oldKeepers.indexOf('id="keepers"'), oldKeepers.indexOf('id="attacks"'))).toContain('<th>Sales by route (swaps)</th>')
   })
 
   it('shows the attacks, each attempt’s refusals, gain and depositors’ loss, and every step; none without attacks', () => {

@@ -3,7 +3,7 @@
  * the page's script and their text is escaped here, once. Charts are drawn in the browser from
  * the embedded data (see pageScript.ts).
  */
-import { formatAmount, formatCount, formatLanes, formatLedger, formatPct, mark, MISSING, shortAddress } from './format.js'
+import { formatAmount, formatCount, formatLanes, formatLedger, formatPct, formatSales, mark, MISSING, shortAddress } from './format.js'
 import { formatMs, formatXlm } from './competitionFormat.js'
 import { headlineFigures } from './headline.js'
 import type { AuctionResult, Report } from './types.js'
@@ -139,7 +139,7 @@ function contendersHtml(report: Report, a: AuctionResult): string | Html {
   return { html: a.contenders.map((c) => (c === winner ? `<b>${escapeHtml(c)}</b>` : escapeHtml(c))).join(', ') }
 }
 
-/** One row per keeper: settings, wins / losses / missed / unprofitable / abandoned, win rate, fees (in all, per win), inclusion delay, lanes (transactions each, TRY_AGAIN_LATER answers), profit, profit to the vault, the fees the vault paid it, slashes, crashes. */
+/** One row per keeper: settings, wins / losses / missed / unprofitable / abandoned, failed transactions, lost races, its fills' swaps by route kind, win rate, fees (in all, per win), inclusion delay, lanes (transactions each, TRY_AGAIN_LATER answers), profit, profit to the vault, the fees the vault paid it, slashes, crashes. */
 export function keepersTable(report: Report): string {
   return htmlTable(
     report.keepers,
@@ -160,6 +160,7 @@ export function keepersTable(report: Report): string {
       { head: 'Abandoned', cell: (k) => formatCount(k.abandoned), num: true },
       { head: 'Failed txs', cell: (k) => formatCount(k.failedTransactions), num: true },
       { head: 'Lost races', cell: (k) => formatCount(k.lostRaceTransactions), num: true },
+      { head: 'Sales by route (swaps)', cell: (k) => formatSales(k.sales) },
       { head: 'Win rate', cell: (k) => formatPct(k.winRate, 1), num: true },
       { head: 'Fees (XLM)', cell: (k) => formatXlm(k.feesPaid), num: true },
       { head: 'Fees per win (XLM)', cell: (k) => formatXlm(k.feesPerWin), num: true },

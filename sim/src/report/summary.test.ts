@@ -28,6 +28,7 @@ describe('summaryTable', () => {
     expect(row('Keeper rewards (fees paid)')).toMatch(/ 13\.00 USDC$/)
     expect(row('Profit still locked at the end')).toMatch(/ 40\.50 USDC$/)
     expect(row('Attacks')).toMatch(/ 2 attempts, 2 refused by a contract; best gain 0\.00 USDC, worst depositors' loss 0\.00 USDC$/)
+    expect(row('Sales by route (swaps)')).toMatch(/ primary 1, fallback 1, via 1, comet 1; 1 split$/)
     expect(row('Replay mismatches (!)')).toMatch(/ 1$/)
     expect(row('Audit (!)')).toMatch(/ ✗ 1 of 3 invariants fail$/)
   })
@@ -50,6 +51,12 @@ describe('summaryTable', () => {
     flagged.summary.attacks = { attempts: 1, refused: 0, maxGain: 0.5, maxDepositorLoss: 0 }
     expect(summaryTable(flagged)).toMatch(/\nAttacks \(!\) +1 attempt, 0 refused/)
     expect(summaryTable(emptyReportFixture())).not.toMatch(/Attack/)
+  })
+
+  it('leaves the sales line out of a report written before fills recorded their sales', () => {
+    const old = reportFixture()
+    delete old.summary.sales
+    expect(summaryTable(old)).not.toContain('Sales by route')
   })
 
   it('aligns the value column of the figures', () => {

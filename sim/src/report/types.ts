@@ -94,6 +94,8 @@ export interface Summary {
   failedTransactions: number
   /** All keepers' fill transactions that lost a race to another keeper's fill. */
   lostRaceTransactions: number
+  /** The keepers' `sales` summed. Absent in reports written before fills recorded their sales. */
+  sales?: SaleCounts
   /** Borrowers that were liquidatable at some ledger and never got an auction. */
   missed: number
   /** Fill ledger − first profitable ledger (at the population's lowest MIN_PROFIT). */
@@ -193,6 +195,25 @@ export interface KeeperResult extends KeeperFeeFigures {
   failedTransactionFees: number
   /** Its submission lanes at the end of the run; absent in older reports. */
   lanes?: KeeperLanes
+  /**
+   * The swaps its landed atomic fills sold their lots with, by route kind (the keeper's
+   * `Result.sales`); zeros for a keeper whose fills record none (two-step, strategy agents).
+   * Absent in older reports.
+   */
+  sales?: SaleCounts
+}
+
+/**
+ * Swaps by the kind of route they took (`primary`, `fallback`: the routers' direct pairs; `via`:
+ * the primary router through another reserve; `comet`: a Comet weighted pool), and `split`: fills
+ * that sold a lot asset in two parts (each part also counted by its route).
+ */
+export interface SaleCounts {
+  primary: number
+  fallback: number
+  via: number
+  comet: number
+  split: number
 }
 
 /** One strategy's keepers together (sums of their `keepers[]` figures). */

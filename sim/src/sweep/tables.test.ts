@@ -78,6 +78,11 @@ const DOCUMENTED: Record<TableName, [string, string, boolean][]> = {
     ['fills', 'INTEGER', true],
     ['failedTransactions', 'INTEGER', true],
     ['lostRaceTransactions', 'INTEGER', true],
+    ['sales.primary', 'INTEGER', true],
+    ['sales.fallback', 'INTEGER', true],
+    ['sales.via', 'INTEGER', true],
+    ['sales.comet', 'INTEGER', true],
+    ['sales.split', 'INTEGER', true],
     ['missed', 'INTEGER', true],
     ['fillDelay.median', 'DOUBLE', true],
     ['fillDelay.p95', 'DOUBLE', true],
@@ -163,6 +168,11 @@ const DOCUMENTED: Record<TableName, [string, string, boolean][]> = {
     ['laneSent', 'VARCHAR', true],
     ['laneApplied', 'VARCHAR', true],
     ['tryAgainLater', 'INTEGER', true],
+    ['salesPrimary', 'INTEGER', true],
+    ['salesFallback', 'INTEGER', true],
+    ['salesVia', 'INTEGER', true],
+    ['salesComet', 'INTEGER', true],
+    ['salesSplit', 'INTEGER', true],
   ],
 }
 
@@ -255,7 +265,7 @@ describe('a sweep writes runs, auctions and keepers tables', () => {
     const expected = finished.flatMap((key) =>
       report(key).keepers.map((keeper) => {
         const { address: _a, operator: _o, ...k } = keeper as KeeperResult & KeeperExtras
-        const { inclusionDelay, lanes, ...rest } = k
+        const { inclusionDelay, lanes, sales, ...rest } = k
         return {
           ...identity(key),
           ...rest,
@@ -268,6 +278,11 @@ describe('a sweep writes runs, auctions and keepers tables', () => {
           laneSent: lanes === undefined ? null : JSON.stringify(lanes.sent),
           laneApplied: lanes === undefined ? null : JSON.stringify(lanes.applied),
           tryAgainLater: lanes?.tryAgainLater ?? null,
+          salesPrimary: sales?.primary ?? null,
+          salesFallback: sales?.fallback ?? null,
+          salesVia: sales?.via ?? null,
+          salesComet: sales?.comet ?? null,
+          salesSplit: sales?.split ?? null,
         }
       }),
     )

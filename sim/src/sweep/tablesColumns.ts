@@ -82,6 +82,11 @@ export const SUMMARY_FIGURES: readonly Figure[] = [
   fig('fills', 'INT32', 'count', 'fill transactions that landed (several per auction when filled in parts); null in older reports', (s) => optionalNumber(s.fills)),
   fig('failedTransactions', 'INT32', 'count', "all keepers' transactions that failed, refused in simulation or on the ledger, lost races left out; null in older reports", (s) => optionalNumber(s.failedTransactions)),
   fig('lostRaceTransactions', 'INT32', 'count', "all keepers' fill transactions that failed because another keeper's fill ran first; null in older reports", (s) => optionalNumber(s.lostRaceTransactions)),
+  fig('sales.primary', 'INT32', 'count', "swaps of the keepers' landed fills on the primary router's direct pair; null in older reports", (s) => optionalNumber(s.sales?.primary)),
+  fig('sales.fallback', 'INT32', 'count', "swaps of the keepers' landed fills on the fallback router; null in older reports", (s) => optionalNumber(s.sales?.fallback)),
+  fig('sales.via', 'INT32', 'count', "swaps of the keepers' landed fills through another reserve on the primary router; null in older reports", (s) => optionalNumber(s.sales?.via)),
+  fig('sales.comet', 'INT32', 'count', "swaps of the keepers' landed fills into a Comet pool; null in older reports", (s) => optionalNumber(s.sales?.comet)),
+  fig('sales.split', 'INT32', 'count', 'landed fills that sold a lot asset in two parts; null in older reports', (s) => optionalNumber(s.sales?.split)),
   fig('missed', 'INT32', 'count', 'borrowers liquidatable at some ledger that never got an auction', (s) => s.missed),
   fig('fillDelay.median', 'DOUBLE', 'ledgers', 'median of fill ledger − first profitable ledger; null without fills', (s) => s.fillDelay.median),
   fig('fillDelay.p95', 'DOUBLE', 'ledgers', '95th percentile of the fill delay; null without fills', (s) => s.fillDelay.p95),
@@ -204,6 +209,11 @@ const KEEPER_COLUMNS: Column<KeeperRowSource>[] = [
   col('laneSent', 'STRING', true, '', 'JSON list, per lane (operator first): transactions the node accepted from it during the run; null in older reports', (r) => (r.keeper.lanes === undefined ? null : JSON.stringify(r.keeper.lanes.sent))),
   col('laneApplied', 'STRING', true, '', 'JSON list, per lane (operator first): transactions a close applied from it; null in older reports', (r) => (r.keeper.lanes === undefined ? null : JSON.stringify(r.keeper.lanes.applied))),
   col('tryAgainLater', 'INT32', true, 'count', 'its sends the node answered TRY_AGAIN_LATER (the account already had one queued); null in older reports', (r) => optionalNumber(r.keeper.lanes?.tryAgainLater)),
+  col('salesPrimary', 'INT32', true, 'count', "its landed fills' swaps on the primary router's direct pair; null in older reports", (r) => optionalNumber(r.keeper.sales?.primary)),
+  col('salesFallback', 'INT32', true, 'count', "its landed fills' swaps on the fallback router; null in older reports", (r) => optionalNumber(r.keeper.sales?.fallback)),
+  col('salesVia', 'INT32', true, 'count', "its landed fills' swaps through another reserve on the primary router; null in older reports", (r) => optionalNumber(r.keeper.sales?.via)),
+  col('salesComet', 'INT32', true, 'count', "its landed fills' swaps into a Comet pool; null in older reports", (r) => optionalNumber(r.keeper.sales?.comet)),
+  col('salesSplit', 'INT32', true, 'count', 'its landed fills that sold a lot asset in two parts; null in older reports', (r) => optionalNumber(r.keeper.sales?.split)),
 ]
 
 export interface SweepTables {
