@@ -6,6 +6,7 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LedgerInfo } from '../../src/keeper/engine/index.js'
+import type { World } from '../../src/world/index.js'
 import { Environment } from './agents/environment.js'
 import type { ScenarioKeeper, SimKeeper } from './agents/keepers.js'
 import { runLockstep } from './lockstep/loop.js'
@@ -50,6 +51,8 @@ export interface RunOptions {
    * true that request fails as a simulated RPC fault (a divergence injected on purpose).
    */
   requestFault?: (ledger: number, agent: string, method: string) => boolean
+  /** Tests only: called with the world once the report is built, before the sandbox stops (reads of the end state). */
+  onEnd?: (world: World) => Promise<void>
 }
 
 export function stepsOf(loaded: LoadedScenario): number {
@@ -291,6 +294,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       tryAgainLaterBy: setup.mempool.tryAgainLaterBy,
       background: setup.background === undefined ? null : { ...setup.background.stats },
     })
+    await opts.onEnd?.(world)
     if (opts.outDir !== undefined) {
       const { writeRunOutputs } = await import('./report/write.js')
       await writeRunOutputs(report, opts.outDir)
