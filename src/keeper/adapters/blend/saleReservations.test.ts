@@ -31,6 +31,25 @@ describe('SaleReservations', () => {
     expect(r.adjustHop(10, back)).toBe(back)
     expect(r.adjustHop(11, pair)).toBe(pair)
   })
+  it('counts the fills planned for a ledger that share a pool, until each has reserved', () => {
+    const r = new SaleReservations()
+    r.intend(20, 'a', ['XLM'])
+    r.intend(20, 'b', ['XLM', 'WETH'])
+    r.intend(20, 'c', ['WBTC'])
+    r.intend(21, 'd', ['XLM'])
+    expect(r.sharing(20, 'a', ['XLM'])).toBe(2)
+    expect(r.sharing(20, 'c', ['WBTC'])).toBe(1)
+    expect(r.sharing(20, 'x', ['WETH'])).toBe(2)
+    // a re-plan moves the intent; a settled plan no longer counts
+    r.intend(21, 'b', ['XLM'])
+    expect(r.sharing(20, 'a', ['XLM'])).toBe(1)
+    expect(r.sharing(21, 'd', ['XLM'])).toBe(2)
+    r.settled('b')
+    expect(r.sharing(21, 'd', ['XLM'])).toBe(1)
+    // a reservation for a later ledger forgets the intents of earlier ones
+    r.reserve(21, {})
+    expect(r.sharing(20, 'z', ['WBTC'])).toBe(1)
+  })
   it('runs exclusive steps one after the other, in call order, a failed one included', async () => {
     const r = new SaleReservations()
     const order: string[] = []

@@ -20,6 +20,37 @@ export interface Sale {
 
 export class SaleReservations {
   private readonly byLedger = new Map<number, Map<string, Sale>>()
+  /** Per ledger, the fills planned for it that have not reserved yet: their lot assets by plan id. */
+  private readonly intents = new Map<number, Map<string, readonly string[]>>()
+
+  /**
+   * A fill of plan `id` selling `assets` is planned for `ledger` (a later plan of the same id
+   * replaces it): the fills sent for that ledger before it leave it a share of the pools.
+   */
+  intend(ledger: number, id: string, assets: readonly string[]): void {
+    for (const at of this.intents.values()) at.delete(id)
+    const at = this.intents.get(ledger) ?? new Map<string, readonly string[]>()
+    at.set(id, assets)
+    this.intents.set(ledger, at)
+  }
+
+  /** Plan `id` has reserved its sales, or will not send: it no longer waits for a share. */
+  settled(id: string): void {
+    for (const [ledger, at] of this.intents) {
+      at.delete(id)
+      if (at.size === 0) this.intents.delete(ledger)
+    }
+  }
+
+  /**
+   * How many fills planned for `ledger` (plan `id`'s own included) sell one of `assets`: the
+   * number that share those pools in that ledger; 1 when only this one does.
+   */
+  sharing(ledger: number, id: string, assets: readonly string[]): number {
+    let n = 1
+    for (const [other, theirs] of this.intents.get(ledger) ?? []) if (other !== id && theirs.some((a) => assets.includes(a))) n++
+    return n
+  }
   private tail: Promise<unknown> = Promise.resolve()
 
   /** The pool `asset` sells into, as it will be in `ledger` after this keeper's reserved sales. */
@@ -53,6 +84,7 @@ export class SaleReservations {
   /** Records the sales of a fill sent for `ledger`; forgets ledgers before it. */
   reserve(ledger: number, sales: Readonly<Record<string, Sale>>): void {
     for (const l of this.byLedger.keys()) if (l < ledger) this.byLedger.delete(l)
+    for (const l of this.intents.keys()) if (l < ledger) this.intents.delete(l)
     const at = this.byLedger.get(ledger) ?? new Map<string, Sale>()
     for (const [key, s] of Object.entries(sales)) {
       const before = at.get(key) ?? { amountIn: 0n, out: 0n }

@@ -139,6 +139,8 @@ export function userLiquidations(ctx: BlendContext) {
     const fill = fitted.fill
     const order = fillOrder(user, fill, reserves, usdc)
     if ('refuse' in order) return { skip: order.refuse }
+    // Its sale shares the pools with this keeper's other fills planned for the same ledger.
+    ctx.sales.intend(fill.block, id, order.lotAssets)
     return {
       key: `${AuctionType.UserLiquidation}:${user}`,
       targetLedger: fill.block,
@@ -252,9 +254,18 @@ export function userLiquidations(ctx: BlendContext) {
     )
     // Valued and reserved one fill at a time: a fill sent for the same ledger sees this one's sale.
     let bondSkip: string | undefined
+    const lotAssets = [...auction.lot.keys()].filter((a) => a !== usdc)
     const fill = await ctx.sales.exclusive(async () => {
       const inputs = { auction, reserves, prices: prices.prices, fromBlock: earliest, usdc, maxPercent: limits.maxPercent }
       let f = await valueFill(chain, inputs)
+      // Other fills of this keeper's planned for this ledger sell into the same pools: this one
+      // takes its share of what they can take (1/n of its own largest part), so each of them
+      // still lands in the first ledger it pays, rather than one whole and the rest a ledger on.
+      const sharing = f !== null && f.block === earliest ? ctx.sales.sharing(earliest, id, lotAssets) : 1
+      if (f !== null && sharing > 1 && f.percent > 1) {
+        const share = await valueFill(chain, { ...inputs, maxPercent: Math.min(inputs.maxPercent, Math.ceil(f.percent / sharing)) })
+        if (share !== null && share.block === earliest) f = share
+      }
       if (f !== null && plan.path === 'two-step') {
         const fitted = await fitBondLimit(chain, user, inputs, f)
         if ('skip' in fitted) {
@@ -265,11 +276,15 @@ export function userLiquidations(ctx: BlendContext) {
       }
       if (f !== null && f.block === earliest && f.swaps !== undefined) ctx.sales.reserveFlows(earliest, f.swaps.flatMap((s) => s.flows))
       else if (f !== null && f.block === earliest && f.sales !== undefined) ctx.sales.reserve(earliest, f.sales)
+      ctx.sales.settled(id)
       return f
     })
     if (bondSkip !== undefined) return nothing(bondSkip)
     if (fill === null) return nothing('auction no longer clears MIN_PROFIT at what the DEX pays')
-    if (fill.block > earliest) return { replan: fill.block }
+    if (fill.block > earliest) {
+      ctx.sales.intend(fill.block, id, lotAssets)
+      return { replan: fill.block }
+    }
     const order = fillOrder(user, fill, reserves, usdc)
     if ('refuse' in order) return nothing(order.refuse)
 
