@@ -33,6 +33,8 @@ export interface KeeperSpec {
   pollLedgers: number
   phase: number
   slippageBps: number
+  /** PROFIT_BASIS when the scenario sets one (else the daemon's default). */
+  profitBasis: 'oracle' | 'executable' | undefined
   /** CHANNEL_ACCOUNTS: its lanes are the operator and these. */
   channelAccounts: number
   latency: LatencyModel
@@ -94,6 +96,7 @@ export function keeperSpecs(s: Scenario, seed: number): KeeperSpec[] {
       pollLedgers,
       phase: Math.floor(keyedUniform(seed, 'poll-phase', index) * pollLedgers),
       slippageBps: o?.slippageBps ?? k.slippageBps,
+      profitBasis: o?.profitBasis ?? k.profitBasis,
       channelAccounts: o?.channelAccounts ?? k.channelAccounts,
       latency: o?.latency ?? k.latency,
       rpcFaultRate: o?.rpcFaultRate ?? k.rpcFaultRate,
@@ -351,6 +354,7 @@ export function keeperEnv(world: World, spec: KeeperSpec, executor: string | und
     POLL_INTERVAL: String(spec.pollIntervalSeconds),
     MIN_PROFIT: String(spec.minProfit),
     SLIPPAGE_BPS: String(spec.slippageBps),
+    ...(spec.profitBasis === undefined ? {} : { PROFIT_BASIS: spec.profitBasis }),
     CHANNEL_ACCOUNTS: String(spec.channelAccounts),
     ...(spec.bond > 0 ? { KEEPER_BOND: usdcText(usd(spec.bond)) } : {}),
     ...feeEnv(spec.fee),

@@ -151,7 +151,7 @@ export function validateScenario(input: unknown, file: string, doc?: { doc: Docu
 }
 
 /** The keeper settings a hostile keeper has no use for (it runs no keeper process). */
-const KEEPER_ONLY = ['minProfit', 'pollInterval', 'slippageBps', 'channelAccounts', 'latency', 'rpcFaultRate', 'path', 'fee'] as const
+const KEEPER_ONLY = ['minProfit', 'pollInterval', 'slippageBps', 'channelAccounts', 'profitBasis', 'latency', 'rpcFaultRate', 'path', 'fee'] as const
 
 /**
  * Hostile keepers and depositor adversaries that cannot run as written: settings of a keeper

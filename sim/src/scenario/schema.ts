@@ -161,6 +161,8 @@ const keeperSettings = {
   slippageBps: z.number().int().min(0).max(10_000),
   /** CHANNEL_ACCOUNTS: channel accounts besides the operator, each a submission lane (the daemon accepts 0 to 16). */
   channelAccounts: z.number().int().min(0).max(16),
+  /** PROFIT_BASIS: MIN_PROFIT of the lot at the oracle (the daemon's default) or of what the pools pay too. */
+  profitBasis: z.enum(['oracle', 'executable']),
 }
 
 /**
@@ -258,6 +260,7 @@ const keeperOverride = z
     pollInterval: keeperSettings.pollInterval.optional(),
     slippageBps: keeperSettings.slippageBps.optional(),
     channelAccounts: keeperSettings.channelAccounts.optional(),
+    profitBasis: keeperSettings.profitBasis.optional(),
     latency: latency.optional(),
     rpcFaultRate: fraction.optional(),
     path: z.enum(['atomic', 'two-step']).optional(),
@@ -522,6 +525,8 @@ export const scenarioSchema = z
         minProfit: keeperSettings.minProfit.default(1.02),
         pollInterval: keeperSettings.pollInterval.default(10),
         slippageBps: keeperSettings.slippageBps.default(300),
+        /** The daemon's PROFIT_BASIS (its default, oracle, when absent; no default written). */
+        profitBasis: keeperSettings.profitBasis.optional(),
         /** Channel accounts per keeper (its lanes: the operator and these), the daemon's default. */
         channelAccounts: keeperSettings.channelAccounts.default(4),
         /** Atomic (executor contract) or two-step (draw, fill, swap, return). */
