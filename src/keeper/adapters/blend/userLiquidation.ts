@@ -27,11 +27,11 @@
  */
 import type { Keypair } from '@stellar/stellar-sdk'
 import { addr, invoke, type Chain } from '../../../chain/index.js'
-import { AUCTION_RAMP_BLOCKS, type ConstantProductPool } from '../../../core/index.js'
+import { AUCTION_RAMP_BLOCKS } from '../../../core/index.js'
 import type { ExecutionPlan, FireContext, FireOutcome, PlanOutcome, PlanProgress, Result, Task } from '../../sdk/index.js'
 import { executionFee, makeResult, returnWithFee, type ExecutionFee, type FillSubmitOptions } from '../../sdk/index.js'
 import { tokenBalance } from '../../clients/token.js'
-import { planFill, planPartialFill, profitabilityAt, type FillPlan } from './auctionPlan.js'
+import { profitabilityAt, type FillPlan } from './auctionPlan.js'
 import type { BlendContext } from './context.js'
 import { ErrAlreadyFilled, ErrBadTask } from './errors.js'
 import { chooseLiquidationPercent } from './liquidationPercent.js'
@@ -39,41 +39,19 @@ import { failedTransaction, type FailureReason } from './failureBudget.js'
 import { fillSubmitOptions, oracleXlmPrice } from './fillFee.js'
 import type { Reserve } from './loadPool.js'
 import type { PriceData } from './oracle.js'
-import { fillRequests, encodeRequests, repayAmount } from './requests.js'
+import { encodeRequests } from './requests.js'
 import type { FillOrder, UserPlanData } from './plans.js'
 import { sellCollateral } from './sellCollateral.js'
 import { AuctionType, type AuctionData } from './storage.js'
 
-export type { FillOrder, UserPlanData } from './plans.js'
+import { fillOrder, fillValuation } from './fillValuation.js'
 import type { BlendTaskData } from './taskData.js'
-import type { SaleVenueRoute } from '../../dex/saleRoutes.js'
 
-/**
- * The vault books profit only against a draw of the keeper's, so a free lot (the bid has
- * decayed to nothing, block 400 on) is filled with the smallest draw there is: one stroop.
- */
-export const FREE_LOT_DRAW = 1n
-
-export function fillOrder(user: string, fill: FillPlan, reserves: ReadonlyMap<string, Reserve>, usdc: string): FillOrder | { refuse: string } {
-  const bidAssets = Object.keys(fill.bid)
-  if (bidAssets.some((a) => a !== usdc)) return { refuse: 'bid is not payable in USDC' }
-  const dRates = Object.fromEntries([...reserves].map(([a, r]) => [a, r.data.d_rate]))
-  const bRates = Object.fromEntries([...reserves].map(([a, r]) => [a, r.data.b_rate]))
-  const requests = fillRequests({ auctionType: AuctionType.UserLiquidation, user, percent: fill.percent, bid: fill.bid, lot: fill.lot, dRates, bRates })
-  const repay = bidAssets.reduce((s, a) => s + repayAmount(fill.bid[a]!, dRates[a]!), 0n)
-  return { drew: repay > 0n ? repay : FREE_LOT_DRAW, requests, lotAssets: Object.keys(fill.lot).filter((a) => a !== usdc) }
-}
+export type { FillOrder, UserPlanData } from './plans.js'
+export { fillOrder, FREE_LOT_DRAW, saleHeadroomBps } from './fillValuation.js'
 
 /** Blocks into a Blend v2 auction after which its bid costs nothing (the free-lot phase): the end of the core's curve. */
 export const FREE_LOT_BLOCKS = 2 * AUCTION_RAMP_BLOCKS
-
-/**
- * The part of SLIPPAGE_BPS kept free when sizing a fill, a quarter of it: the pool may move that
- * much against a sale (an arbitrage trade, another keeper's sale in the same ledger, the price
- * still falling) before the transaction lands, while its minimum output stays at the floor.
- * Under the oracle basis the sale must also cover the bid with that much to spare.
- */
-export const saleHeadroomBps = (slippageBps: number): number => Math.floor(slippageBps / 4)
 
 /** One auction of one user: a new auction of the same user (another start block) is other work. */
 export const auctionId = (user: string, auction: AuctionData): string => `${user}:${auction.block}`
@@ -91,19 +69,10 @@ const nothing = (note: string): Result => makeResult({ drew: 0n, proceeds: 0n, r
 export const lostRace = (err: ErrAlreadyFilled): Result =>
   makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: 0, success: false, note: err.message, lost: true, error: err })
 
-/** What valuing a fill of an auction starts from. */
-interface FillInputs {
-  auction: AuctionData
-  reserves: ReadonlyMap<string, Reserve>
-  prices: ReadonlyMap<string, PriceData>
-  fromBlock: number
-  usdc: string
-  /** The failure budget's cap on the percent. */
-  maxPercent: number
-}
 
 /** The engine-facing half of the Blend adapter for user liquidations. */
 export function userLiquidations(ctx: BlendContext) {
+  const { valueFill, fitBondLimit } = fillValuation(ctx)
   async function plan(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>): Promise<PlanOutcome<UserPlanData>> {
     const reader = ctx.reader(chain)
     const user = task.data.user
@@ -154,74 +123,6 @@ export function userLiquidations(ctx: BlendContext) {
     }
   }
 
-  /**
-   * The fill to plan: at executable prices when the sale's router is known, else at the oracle.
-   * `bondPercent`: at most this percent of the auction (a two-step draw within the bond limit).
-   */
-  async function valueFill(chain: Chain, v: FillInputs & { bondPercent?: number }): Promise<FillPlan | null> {
-    if (ctx.saleDepth === undefined) {
-      return planFill({
-        auction: v.auction,
-        reserves: v.reserves,
-        prices: v.prices,
-        minProfit: ctx.minProfit,
-        fromBlock: v.fromBlock,
-        ...(v.bondPercent === undefined ? {} : { percent: v.bondPercent }),
-      })
-    }
-    const lotAssets = [...v.auction.lot.keys()].filter((a) => a !== v.usdc)
-    const maxPercent = v.bondPercent === undefined ? v.maxPercent : Math.min(v.maxPercent, v.bondPercent)
-    const common = { ...v, maxPercent, minProfit: ctx.minProfit, slippageBps: ctx.slippageBps, basis: ctx.profitBasis, headroomBps: saleHeadroomBps(ctx.slippageBps) }
-    if (ctx.executor !== undefined && ctx.saleRoutes !== undefined) {
-      // The atomic path sells across every venue it knows, split where that pays more.
-      const mids = [...v.reserves.keys()]
-      const routes: Record<string, SaleVenueRoute[]> = {}
-      for (const asset of lotAssets) {
-        const found = await ctx.saleRoutes(chain, asset, v.usdc, mids)
-        // As the pools will be once this keeper's own sales for that ledger have run.
-        if (found.length > 0) routes[asset] = found.map((r) => ({ ...r, hops: r.hops.map((h) => ctx.sales.adjustHop(v.fromBlock, h)) }))
-      }
-      return planPartialFill({ ...common, pools: {}, routes })
-    }
-    const pools: Record<string, ConstantProductPool> = {}
-    for (const asset of lotAssets) {
-      const depth = await ctx.saleDepth(chain, asset, v.usdc)
-      // As the pool will be once this keeper's own sales for that ledger have run.
-      if (depth !== undefined) pools[asset] = ctx.sales.adjust(v.fromBlock, asset, depth)
-    }
-    return planPartialFill({ ...common, pools })
-  }
-
-  /**
-   * A two-step fill whose draw is within the registry's bond limit for this keeper (its
-   * `draw_limit`; a new draw above it is refused with BondTooSmall): `fill` when its draw fits or
-   * no limit is known, else the auction valued again at a percent scaled down to fit (a few
-   * tries, since the draw is not exactly proportional), else why there is none.
-   */
-  async function fitBondLimit(chain: Chain, user: string, v: FillInputs, fill: FillPlan): Promise<{ fill: FillPlan } | { skip: string }> {
-    const limit = await ctx.drawLimit?.()
-    if (limit === undefined) return { fill }
-    const first = fillOrder(user, fill, v.reserves, v.usdc)
-    if ('refuse' in first || first.drew <= limit) return { fill }
-    const above = `needs a two-step draw of ${first.drew} USDC stroops, above the registry's bond limit for this keeper (draw_limit ${limit})`
-    let percent = fill.percent
-    let drew = first.drew
-    for (let tries = 0; tries < 4; tries++) {
-      const next = Math.min(percent - 1, Number((BigInt(percent) * limit) / drew))
-      if (next < 1) break
-      const smaller = await valueFill(chain, { ...v, bondPercent: next })
-      if (smaller === null) return { skip: `${above}; no part within it clears MIN_PROFIT` }
-      const order = fillOrder(user, smaller, v.reserves, v.usdc)
-      if ('refuse' in order) return { skip: order.refuse }
-      if (order.drew <= limit) {
-        ctx.logger?.info({ user, percent: smaller.percent, drew: order.drew.toString(), drawLimit: limit.toString() }, 'two-step fill sized to the bond limit')
-        return { fill: smaller }
-      }
-      percent = smaller.percent
-      drew = order.drew
-    }
-    return { skip: `${above}: skipped; add bond to raise it` }
-  }
 
   function progress(plan: ExecutionPlan<UserPlanData>, ledger: number): PlanProgress {
     const { auction, reserves, prices } = plan.data
