@@ -46,6 +46,8 @@ export interface FillInputs {
   reserves: ReadonlyMap<string, Reserve>
   prices: ReadonlyMap<string, PriceData>
   fromBlock: number
+  /** The latest ledger the pool reads show: this keeper's sales reserved for later ledgers are taken off them. */
+  seen?: number
   usdc: string
   /** The failure budget's cap on the percent. */
   maxPercent: number
@@ -78,7 +80,7 @@ export function fillValuation(ctx: BlendContext) {
       for (const asset of lotAssets) {
         const found = await ctx.saleRoutes(chain, asset, v.usdc, mids)
         // As the pools will be once this keeper's own sales for that ledger have run.
-        if (found.length > 0) routes[asset] = found.map((r) => ({ ...r, hops: r.hops.map((h) => ctx.sales.adjustHop(v.fromBlock, h)) }))
+        if (found.length > 0) routes[asset] = found.map((r) => ({ ...r, hops: r.hops.map((h) => ctx.sales.adjustHop(v.fromBlock, h, v.seen)) }))
       }
       return planPartialFill({ ...common, pools: {}, routes })
     }
@@ -86,7 +88,7 @@ export function fillValuation(ctx: BlendContext) {
     for (const asset of lotAssets) {
       const depth = await ctx.saleDepth(chain, asset, v.usdc)
       // As the pool will be once this keeper's own sales for that ledger have run.
-      if (depth !== undefined) pools[asset] = ctx.sales.adjust(v.fromBlock, asset, depth)
+      if (depth !== undefined) pools[asset] = ctx.sales.adjust(v.fromBlock, asset, depth, v.seen)
     }
     return planPartialFill({ ...common, pools })
   }

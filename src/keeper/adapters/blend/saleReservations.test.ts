@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SaleReservations } from './saleReservations.js'
+import { KEEP_LEDGERS, SaleReservations } from './saleReservations.js'
 
 describe('SaleReservations', () => {
   const pool = { reserveIn: 1000n, reserveOut: 500n }
@@ -11,10 +11,14 @@ describe('SaleReservations', () => {
     expect(r.adjust(10, 'XLM', pool)).toEqual({ reserveIn: 1150n, reserveOut: 435n })
     expect(r.adjust(11, 'XLM', pool)).toBe(pool)
     expect(r.adjust(10, 'WBTC', pool)).toBe(pool)
-    // a later ledger's reservation forgets the earlier ones
     r.reserve(12, { XLM: { amountIn: 1n, out: 1n } })
-    expect(r.adjust(10, 'XLM', pool)).toBe(pool)
     expect(r.adjust(12, 'XLM', { reserveIn: 1n, reserveOut: 0n })).toEqual({ reserveIn: 2n, reserveOut: 0n })
+    // a valuation that has seen only ledger 9 counts every sale sent for 10..12
+    expect(r.adjust(12, 'XLM', pool, 9)).toEqual({ reserveIn: 1151n, reserveOut: 434n })
+    expect(r.adjust(12, 'XLM', pool, 10)).toEqual({ reserveIn: 1001n, reserveOut: 499n })
+    // reservations more than KEEP_LEDGERS old are forgotten
+    r.reserve(12 + KEEP_LEDGERS + 1, {})
+    expect(r.adjust(12, 'XLM', pool, 9)).toBe(pool)
   })
   it('takes a fill across venues off each pool it passes through, in the direction sold', () => {
     const r = new SaleReservations()

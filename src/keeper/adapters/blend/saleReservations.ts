@@ -1,11 +1,14 @@
 /**
  * A keeper's own sales into a pool, per ledger, so that two of its fills landing in the same
- * ledger do not both count on the depth the first one takes.
+ * ledger (or in ledgers the pool read does not show yet) do not both count on the depth the
+ * first one takes.
  *
  * Each fill that is about to be sent reserves what its lot will sell (amount in, amount out) in
  * the ledger it is sent for: per asset for a sale into the primary router's pair (`reserve`,
- * `adjust`), per pool and direction for a sale across venues (`reserveFlows`, `adjustHop`); every later valuation for that ledger sees the pool as it will be
- * after those sales (`adjust`). Valuing and reserving happen inside `exclusive`, one fill at a
+ * `adjust`), per pool and direction for a sale across venues (`reserveFlows`, `adjustHop`).
+ * A valuation for a ledger sees the pool as it will be after the sales reserved for that ledger
+ * and, given the latest ledger its pool read shows (`seen`), for every ledger after it: sales
+ * sent but not yet applied move the pool for the fills behind them, arbitrage or not. Valuing and reserving happen inside `exclusive`, one fill at a
  * time, so two fills fired together cannot both read the pool before either reserved. Other
  * keepers' sales cannot be known: a fill that meets one fails on the router's minimum output and
  * is re-planned (failureBudget.ts).
@@ -53,15 +56,29 @@ export class SaleReservations {
   }
   private tail: Promise<unknown> = Promise.resolve()
 
-  /** The pool `asset` sells into, as it will be in `ledger` after this keeper's reserved sales. */
-  adjust(ledger: number, asset: string, pool: ConstantProductPool): ConstantProductPool {
-    const sold = this.byLedger.get(ledger)?.get(asset)
+  /** What this keeper reserved under `key` for the ledgers after `seen` up to `ledger`. */
+  private pending(key: string, ledger: number, seen: number): Sale | undefined {
+    let sum: Sale | undefined
+    for (const [l, at] of this.byLedger) {
+      if (l <= seen || l > ledger) continue
+      const s = at.get(key)
+      if (s !== undefined) sum = { amountIn: (sum?.amountIn ?? 0n) + s.amountIn, out: (sum?.out ?? 0n) + s.out }
+    }
+    return sum
+  }
+
+  /**
+   * The pool `asset` sells into, as it will be in `ledger` after this keeper's reserved sales
+   * for it and for the ledgers after `seen` (default: those of `ledger` only).
+   */
+  adjust(ledger: number, asset: string, pool: ConstantProductPool, seen = ledger - 1): ConstantProductPool {
+    const sold = this.pending(asset, ledger, seen)
     return sold === undefined ? pool : this.moved(pool, sold)
   }
 
-  /** A pool of a route as it will be in `ledger` after this keeper's reserved sales through it (same direction). */
-  adjustHop(ledger: number, hop: RouteHop): RouteHop {
-    const sold = this.byLedger.get(ledger)?.get(flowKey(hop.id, hop.tokenIn))
+  /** A pool of a route as it will be in `ledger` after this keeper's reserved sales through it (same direction), as `adjust`. */
+  adjustHop(ledger: number, hop: RouteHop, seen = ledger - 1): RouteHop {
+    const sold = this.pending(flowKey(hop.id, hop.tokenIn), ledger, seen)
     if (sold === undefined) return hop
     const p = hop.pool
     if ('kind' in p) {
@@ -71,7 +88,7 @@ export class SaleReservations {
     return { ...hop, pool: this.moved(p, sold) }
   }
 
-  /** Records what a fill sent for `ledger` moves through each pool of its swaps; forgets ledgers before it. */
+  /** Records what a fill sent for `ledger` moves through each pool of its swaps (see `reserve`). */
   reserveFlows(ledger: number, flows: readonly { id: string; tokenIn: string; amountIn: bigint; out: bigint }[]): void {
     this.reserve(ledger, Object.fromEntries(flows.map((f) => [flowKey(f.id, f.tokenIn), { amountIn: f.amountIn, out: f.out }])))
   }
@@ -81,9 +98,9 @@ export class SaleReservations {
     return { reserveIn: pool.reserveIn + sold.amountIn, reserveOut: reserveOut > 0n ? reserveOut : 0n }
   }
 
-  /** Records the sales of a fill sent for `ledger`; forgets ledgers before it. */
+  /** Records the sales of a fill sent for `ledger`; forgets ledgers more than KEEP_LEDGERS before it. */
   reserve(ledger: number, sales: Readonly<Record<string, Sale>>): void {
-    for (const l of this.byLedger.keys()) if (l < ledger) this.byLedger.delete(l)
+    for (const l of this.byLedger.keys()) if (l < ledger - KEEP_LEDGERS) this.byLedger.delete(l)
     for (const l of this.intents.keys()) if (l < ledger) this.intents.delete(l)
     const at = this.byLedger.get(ledger) ?? new Map<string, Sale>()
     for (const [key, s] of Object.entries(sales)) {
@@ -100,6 +117,9 @@ export class SaleReservations {
     return run
   }
 }
+
+/** Reservations older than this many ledgers are forgotten: every pool read shows them by then. */
+export const KEEP_LEDGERS = 16
 
 /** A pool and the token sold into it: sales the other way do not deplete the same side. */
 const flowKey = (id: string, tokenIn: string) => `${id}>${tokenIn}`

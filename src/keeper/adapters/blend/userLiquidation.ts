@@ -99,7 +99,7 @@ export function userLiquidations(ctx: BlendContext) {
     const usdc = await ctx.usdc(chain)
     // Two-step: the draw needs a ledger of its own before the fill.
     const fromBlock = Math.max(latest.sequence + (path === 'two-step' ? 2 : 1), limits.notBefore, ctx.failures.poolsFrom(auction.lot.keys()))
-    const inputs = { auction, reserves, prices: prices.prices, fromBlock, usdc, maxPercent: limits.maxPercent }
+    const inputs = { auction, reserves, prices: prices.prices, fromBlock, seen: latest.sequence, usdc, maxPercent: limits.maxPercent }
     const valued = await valueFill(chain, inputs)
     if (valued === null) return { skip: 'auction never clears MIN_PROFIT at what the DEX pays' }
     // Two-step: a draw within the registry's bond limit (a smaller part of the auction, or none).
@@ -157,13 +157,15 @@ export function userLiquidations(ctx: BlendContext) {
     let bondSkip: string | undefined
     const lotAssets = [...auction.lot.keys()].filter((a) => a !== usdc)
     const fill = await ctx.sales.exclusive(async () => {
-      const inputs = { auction, reserves, prices: prices.prices, fromBlock: earliest, usdc, maxPercent: limits.maxPercent }
+      const inputs = { auction, reserves, prices: prices.prices, fromBlock: earliest, seen: latest.sequence, usdc, maxPercent: limits.maxPercent }
       let f = await valueFill(chain, inputs)
-      // Other fills of this keeper's planned for this ledger sell into the same pools: this one
-      // takes its share of what they can take (1/n of its own largest part), so each of them
+      // Other fills of this keeper's planned for this ledger sell into the same pools: where the
+      // pools would take all of this auction, it takes its share (1/n of it), so each of them
       // still lands in the first ledger it pays, rather than one whole and the rest a ledger on.
-      const sharing = f !== null && f.block === earliest ? ctx.sales.sharing(earliest, id, lotAssets) : 1
-      if (f !== null && sharing > 1 && f.percent > 1) {
+      // Where depth already bounds the part, the pools are thin: more, smaller sales would only
+      // meet each other (and other keepers') in them.
+      const sharing = f !== null && f.block === earliest && f.percent === 100 ? ctx.sales.sharing(earliest, id, lotAssets) : 1
+      if (f !== null && sharing > 1) {
         const share = await valueFill(chain, { ...inputs, maxPercent: Math.min(inputs.maxPercent, Math.ceil(f.percent / sharing)) })
         if (share !== null && share.block === earliest) f = share
       }
