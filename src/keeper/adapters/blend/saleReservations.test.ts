@@ -41,12 +41,16 @@ describe('SaleReservations', () => {
     r.intend(20, 'b', ['XLM', 'WETH'])
     r.intend(20, 'c', ['WBTC'])
     r.intend(21, 'd', ['XLM'])
-    expect(r.sharing(20, 'a', ['XLM'])).toBe(2)
+    // d, planned a ledger later, shares the pool too (the pools refill only through arbitrage)
+    expect(r.sharing(20, 'a', ['XLM'])).toBe(3)
+    expect(r.sharing(20, 'a', ['XLM'], 0)).toBe(2)
     expect(r.sharing(20, 'c', ['WBTC'])).toBe(1)
     expect(r.sharing(20, 'x', ['WETH'])).toBe(2)
+    // nothing planned before the ledger counts
+    expect(r.sharing(21, 'd', ['XLM'])).toBe(1)
     // a re-plan moves the intent; a settled plan no longer counts
     r.intend(21, 'b', ['XLM'])
-    expect(r.sharing(20, 'a', ['XLM'])).toBe(1)
+    expect(r.sharing(20, 'a', ['XLM'], 0)).toBe(1)
     expect(r.sharing(21, 'd', ['XLM'])).toBe(2)
     r.settled('b')
     expect(r.sharing(21, 'd', ['XLM'])).toBe(1)

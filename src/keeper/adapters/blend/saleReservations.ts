@@ -46,12 +46,16 @@ export class SaleReservations {
   }
 
   /**
-   * How many fills planned for `ledger` (plan `id`'s own included) sell one of `assets`: the
-   * number that share those pools in that ledger; 1 when only this one does.
+   * How many fills planned for `ledger` or the `window` ledgers after it (plan `id`'s own
+   * included) sell one of `assets`: the number that share those pools, which refill only as
+   * arbitrage trades back into them; 1 when only this one does.
    */
-  sharing(ledger: number, id: string, assets: readonly string[]): number {
+  sharing(ledger: number, id: string, assets: readonly string[], window = SHARING_WINDOW): number {
     let n = 1
-    for (const [other, theirs] of this.intents.get(ledger) ?? []) if (other !== id && theirs.some((a) => assets.includes(a))) n++
+    for (const [l, at] of this.intents) {
+      if (l < ledger || l > ledger + window) continue
+      for (const [other, theirs] of at) if (other !== id && theirs.some((a) => assets.includes(a))) n++
+    }
     return n
   }
   private tail: Promise<unknown> = Promise.resolve()
@@ -117,6 +121,9 @@ export class SaleReservations {
     return run
   }
 }
+
+/** Ledgers after a fill's own whose planned first fills share its pools with it. */
+export const SHARING_WINDOW = 2
 
 /** Reservations older than this many ledgers are forgotten: every pool read shows them by then. */
 export const KEEP_LEDGERS = 16

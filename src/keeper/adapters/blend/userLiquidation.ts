@@ -108,8 +108,9 @@ export function userLiquidations(ctx: BlendContext) {
     const fill = fitted.fill
     const order = fillOrder(user, fill, reserves, usdc)
     if ('refuse' in order) return { skip: order.refuse }
-    // Its sale shares the pools with this keeper's other fills planned for the same ledger.
-    ctx.sales.intend(fill.block, id, order.lotAssets)
+    // An auction's first fill shares the pools with this keeper's other first fills planned for
+    // the same ledger.
+    if (ctx.origins.left(id, auction) === 100) ctx.sales.intend(fill.block, id, order.lotAssets)
     return {
       key: `${AuctionType.UserLiquidation}:${user}`,
       targetLedger: fill.block,
@@ -159,12 +160,13 @@ export function userLiquidations(ctx: BlendContext) {
     const fill = await ctx.sales.exclusive(async () => {
       const inputs = { auction, reserves, prices: prices.prices, fromBlock: earliest, seen: latest.sequence, usdc, maxPercent: limits.maxPercent }
       let f = await valueFill(chain, inputs)
-      // Other fills of this keeper's planned for this ledger sell into the same pools: where the
-      // pools would take all of this auction, it takes its share (1/n of it), so each of them
-      // still lands in the first ledger it pays, rather than one whole and the rest a ledger on.
-      // Where depth already bounds the part, the pools are thin: more, smaller sales would only
-      // meet each other (and other keepers') in them.
-      const sharing = f !== null && f.block === earliest && f.percent === 100 ? ctx.sales.sharing(earliest, id, lotAssets) : 1
+      // The first fills of other auctions this keeper planned for this ledger sell into the same
+      // pools: an auction's first fill takes its share (1/n of its largest part), so each of
+      // them still lands in the first ledger it pays, rather than one whole and the rest a
+      // ledger on. Later parts are not shared: in thin pools more, smaller sales would only meet
+      // each other (and other keepers') there.
+      const first = ctx.origins.left(id, auction) === 100
+      const sharing = f !== null && f.block === earliest && first ? ctx.sales.sharing(earliest, id, lotAssets) : 1
       if (f !== null && sharing > 1) {
         const share = await valueFill(chain, { ...inputs, maxPercent: Math.min(inputs.maxPercent, Math.ceil(f.percent / sharing)) })
         if (share !== null && share.block === earliest) f = share
@@ -185,7 +187,7 @@ export function userLiquidations(ctx: BlendContext) {
     if (bondSkip !== undefined) return nothing(bondSkip)
     if (fill === null) return nothing('auction no longer clears MIN_PROFIT at what the DEX pays')
     if (fill.block > earliest) {
-      ctx.sales.intend(fill.block, id, lotAssets)
+      if (ctx.origins.left(id, auction) === 100) ctx.sales.intend(fill.block, id, lotAssets)
       return { replan: fill.block }
     }
     const order = fillOrder(user, fill, reserves, usdc)
