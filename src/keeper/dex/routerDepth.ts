@@ -5,30 +5,15 @@
  * a lot with these through the core's constant-product math instead of asking for one quote per
  * candidate fill.
  */
-import { addr, ContractError, read, type Chain } from '../../chain/index.js'
+import { read, type Chain } from '../../chain/index.js'
 import type { ConstantProductPool } from '../../core/index.js'
+import { pairFinder } from './saleRoutes.js'
 
 /** Reads the pool a router would sell `tokenIn` for `tokenOut` into; undefined when it has none. */
 export type PoolDepth = (chain: Chain, tokenIn: string, tokenOut: string) => Promise<ConstantProductPool | undefined>
 
 export function routerDepth(router: string): PoolDepth {
-  const pairs = new Map<string, { pair: string; token0: string } | null>()
-  async function pairOf(chain: Chain, a: string, b: string) {
-    const key = a < b ? `${a}:${b}` : `${b}:${a}`
-    const known = pairs.get(key)
-    if (known !== undefined) return known
-    let found: { pair: string; token0: string } | null
-    try {
-      const pair = await read<string>(chain, router, 'router_pair_for', [addr(a), addr(b)])
-      found = { pair, token0: await read<string>(chain, pair, 'token_0') }
-    } catch (err) {
-      // No pair for these tokens: a contract error of the router, not a node failure.
-      if (!(err instanceof ContractError)) throw err
-      found = null
-    }
-    pairs.set(key, found)
-    return found
-  }
+  const pairOf = pairFinder(router)
   return async (chain, tokenIn, tokenOut) => {
     const p = await pairOf(chain, tokenIn, tokenOut)
     if (p === null) return undefined

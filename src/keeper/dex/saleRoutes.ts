@@ -42,8 +42,8 @@ interface Pair {
   token0: string
 }
 
-/** The pair a router keeps for two tokens (cached: a router never moves a pair), or null. */
-function pairFinder(router: string) {
+/** The pair a router keeps for two tokens, with its `token_0` (cached: a router never moves a pair), or null when it has none. */
+export function pairFinder(router: string) {
   const pairs = new Map<string, Pair | null>()
   return async (chain: Chain, a: string, b: string): Promise<Pair | null> => {
     const key = a < b ? `${a}:${b}` : `${b}:${a}`
