@@ -69,7 +69,6 @@ const nothing = (note: string): Result => makeResult({ drew: 0n, proceeds: 0n, r
 export const lostRace = (err: ErrAlreadyFilled): Result =>
   makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: 0, success: false, note: err.message, lost: true, error: err })
 
-
 /** The engine-facing half of the Blend adapter for user liquidations. */
 export function userLiquidations(ctx: BlendContext) {
   const { valueFill, fitBondLimit } = fillValuation(ctx)
@@ -109,7 +108,7 @@ export function userLiquidations(ctx: BlendContext) {
     const order = fillOrder(user, fill, reserves, usdc)
     if ('refuse' in order) return { skip: order.refuse }
     // An auction's first fill shares the pools with this keeper's other first fills planned for
-    // the same ledger.
+    // the same ledger or the two after it (SaleReservations.sharing).
     if (ctx.origins.left(id, auction) === 100) ctx.sales.intend(fill.block, id, order.lotAssets)
     return {
       key: `${AuctionType.UserLiquidation}:${user}`,
@@ -160,10 +159,10 @@ export function userLiquidations(ctx: BlendContext) {
     const fill = await ctx.sales.exclusive(async () => {
       const inputs = { auction, reserves, prices: prices.prices, fromBlock: earliest, seen: latest.sequence, usdc, maxPercent: limits.maxPercent }
       let f = await valueFill(chain, inputs)
-      // The first fills of other auctions this keeper planned for this ledger sell into the same
-      // pools: an auction's first fill takes its share (1/n of its largest part), so each of
-      // them still lands in the first ledger it pays, rather than one whole and the rest a
-      // ledger on. Later parts are not shared: in thin pools more, smaller sales would only meet
+      // The first fills of other auctions this keeper planned for this ledger or the two after it
+      // sell into the same pools: an auction's first fill takes its share (1/n of its largest
+      // part), so each of them still lands in the first ledger it pays, rather than one whole and
+      // the rest a ledger on. Later parts are not shared: in thin pools more, smaller sales would only meet
       // each other (and other keepers') there.
       const first = ctx.origins.left(id, auction) === 100
       const sharing = f !== null && f.block === earliest && first ? ctx.sales.sharing(earliest, id, lotAssets) : 1
