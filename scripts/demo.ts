@@ -223,8 +223,14 @@ async function main(): Promise<void> {
         `share price ${fmt7(priceBefore)} -> ${fmt7(await price())}; ${fmt7(await vault.lockedProfit())} USDC of the profit still locked, ` +
           `unlocking into the price over ${after.lockEnd - after.lockStart} s from the last booking`,
       )
+      // The chain books a fill as soon as it lands; its keeper folds the fee in once it has read
+      // the transaction back. Wait a few seconds for every keeper with a fill to have done so.
+      const keepers = await registry.getKeepers()
+      const filled = new Set(keepers.filter((k) => k.successfulFills > 0).map((k) => k.name))
+      const rewardOf = (name: string) => daemons[Number(name.replace('demo-keeper-', '')) - 1]?.state.rewards.total ?? 0n
+      for (let waited = 0; waited < 10 && [...filled].some((name) => rewardOf(name) === 0n); waited++) await sleep(500)
       const rewards = new Map(daemons.map((d, i) => [`demo-keeper-${i + 1}`, d.state.rewards.total]))
-      for (const k of await registry.getKeepers()) {
+      for (const k of keepers) {
         say(
           `  ${k.name}: executions ${k.totalExecutions}, fills ${k.successfulFills}, profit to the vault ${fmt7(k.totalProfit)}, ` +
             `keeper fees earned ${fmt7(rewards.get(k.name) ?? 0n)}, avg response ${k.avgResponseTimeMs} ms`,
