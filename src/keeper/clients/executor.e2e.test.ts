@@ -10,20 +10,18 @@
 import { Address, Operation, TransactionBuilder, rpc, xdr, type Keypair } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../../sandbox/ts/launch.js'
-import { ContractError, addr, contractErrorCodeInEvents, i128, invoke, u32 } from '../../chain/index.js'
+import { ContractError, addr, contractErrorCodeInEvents, i128 } from '../../chain/index.js'
 import { mulDiv, SCALAR_12 } from '../../core/index.js'
 import { deployExecutor, quoteOut, type World, deployWorld } from '../../world/index.js'
 import { minProfitScaled, planFill, type FillPlan } from '../adapters/blend/auctionPlan.js'
-import { chooseLiquidationPercent } from '../adapters/blend/liquidationPercent.js'
-import { loadAuction, loadPool, type Reserve } from '../adapters/blend/loadPool.js'
-import { loadOraclePrices } from '../adapters/blend/oracle.js'
+import { loadAuction, type Reserve } from '../adapters/blend/loadPool.js'
 import { RequestType, fillRequests, type Request } from '../adapters/blend/requests.js'
-import { valuationReserves } from '../adapters/blend/scan.js'
 import { AuctionType, auctionKey, instanceKey, type AuctionData } from '../adapters/blend/storage.js'
 import { ExecutorContract, ExecutorErrorCode, encodeFlashCall, type ExecutorLiquidation, type ExecutorSwap } from './executor.js'
 import { RegistryContract, RegistryErrorCode } from './registry.js'
 import { tokenBalance } from './token.js'
 import { VaultContract } from './vault.js'
+import { openAuction as openAuctionOf, valuation as valuationOf } from '../../../test/keeper/auctionSetup.js'
 
 const UNIT = 10_000_000n
 
@@ -65,36 +63,8 @@ describe('executor contract end to end (sandbox, real Blend v2)', () => {
   const weth = () => world.asset('WETH').contract
   const usdc = () => world.usdc.contract
 
-  /** Reserves accrued to now and oracle prices, as the keeper values an auction. */
-  async function valuation(users: string[]) {
-    const snap = await loadPool(sandbox.server, world.blend.pool, users)
-    const prices = await loadOraclePrices(world.chain, snap.config.oracle, snap.reserveList)
-    const latest = await sandbox.server.getLatestLedger()
-    const now = BigInt(Math.max(Math.floor(Date.now() / 1000), Number(latest.closeTime ?? 0)))
-    const reserves = valuationReserves(snap.reserves, snap.config.bstop_rate, now)
-    return { snap, prices, reserves, latest: latest.sequence }
-  }
-
-  /** Opens the user's liquidation auction at a percent the pool accepts and reads it back. */
-  async function openAuction(user: string): Promise<AuctionData> {
-    const { snap, prices, reserves } = await valuation([user])
-    const positions = snap.positions.get(user)!
-    const v = { reserveList: snap.reserveList, reserves, prices: prices.prices, oracleDecimals: prices.decimals }
-    const percent = chooseLiquidationPercent(v, positions)
-    expect(percent, 'the borrower is liquidatable').toBeDefined()
-    const bid = [...positions.liabilities.keys()].map((i) => addr(snap.reserveList[i]!))
-    const lot = [...positions.collateral.keys()].map((i) => addr(snap.reserveList[i]!))
-    await invoke(world.chain, keeper, world.blend.pool, 'new_auction', [
-      u32(AuctionType.UserLiquidation),
-      addr(user),
-      xdr.ScVal.scvVec(bid),
-      xdr.ScVal.scvVec(lot),
-      u32(percent!),
-    ])
-    const auction = await loadAuction(sandbox.server, world.blend.pool, AuctionType.UserLiquidation, user)
-    expect(auction).toBeDefined()
-    return auction!
-  }
+  const valuation = (users: string[]) => valuationOf(sandbox.server, world, users)
+  const openAuction = (user: string) => openAuctionOf(sandbox.server, world, keeper, user)
 
   /**
    * The first profitable ledger of the auction (MIN_PROFIT 1.02), the request list for a full
