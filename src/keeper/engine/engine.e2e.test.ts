@@ -11,6 +11,8 @@ import { startSandbox, type Sandbox } from '../../../sandbox/ts/launch.js'
 import { deployExecutor, deployWorld, type World } from '../../world/index.js'
 import { RegistryContract } from '../clients/registry.js'
 import { tokenBalance } from '../clients/token.js'
+import { auctionKey, AuctionType } from '../adapters/blend/storage.js'
+import type { ExecutionView } from './book.js'
 import { VaultContract } from '../clients/vault.js'
 import { parseConfig } from '../config/index.js'
 import { startDaemon, type Daemon } from '../daemon.js'
@@ -73,11 +75,19 @@ describe('execution engine end to end (atomic path, several auctions at once)', 
     const latest = (await sandbox.server.getLatestLedger()).sequence
     if (firstTarget - 5 > latest) await sandbox.closeLedgers(firstTarget - 5 - latest)
 
-    const done = await until(
-      'every execution finished',
-      () => {
+    // Done when no auction is left in the pool and the keeper's state (refreshed once a cycle)
+    // shows every fill the registry counted, booked. An auction filled in parts gets its next part
+    // planned after the earlier part lands, and the adapter reports its `returned` step before the
+    // execution's result is booked.
+    const auctionKeys = world.borrowers.map((b) => auctionKey(world.blend.pool, AuctionType.UserLiquidation, b.address))
+    const booked = (e: ExecutionView) => (e.stage === 'returned' && e.result !== null) || e.stage === 'lost' || e.stage === 'abandoned'
+    await until(
+      'every auction filled and every execution booked',
+      async () => {
+        const open = (await sandbox.server.getLedgerEntries(...auctionKeys)).entries.length
         const all = d.state.executions
-        return all.length >= planned.length && all.every((e) => ['returned', 'lost', 'abandoned'].includes(e.stage)) ? all : undefined
+        const fills = (await registry.getKeeper(executor.contractId)).successfulFills
+        return open === 0 && all.length >= planned.length && all.length === fills && all.every(booked) ? true : undefined
       },
       120_000,
     ).catch(async (err) => {
@@ -86,7 +96,9 @@ describe('execution engine end to end (atomic path, several auctions at once)', 
       console.log(d.state.cycles, d.state.recovery)
       throw err
     })
-    for (const e of done) {
+    await d.stop()
+    const sent = d.state.executions
+    for (const e of sent) {
       expect(e.stage, `${e.label}: ${e.note}`).toBe('returned')
       const at = (s: string) => e.history.find((h) => h.stage === s)?.ledger
       // draw, fill, swap and return in one ledger (one transaction): nothing outstanding across ledgers
@@ -95,8 +107,8 @@ describe('execution engine end to end (atomic path, several auctions at once)', 
       // in the first profitable ledger, or the one after
       expect(at('filled')! - e.targetLedger).toBeLessThanOrEqual(1)
     }
-    const onTime = done.filter((e) => e.history.find((h) => h.stage === 'filled')!.ledger === e.targetLedger).length
-    console.log(`[engine e2e] ${done.length} auctions, ${onTime} filled in the planned ledger, planned ${planned.map((e) => e.plannedAt - dropLedger).join('/')} ledgers after the drop`)
+    const onTime = sent.filter((e) => e.history.find((h) => h.stage === 'filled')!.ledger === e.targetLedger).length
+    console.log(`[engine e2e] ${sent.length} fills, ${onTime} filled in the planned ledger, planned ${planned.map((e) => e.plannedAt - dropLedger).join('/')} ledgers after the drop`)
 
     // The poll loop kept scanning while the auctions ripened, and never overran.
     expect(d.state.cycles.count).toBeGreaterThan(cyclesAtPlan)
@@ -105,17 +117,17 @@ describe('execution engine end to end (atomic path, several auctions at once)', 
     // The books: profit booked (the gross less the keeper's fee on each flash draw), nothing
     // outstanding, the executor's record; the fees are the keeper's rewards, paid to the executor.
     const after = await vault.getState()
-    const profit = done.reduce((s, e) => s + (e.result ? BigInt(e.result.profit) : 0n), 0n)
-    const rewards = done.reduce((s, e) => s + (e.result?.reward ?? 0n), 0n)
+    const profit = sent.reduce((s, e) => s + (e.result ? BigInt(e.result.profit) : 0n), 0n)
+    const rewards = sent.reduce((s, e) => s + (e.result?.reward ?? 0n), 0n)
     expect(profit).toBeGreaterThan(0n)
     expect(rewards).toBeGreaterThan(0n)
     expect(after.totalProfit - before.totalProfit).toBe(profit - rewards)
-    expect(d.state.rewards).toEqual({ total: rewards, payments: done.length })
+    expect(d.state.rewards).toEqual({ total: rewards, payments: sent.length })
     expect(await tokenBalance(world.chain, world.usdc.contract, executor.contractId)).toBe(rewards)
     expect(after.activeLiq).toBe(0n)
     expect(await vault.getKeeperDraw(executor.contractId)).toBe(0n)
     const record = await registry.getKeeper(executor.contractId)
-    expect(record.successfulFills).toBe(done.length)
+    expect(record.successfulFills).toBe(sent.length)
     expect(record.hasActiveDraw).toBe(false)
   }, 300_000)
 })
