@@ -80,6 +80,12 @@ export interface Chain {
   instructionLeeway: number
   clock: ChainClock
   /**
+   * Resolves when a ledger newer than the latest one known closes (a keeper's ledger clock);
+   * rejects when `signal` aborts. A transaction lands only when a ledger closes, so result polls
+   * wake then rather than waiting out `retry.pollIntervalMs` (which stays the longest wait).
+   */
+  nextLedger?: ((signal: AbortSignal) => Promise<unknown>) | undefined
+  /**
    * Told of every TRY_AGAIN_LATER answer to a send (the node did not queue the envelope: its
    * source account already has a transaction queued): `tries` counts them for this envelope.
    */

@@ -123,7 +123,7 @@ export async function sendAndPoll(chain: Chain, tx: Transaction, opts: SendOptio
         if (feeBump !== undefined && feeBump.outcome !== 'refused') followed.unshift(feeBump.hash)
       }
     }
-    await chain.clock.sleep(chain.retry.pollIntervalMs)
+    await untilNextPoll(chain)
   }
   // Timed out: resolve by hash before anything is retried.
   let latest: rpc.Api.GetLatestLedgerResponse
@@ -189,6 +189,15 @@ async function sendWithRetry(chain: Chain, tx: Transaction, hash: string): Promi
     if (contractCode !== undefined) throw new ContractError(contractCode, { details: `rejected ${hash}` })
     throw new TransactionRejectedError(code, { details: hash })
   }
+}
+
+/** Until the next result poll: the next ledger close when the chain knows one, at most `retry.pollIntervalMs`. */
+async function untilNextPoll(chain: Chain): Promise<void> {
+  if (chain.nextLedger === undefined) return chain.clock.sleep(chain.retry.pollIntervalMs)
+  const stop = new AbortController()
+  const closed = chain.nextLedger(stop.signal).catch(() => undefined)
+  await Promise.race([chain.clock.sleep(chain.retry.pollIntervalMs), closed])
+  stop.abort()
 }
 
 /**

@@ -98,6 +98,23 @@ describe('submit', () => {
     expect(now).toBeGreaterThanOrEqual(1_700_000_002_000)
   })
 
+  it('looks for the result when the next ledger closes, not after the poll interval', async () => {
+    const { server, calls } = fakeNode({ send: ['PENDING'], get: ['NOT_FOUND', 'NOT_FOUND', 'SUCCESS'] })
+    // A poll interval that never ends: only the ledger closes move the polls on.
+    const clock = { now: () => 1_700_000_000_000, sleep: (ms: number) => (ms === 60_000 ? new Promise<void>(() => {}) : Promise.resolve()) }
+    const waits: AbortSignal[] = []
+    const chain = {
+      ...createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server, retry: { ...fast, pollIntervalMs: 60_000 }, clock }),
+      nextLedger: async (signal: AbortSignal) => void waits.push(signal),
+    }
+    const res = await submit(chain, kp, op)
+    expect(res.attempts).toBe(1)
+    expect(calls.send).toBe(1)
+    // One wait per poll that found nothing, each given up once the poll moved on.
+    expect(waits.length).toBe(2)
+    expect(waits.every((w) => w.aborted)).toBe(true)
+  })
+
   it('resolves a timed-out submission by its hash before retrying', async () => {
     // Poll window of 0 s: the loop times out at once, then the hash lookup finds it included.
     const { server, calls } = fakeNode({ send: ['PENDING'], get: ['SUCCESS'] })
