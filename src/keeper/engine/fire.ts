@@ -45,6 +45,7 @@ export class Firer {
         e.plan = { ...e.plan, targetLedger: outcome.replan }
         e.firing = false
         book.move(e, isDueAt(e.plan, book.latest) ? 'due' : 'planned')
+        this.p.logger.info({ adapter: e.adapterName, key: e.plan.key, targetLedger: outcome.replan, latest: book.latest }, 'execution re-planned')
         this.p.emit('plan', `${e.adapterName}: ${e.label}: prices moved, fill re-planned at ledger ${outcome.replan}`, {
           adapter: e.adapterName,
           key: e.plan.key,
