@@ -13,7 +13,6 @@ import type { Reserve } from './loadPool.js'
 import type { PriceData } from './oracle.js'
 import type { AuctionData } from './storage.js'
 import type { FillOrder } from './plans.js'
-import { ledgerMemo } from './ledgerMemo.js'
 import { fillRequests, repayAmount } from './requests.js'
 import { AuctionType } from './storage.js'
 
@@ -56,11 +55,6 @@ export interface FillInputs {
 
 /** The fill valuation of an adapter's context (`valueFill`, `fitBondLimit`). */
 export function fillValuation(ctx: BlendContext) {
-  // The routes read for one pool read's ledger (`seen`), shared by every fill valued against it:
-  // fills fired together read the venues once and see them at the same ledger, so this keeper's
-  // reservations for the ledgers after it come off exactly once.
-  const routesAt = ledgerMemo<SaleVenueRoute[]>()
-
   /**
    * The fill to plan: at executable prices when the sale's router is known, else at the oracle.
    * `bondPercent`: at most this percent of the auction (a two-step draw within the bond limit).
@@ -84,8 +78,7 @@ export function fillValuation(ctx: BlendContext) {
       const mids = [...v.reserves.keys()]
       const routes: Record<string, SaleVenueRoute[]> = {}
       for (const asset of lotAssets) {
-        const read = () => ctx.saleRoutes!(chain, asset, v.usdc, mids)
-        const found = await (v.seen === undefined ? read() : routesAt(v.seen, `${asset}>${v.usdc}:${mids.join(',')}`, read))
+        const found = await ctx.saleRoutes(chain, asset, v.usdc, mids)
         // As the pools will be once this keeper's own sales for that ledger have run.
         if (found.length > 0) routes[asset] = found.map((r) => ({ ...r, hops: r.hops.map((h) => ctx.sales.adjustHop(v.fromBlock, h, v.seen)) }))
       }
