@@ -84,7 +84,7 @@ export interface Chain {
    * rejects when `signal` aborts. A transaction lands only when a ledger closes, so result polls
    * wake then rather than waiting out `retry.pollIntervalMs` (which stays the longest wait).
    */
-  nextLedger?: ((signal: AbortSignal) => Promise<unknown>) | undefined
+  nextClose?: ((signal: AbortSignal) => Promise<unknown>) | undefined
   /**
    * Told of every TRY_AGAIN_LATER answer to a send (the node did not queue the envelope: its
    * source account already has a transaction queued): `tries` counts them for this envelope.

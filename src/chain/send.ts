@@ -193,9 +193,9 @@ async function sendWithRetry(chain: Chain, tx: Transaction, hash: string): Promi
 
 /** Until the next result poll: the next ledger close when the chain knows one, at most `retry.pollIntervalMs`. */
 async function untilNextPoll(chain: Chain): Promise<void> {
-  if (chain.nextLedger === undefined) return chain.clock.sleep(chain.retry.pollIntervalMs)
+  if (chain.nextClose === undefined) return chain.clock.sleep(chain.retry.pollIntervalMs)
   const stop = new AbortController()
-  const closed = chain.nextLedger(stop.signal).catch(() => undefined)
+  const closed = chain.nextClose(stop.signal).catch(() => undefined)
   await Promise.race([chain.clock.sleep(chain.retry.pollIntervalMs), closed])
   stop.abort()
 }

@@ -105,7 +105,7 @@ describe('submit', () => {
     const waits: AbortSignal[] = []
     const chain = {
       ...createChain({ rpcUrl: 'http://x', networkPassphrase: Networks.TESTNET, server, retry: { ...fast, pollIntervalMs: 60_000 }, clock }),
-      nextLedger: async (signal: AbortSignal) => void waits.push(signal),
+      nextClose: async (signal: AbortSignal) => void waits.push(signal),
     }
     const res = await submit(chain, kp, op)
     expect(res.attempts).toBe(1)

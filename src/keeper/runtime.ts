@@ -292,7 +292,9 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
   })
   // Transaction results are looked for as soon as the clock sees a ledger close (a harness's own
   // clock keeps the chain client's timed polls).
-  if (opts.clock === undefined) chain.nextLedger = (signal) => (seenLedger === 0 ? new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true })) : clock.waitFor(seenLedger + 1, signal))
+  // Before the first ledger is seen there is no "next" one: the timed poll alone.
+  const untilAborted = (signal: AbortSignal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }))
+  if (opts.clock === undefined) chain.nextClose = (signal) => (seenLedger === 0 ? untilAborted(signal) : clock.waitFor(seenLedger + 1, signal))
   const work = new InFlight()
   const usdc = config.usdcContract
   const ledgerReader = chain.server as Partial<LedgerReader>
