@@ -7,6 +7,7 @@ import { rpc, scValToNative, type xdr } from '@stellar/stellar-sdk'
 import type { Chain } from '../chain/connection.js'
 import { ChainError, ContractError } from '../chain/errors.js'
 import { simulateReadAt } from '../chain/simulate.js'
+import { withLazyLatestLedger } from '../chain/latestLedger.js'
 import { ChainReadError, describeError } from './errors.js'
 
 /** The calls of `rpc.Server` the auditor uses. */
@@ -29,7 +30,7 @@ const REQUIRED: readonly (keyof AuditRpc)[] = ['simulateTransaction', 'getEvents
 /** Resolves an `AuditTarget` to a server and a passphrase. @throws ChainReadError */
 export async function connect(target: AuditTarget): Promise<AuditConnection> {
   if (typeof target === 'string') {
-    const server = new rpc.Server(target, { allowHttp: target.startsWith('http://') })
+    const server = withLazyLatestLedger(new rpc.Server(target, { allowHttp: target.startsWith('http://') }))
     const network = await call('getNetwork', () => server.getNetwork())
     return { server, networkPassphrase: network.passphrase }
   }

@@ -1,6 +1,7 @@
 import { Account, Keypair, rpc, xdr } from '@stellar/stellar-sdk'
 import { ConnectionError, connectionFailureReason, isSocketErrorCode } from './errors.js'
 import type { ChainFees } from './fees.js'
+import { withLazyLatestLedger } from './latestLedger.js'
 
 /** The subset of `rpc.Server` the pipeline uses (lets unit tests substitute a fake node). */
 export type RpcLike = Pick<
@@ -193,7 +194,7 @@ export function withConnectionErrors<S extends object>(server: S, url: string, o
  */
 export function createChain(p: CreateChainParameters): Chain {
   const server =
-    p.server ?? withConnectionErrors(new rpc.Server(p.rpcUrl, { allowHttp: p.allowHttp ?? p.rpcUrl.startsWith('http://') }), p.rpcUrl)
+    p.server ?? withConnectionErrors(withLazyLatestLedger(new rpc.Server(p.rpcUrl, { allowHttp: p.allowHttp ?? p.rpcUrl.startsWith('http://') })), p.rpcUrl)
   return {
     server,
     networkPassphrase: p.networkPassphrase,

@@ -39,6 +39,7 @@ export { prepareWrite, sendSigned, type EnvelopeSigner, type PreparedWrite } fro
 export * from './records/index.js'
 export { ConnectionError, connectionFailureReason } from './errors.js'
 export { withConnectionErrors } from './connection.js'
+export { lazyLatestLedger, withLazyLatestLedger } from './latestLedger.js'
 export { ledgerKeyId, nativeBalance, plainAccountEntry, type LedgerReader } from './ledgerEntries.js'
 export {
   DEFAULT_LEDGER_MS,

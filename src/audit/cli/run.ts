@@ -4,6 +4,7 @@
  * `--interval-ledgers` ledgers until the signal aborts it, optionally serving Prometheus metrics.
  */
 import { rpc } from '@stellar/stellar-sdk'
+import { withLazyLatestLedger } from '../../chain/latestLedger.js'
 import { audit } from '../audit.js'
 import { ChainReadError } from '../errors.js'
 import { call, connect, type AuditConnection } from '../rpc.js'
@@ -54,7 +55,7 @@ function auditOptions(opts: CliOptions): AuditOptions {
 const addressesOf = (opts: CliOptions) => ({ vault: opts.vault, registry: opts.registry, ...(opts.usdc === undefined ? {} : { usdc: opts.usdc }) })
 
 function server(opts: CliOptions): rpc.Server {
-  return new rpc.Server(opts.rpcUrl, { allowHttp: opts.rpcUrl.startsWith('http://'), headers: opts.rpcHeaders })
+  return withLazyLatestLedger(new rpc.Server(opts.rpcUrl, { allowHttp: opts.rpcUrl.startsWith('http://'), headers: opts.rpcHeaders }))
 }
 
 /** Audits once; `conn` is reused by `--watch`. @throws ChainReadError */

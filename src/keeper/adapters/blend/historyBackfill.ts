@@ -15,6 +15,7 @@ import { borrowerEventFilters, borrowerOf, type EventsReader } from './borrowerE
 import type { RpcStats } from './rpcStats.js'
 import { withConnectionErrors } from '../../../chain/connection.js'
 import { eventPages } from '../../../chain/events.js'
+import { withLazyLatestLedger } from '../../../chain/latestLedger.js'
 
 export interface BackfillRange {
   /** First ledger wanted; undefined: the oldest the history node holds. */
@@ -82,7 +83,7 @@ export class HistoryBackfill {
     this.server =
       o.server ??
       // A node it cannot reach fails as a ConnectionError naming the (masked) URL and the socket's code.
-      withConnectionErrors(new rpc.Server(o.url, { allowHttp: o.url.startsWith('http:'), timeout: o.timeoutMs ?? 15_000 }), o.url, { label: urlForLogs(o.url) })
+      withConnectionErrors(withLazyLatestLedger(new rpc.Server(o.url, { allowHttp: o.url.startsWith('http:'), timeout: o.timeoutMs ?? 15_000 })), o.url, { label: urlForLogs(o.url) })
   }
 
   /** The range still to read, if any. */
