@@ -41,9 +41,11 @@ export {
 
 export {
   bestPartialFill,
+  routesKey,
   valuePartialFill,
   type BestPartialFillParameters,
   type PartialFillValuation,
+  type SaleCache,
 } from './auction/bestPartialFill.js'
 
 export { constantProductOut, POOL_FEE_DENOM, POOL_FEE_KEEP, type ConstantProductPool } from './dex/constantProductOut.js'

@@ -1,4 +1,4 @@
-import { bestSale, type SaleRoute } from '../dex/bestSale.js'
+import { bestSale, type BestSaleReturnType, type SaleRoute } from '../dex/bestSale.js'
 import { constantProductOut, type ConstantProductPool } from '../dex/constantProductOut.js'
 import { InvalidInputError, InvalidPriceError } from '../errors.js'
 import { SCALAR_12, SCALAR_7 } from '../fixed/constants.js'
@@ -56,6 +56,37 @@ export type BestPartialFillParameters = {
   fromBlock?: number
   /** Largest percent to consider, 1..100 (default 100): lower after a fill failed on slippage. */
   maxPercent?: number
+  /**
+   * Sales already worked out (see {@link SaleCache}), shared by valuations of the same venues:
+   * the search meets the same amount many times (every block after the lot's ramp sells the
+   * same lot). A fresh one is used per call when absent.
+   */
+  saleCache?: SaleCache
+}
+
+/**
+ * `bestSale` answers by the state of the routes and the amount sold: a key holds every pool's
+ * reserves (or balances, weights, fee and cap), so one cache may serve any valuation whose
+ * routes are in that state, and never answers for another.
+ */
+export type SaleCache = Map<string, BestSaleReturnType>
+
+/** The state of a lot asset's routes, as a cache key (`SaleCache`). */
+export function routesKey(routes: readonly SaleRoute[]): string {
+  return routes
+    .map((r) => r.hops.map((h) => ('kind' in h ? `w${h.balanceIn},${h.balanceOut},${h.weightIn},${h.weightOut},${h.fee},${h.maxIn ?? ''}` : `c${h.reserveIn},${h.reserveOut}`)).join('>'))
+    .join('|')
+}
+
+/** `bestSale(amount, routes)` through `cache` under the routes' key. */
+function cachedSale(cache: SaleCache, key: string, amount: bigint, routes: readonly SaleRoute[]): BestSaleReturnType {
+  const k = `${key}#${amount}`
+  let sale = cache.get(k)
+  if (sale === undefined) {
+    sale = bestSale(amount, routes)
+    cache.set(k, sale)
+  }
+  return sale
 }
 
 /** One fill of `percent` at `block`, valued at the oracle and at what the pools pay. */
@@ -86,6 +117,9 @@ export type PartialFillValuation = {
   feasible: boolean
 }
 
+/** A valuation's sale cache and its routes' keys per lot asset (worked out once per call). */
+export type SaleMemo = { cache: SaleCache; keys: Record<string, string> }
+
 /** One part of a lot asset's sale: `amountIn` sold on route `route`, paying `out`, refused below `minOut`. */
 export type SalePart = { route: number; amountIn: bigint; out: bigint; minOut: bigint }
 
@@ -98,7 +132,7 @@ function oracleOutOf(amount: bigint, quote: AuctionAssetQuote, proceedsQuote: Pi
 }
 
 /** The valuation of filling `percent` of the auction at `block` (see {@link bestPartialFill}). */
-export function valuePartialFill(p: BestPartialFillParameters, block: number, percent: number): PartialFillValuation {
+export function valuePartialFill(p: BestPartialFillParameters, block: number, percent: number, memo?: SaleMemo): PartialFillValuation {
   const { filled } = scaleAuction({ auction: p.auction, block, percent })
   const lotValue = auctionValue(filled.lot, p.lotQuotes, 'floor')
   const bidCost = auctionValue(filled.bid, p.bidQuotes, 'ceil')
@@ -121,7 +155,7 @@ export function valuePartialFill(p: BestPartialFillParameters, block: number, pe
     const minOut = slippageFloor(oracleOut, p.slippageBps)
     const routes = p.routes?.[asset]
     if (routes !== undefined) {
-      const sale = bestSale(underlying, routes)
+      const sale = memo === undefined ? bestSale(underlying, routes) : cachedSale(memo.cache, memo.keys[asset] ?? (memo.keys[asset] = routesKey(routes)), underlying, routes)
       if (sale.parts.length === 0) {
         slippageOk = false
         sales[asset] = { amountIn: underlying, out: 0n, minOut, parts: [] }
@@ -218,6 +252,7 @@ export function bestPartialFill(p: BestPartialFillParameters): PartialFillValuat
   if (!Number.isInteger(maxPercent) || maxPercent < 1 || maxPercent > 100)
     throw new InvalidInputError('maxPercent must be an integer in 1..100.', `maxPercent = ${maxPercent}`)
   const from = Math.max(p.fromBlock ?? p.auction.block, p.auction.block)
+  const memo: SaleMemo = { cache: p.saleCache ?? new Map(), keys: {} }
   // Nothing can be feasible before the whole auction clears minProfit at oracle prices (the
   // oracle test is the same for every percent but for rounding, which favours 100 %).
   const oracleFirst = firstProfitableBlock({ auction: p.auction, percent: 100, lotQuotes: p.lotQuotes, bidQuotes: p.bidQuotes, minProfit: p.minProfit, fromBlock: from })
@@ -225,7 +260,7 @@ export function bestPartialFill(p: BestPartialFillParameters): PartialFillValuat
   const last = Math.max(oracleFirst.block, p.auction.block + END)
   let block: number | undefined
   for (let b = oracleFirst.block; b <= last; b++) {
-    if (valuePartialFill(p, b, 1).feasible || valuePartialFill(p, b, maxPercent).feasible) {
+    if (valuePartialFill(p, b, 1, memo).feasible || valuePartialFill(p, b, maxPercent, memo).feasible) {
       block = b
       break
     }
@@ -234,14 +269,14 @@ export function bestPartialFill(p: BestPartialFillParameters): PartialFillValuat
   if ((p.basis ?? 'executable') === 'oracle') {
     // The largest feasible percent: the most of the auction taken at the first ledger it pays.
     for (let percent = maxPercent; percent >= 1; percent--) {
-      const v = valuePartialFill(p, block, percent)
+      const v = valuePartialFill(p, block, percent, memo)
       if (v.feasible) return v
     }
     return null
   }
   let best: PartialFillValuation | null = null
   for (let percent = 1; percent <= maxPercent; percent++) {
-    const v = valuePartialFill(p, block, percent)
+    const v = valuePartialFill(p, block, percent, memo)
     if (v.feasible && (best === null || v.profit >= best.profit)) best = v
   }
   return best
