@@ -7,11 +7,13 @@
 #     otherwise Debian's rustc-web + rust-web-src + lld, see contracts/README.md)
 #   - Debian's chromium, the browser the dashboard's end-to-end tests and the sim's report page
 #     tests drive through playwright-core
+#   - Debian's slurm-wlm (slurmctld, slurmd, the sbatch/squeue/scontrol clients) and munge, which
+#     scripts/slurm/slurm.e2e.test.ts runs as a one-node cluster of its own to check deploy/slurm/
 #   - sdk-flows (not part of all): the Python and Go SDK flows of sandbox/sdk-flows, a venv in
 #     target/sdk-flows/venv with requirements.txt's pinned packages and the Go flow built to
 #     target/sdk-flows/go-flow (its modules from go.mod/go.sum into the default module cache);
 #     needs python3 (>= 3.9, with venv) and go (>= 1.25) on PATH
-# Usage: scripts/setup.sh [node|npm|wasm|browser|sdk-flows|all]   (default all)
+# Usage: scripts/setup.sh [node|npm|wasm|browser|slurm|sdk-flows|all]   (default all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -65,6 +67,12 @@ setup_browser() {
   apt_install_missing "the browser tests" chromium
 }
 
+setup_slurm() {
+  # Nothing is configured here: the end-to-end test starts munged, slurmctld and slurmd with a
+  # slurm.conf and munge key of its own in a temporary directory, not the system's services.
+  apt_install_missing "the Slurm sweep test" slurm-wlm munge
+}
+
 setup_sdk_flows() {
   local dir=target/sdk-flows req=sandbox/sdk-flows/python/requirements.txt
   mkdir -p "$dir"
@@ -93,7 +101,8 @@ case "$what" in
   npm) setup_npm ;;
   wasm) setup_wasm ;;
   browser) setup_browser ;;
+  slurm) setup_slurm ;;
   sdk-flows) setup_sdk_flows ;;
-  all) setup_npm; setup_wasm; setup_browser ;;
-  *) log "unknown target: $what (expected node, npm, wasm, browser, sdk-flows or all)"; exit 2 ;;
+  all) setup_npm; setup_wasm; setup_browser; setup_slurm ;;
+  *) log "unknown target: $what (expected node, npm, wasm, browser, slurm, sdk-flows or all)"; exit 2 ;;
 esac
