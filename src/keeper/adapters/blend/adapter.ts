@@ -36,6 +36,7 @@ import { DEFAULT_FAILURE_BUDGET, FailureBudget } from './failureBudget.js'
 import { SaleReservations } from './saleReservations.js'
 import { AuctionOrigins } from './auctionOrigins.js'
 import { chooseLiquidationPercent } from './liquidationPercent.js'
+import { ledgerMemo } from './ledgerMemo.js'
 import { loadAuction, loadPool } from './loadPool.js'
 import { loadOraclePrices } from './oracle.js'
 import { positionsText } from './poolState.js'
@@ -223,6 +224,7 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     }
   }
 
+  const poolReads = ledgerMemo<{ fresh: Awaited<ReturnType<typeof loadPool>>; prices: Awaited<ReturnType<typeof loadOraclePrices>> }>()
   const ctx: BlendContext = {
     pool: p.pool,
     minProfit,
@@ -250,11 +252,15 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     openUserAuction,
     async freshValuation(chain, scan) {
       const reader = readerOf(chain, p.reader)
-      const [fresh, prices, latest] = await Promise.all([
-        loadPool(reader, p.pool, [], { reserveList: scan.snapshot.reserveList }),
-        loadOraclePrices(chain, scan.snapshot.config.oracle, scan.snapshot.reserveList),
-        reader.getLatestLedger(),
-      ])
+      const latest = await reader.getLatestLedger()
+      // One read of the pool and the prices per ledger, shared by every plan and fire valued in it.
+      const { fresh, prices } = await poolReads(latest.sequence, scan.snapshot.reserveList.join(','), async () => {
+        const [fresh, prices] = await Promise.all([
+          loadPool(reader, p.pool, [], { reserveList: scan.snapshot.reserveList }),
+          loadOraclePrices(chain, scan.snapshot.config.oracle, scan.snapshot.reserveList),
+        ])
+        return { fresh, prices }
+      })
       // The pool accrues to the ledger's close time; a network that travelled in time is ahead.
       const at = BigInt(Math.max(Math.floor(now() / 1000), Number(latest.closeTime ?? 0)))
       const reserves = valuationReserves(fresh.reserves, fresh.config.bstop_rate, at)

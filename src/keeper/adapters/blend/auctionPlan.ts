@@ -11,6 +11,7 @@ import {
   scaleAuction,
   type AuctionData as CoreAuctionData,
   type AuctionQuotes,
+  type SaleCache,
 } from '../../../core/index.js'
 import type { SwapVenue } from '../../clients/executor.js'
 import type { SaleVenueRoute } from '../../dex/saleRoutes.js'
@@ -167,6 +168,8 @@ export function planPartialFill(p: PlanInputs & {
   /** What must reach MIN_PROFIT (core `bestPartialFill`): the oracle value, or what the pools pay too. */
   basis?: 'oracle' | 'executable'
   maxPercent?: number
+  /** Sales worked out for these venues' state (core `SaleCache`), shared by valuations. */
+  saleCache?: SaleCache
 }): FillPlan | null {
   const { lotQuotes, bidQuotes } = auctionQuotes(AuctionType.UserLiquidation, p.auction, p.reserves, p.prices)
   const usdcPrice = p.prices.get(p.usdc)
@@ -185,6 +188,7 @@ export function planPartialFill(p: PlanInputs & {
     ...(p.headroomBps === undefined ? {} : { headroomBps: p.headroomBps }),
     fromBlock: p.fromBlock,
     ...(p.maxPercent === undefined ? {} : { maxPercent: p.maxPercent }),
+    ...(p.saleCache === undefined ? {} : { saleCache: p.saleCache }),
   })
   if (best === null) return null
   return {

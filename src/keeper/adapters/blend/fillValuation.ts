@@ -5,7 +5,7 @@
  * the registry's bond limit.
  */
 import type { Chain } from '../../../chain/index.js'
-import type { ConstantProductPool } from '../../../core/index.js'
+import type { ConstantProductPool, SaleCache } from '../../../core/index.js'
 import type { SaleVenueRoute } from '../../dex/saleRoutes.js'
 import { planFill, planPartialFill, type FillPlan } from './auctionPlan.js'
 import type { BlendContext } from './context.js'
@@ -13,6 +13,7 @@ import type { Reserve } from './loadPool.js'
 import type { PriceData } from './oracle.js'
 import type { AuctionData } from './storage.js'
 import type { FillOrder } from './plans.js'
+import { ledgerMemo } from './ledgerMemo.js'
 import { fillRequests, repayAmount } from './requests.js'
 import { AuctionType } from './storage.js'
 
@@ -55,6 +56,18 @@ export interface FillInputs {
 
 /** The fill valuation of an adapter's context (`valueFill`, `fitBondLimit`). */
 export function fillValuation(ctx: BlendContext) {
+  // The routes as read at one pool read's ledger (`seen`), shared by every fill valued against it:
+  // the venues are read once a ledger, not once per fill, sharing re-valuation and bond fit.
+  const routesAt = ledgerMemo<SaleVenueRoute[]>()
+  const depthAt = ledgerMemo<ConstantProductPool | undefined>()
+  // Sales worked out for the venues as read at one ledger (keyed by their state, so exact).
+  let sales: { ledger: number | undefined; cache: SaleCache } = { ledger: undefined, cache: new Map() }
+  const saleCache = (seen: number | undefined): SaleCache => {
+    if (seen === undefined) return new Map()
+    if (sales.ledger !== seen) sales = { ledger: seen, cache: new Map() }
+    return sales.cache
+  }
+
   /**
    * The fill to plan: at executable prices when the sale's router is known, else at the oracle.
    * `bondPercent`: at most this percent of the auction (a two-step draw within the bond limit).
@@ -78,15 +91,17 @@ export function fillValuation(ctx: BlendContext) {
       const mids = [...v.reserves.keys()]
       const routes: Record<string, SaleVenueRoute[]> = {}
       for (const asset of lotAssets) {
-        const found = await ctx.saleRoutes(chain, asset, v.usdc, mids)
+        const read = () => ctx.saleRoutes!(chain, asset, v.usdc, mids)
+        const found = await (v.seen === undefined ? read() : routesAt(v.seen, `${asset}>${v.usdc}:${mids.join(',')}`, read))
         // As the pools will be once this keeper's own sales for that ledger have run.
         if (found.length > 0) routes[asset] = found.map((r) => ({ ...r, hops: r.hops.map((h) => ctx.sales.adjustHop(v.fromBlock, h, v.seen)) }))
       }
-      return planPartialFill({ ...common, pools: {}, routes })
+      return planPartialFill({ ...common, pools: {}, routes, saleCache: saleCache(v.seen) })
     }
     const pools: Record<string, ConstantProductPool> = {}
     for (const asset of lotAssets) {
-      const depth = await ctx.saleDepth(chain, asset, v.usdc)
+      const read = () => ctx.saleDepth!(chain, asset, v.usdc)
+      const depth = await (v.seen === undefined ? read() : depthAt(v.seen, `${asset}>${v.usdc}`, read))
       // As the pool will be once this keeper's own sales for that ledger have run.
       if (depth !== undefined) pools[asset] = ctx.sales.adjust(v.fromBlock, asset, depth, v.seen)
     }
