@@ -258,11 +258,29 @@ export function bestPartialFill(p: BestPartialFillParameters): PartialFillValuat
   const oracleFirst = firstProfitableBlock({ auction: p.auction, percent: 100, lotQuotes: p.lotQuotes, bidQuotes: p.bidQuotes, minProfit: p.minProfit, fromBlock: from })
   if (oracleFirst === null) return null
   const last = Math.max(oracleFirst.block, p.auction.block + END)
+  const feasibleAt = (b: number) => valuePartialFill(p, b, 1, memo).feasible || valuePartialFill(p, b, maxPercent, memo).feasible
   let block: number | undefined
-  for (let b = oracleFirst.block; b <= last; b++) {
-    if (valuePartialFill(p, b, 1, memo).feasible || valuePartialFill(p, b, maxPercent, memo).feasible) {
+  // While the lot ramps up, a later ledger sells more into the same pools: every ledger is tried.
+  const plateau = p.auction.block + AUCTION_RAMP_BLOCKS
+  for (let b = oracleFirst.block; b <= Math.min(last, plateau - 1); b++) {
+    if (feasibleAt(b)) {
       block = b
       break
+    }
+  }
+  // From the end of the ramp on, the lot (and so every sale) stays the same and the bid only
+  // falls: at each percent, once a fill is feasible it stays so. The first such ledger is found
+  // by bisection, the same ledger the ledger-by-ledger search finds.
+  if (block === undefined) {
+    let lo = Math.max(oracleFirst.block, plateau)
+    let hi = last
+    if (lo <= hi && feasibleAt(hi)) {
+      while (lo < hi) {
+        const mid = lo + Math.floor((hi - lo) / 2)
+        if (feasibleAt(mid)) hi = mid
+        else lo = mid + 1
+      }
+      block = lo
     }
   }
   if (block === undefined) return null

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { bestPartialFill, routesKey, valuePartialFill, type BestPartialFillParameters, type PartialFillValuation, type SaleCache } from './bestPartialFill.js'
 import type { SaleRoute } from '../dex/bestSale.js'
 
-/** The search as it was before sales were cached: every valuation works its sale out again. */
+/** The search as it was: every ledger in turn, every valuation working its sale out again. */
 function uncached(p: BestPartialFillParameters): PartialFillValuation | null {
   const from = Math.max(p.fromBlock ?? p.auction.block, p.auction.block)
   const maxPercent = p.maxPercent ?? 100
@@ -29,7 +29,7 @@ function uncached(p: BestPartialFillParameters): PartialFillValuation | null {
 
 const cp = (reserveIn: bigint, reserveOut: bigint) => ({ reserveIn, reserveOut })
 
-describe('bestPartialFill: the sale cache', () => {
+describe('bestPartialFill: the search against a plain ledger-by-ledger one (sale cache, bisection after the ramp)', () => {
   const instance = fc.record({
     bid: fc.bigInt({ min: 1_0000000n, max: 10_000_0000000n }),
     lot: fc.bigInt({ min: 1_0000000n, max: 100_000_0000000n }),
@@ -77,7 +77,17 @@ describe('bestPartialFill: the sale cache', () => {
         expect(bestPartialFill({ ...p, saleCache: cache })).toEqual(uncached(p))
         expect(bestPartialFill(p)).toEqual(uncached(p))
       }),
-      { numRuns: 30 },
+      { numRuns: 40 },
+    )
+  })
+
+  it('finds the same first ledger after the ramp, where it bisects (thin pools, fills late on the curve)', () => {
+    fc.assert(
+      fc.property(instance, fc.integer({ min: 150, max: 420 }), (i, from) => {
+        const p = { ...params({ ...i, from, depths: i.depths.map((d) => d / 50n + 1_0000000n) }) }
+        expect(bestPartialFill(p)).toEqual(uncached(p))
+      }),
+      { numRuns: 40 },
     )
   })
 
