@@ -106,7 +106,9 @@ export class SimRpc {
     return this.call('getHealth', '', () => this.p.server.getHealth())
   }
   getLatestLedger() {
-    return this.call('getLatestLedger', '', () => this.p.server.getLatestLedger()).then((l) => this.seen(l, l.sequence, l.closeTime))
+    // The latest ledger only changes at a close: one answer per ledger (it carries the whole
+    // ledger's close meta, which the node encodes and the client parses on every request).
+    return this.call('getLatestLedger', '', () => this.p.server.getLatestLedger(), 'getLatestLedger').then((l) => this.seen(l, l.sequence, l.closeTime))
   }
   getLedgers(req: Parameters<rpc.Server['getLedgers']>[0]) {
     return this.call('getLedgers', JSON.stringify(req), () => this.p.server.getLedgers(req))
