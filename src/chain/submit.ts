@@ -1,4 +1,5 @@
 import {
+  Account,
   Address,
   Operation,
   StrKey,
@@ -201,7 +202,7 @@ async function prepareSoroban(
   inclusionFee: number,
 ): Promise<Prepared> {
   let raw = (await newBuilder(chain, source, inclusionFee)).addOperation(op).setTimebounds(0, maxTimeOf(chain)).build()
-  let sim = await simulateOrThrow(chain, raw, options.nonRootAuth === true ? 'record_allow_nonroot' : undefined)
+  const sim = await simulateOrThrow(chain, raw, options.nonRootAuth === true ? 'record_allow_nonroot' : undefined)
 
   const auth = sim.result?.auth ?? []
   const needsSigning = auth.some(hasAddressCredentials)
@@ -219,12 +220,15 @@ async function prepareSoroban(
       if (!signer) throw new ChainError('missing signer for authorization', { details: addr })
       signed.push(await authorizeEntry(entry, signer, validUntil, chain.networkPassphrase))
     }
-    // Re-simulate with the signed entries so the footprint holds the nonces and the resources
-    // cover signature verification.
+    // No second simulation: the recording one already holds each entry's nonce in its footprint
+    // (signing keeps the recorded nonce) and charges an emulated signature check for every
+    // address it recorded, and its size estimate leaves room for the signatures
+    // (soroban-simulation's default adjustment). The signed entries replace the recorded ones.
     const invoke = xdr.expectUnionVariant(op.body, 'invokeHostFunction').invokeHostFunctionOp
     const withAuth = Operation.invokeHostFunction({ func: invoke.hostFunction, auth: signed })
-    raw = (await newBuilder(chain, source, inclusionFee)).addOperation(withAuth).setTimebounds(0, maxTimeOf(chain)).build()
-    sim = await simulateOrThrow(chain, raw)
+    // The same sequence number as the transaction simulated (its account as read then).
+    const account = new Account(source.publicKey(), (BigInt(raw.sequence) - 1n).toString())
+    raw = new TransactionBuilder(account, { fee: String(inclusionFee), networkPassphrase: chain.networkPassphrase }).addOperation(withAuth).setTimebounds(0, maxTimeOf(chain)).build()
   }
   const tx = rpc.assembleTransaction(raw, sim).build()
   return { tx, resourceFee: BigInt(sim.minResourceFee) }
