@@ -2,7 +2,8 @@ import { Asset, Keypair, Networks, Operation } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
 import { accountQueueNode } from '../../test/chain/accountQueueNode.js'
 import { createChain } from './connection.js'
-import { SubmissionLanes, channelKeypairs } from './lanes.js'
+import { SubmissionLanes, channelKeypairs, isOutOfXlm } from './lanes.js'
+import { TransactionRejectedError } from './errors.js'
 import { submit } from './submit.js'
 
 describe('channel accounts', () => {
@@ -49,6 +50,35 @@ describe('SubmissionLanes', () => {
     expect(sources[0]).toBe(op.publicKey())
     expect(signers[0]).toEqual([])
     expect(signers.slice(1, 3)).toEqual([[op.publicKey()], [op.publicKey()]])
+  })
+})
+
+describe('SubmissionLanes: a channel out of XLM', () => {
+  it('is refilled while its lane is held, and the refused submission still fails; the operator lane and other errors are not', async () => {
+    const op = Keypair.random()
+    const [channel] = channelKeypairs(op, 1)
+    const lanes = new SubmissionLanes(op, [channel!])
+    const refilled: string[] = []
+    let heldDuringRefill = false
+    lanes.refillWith(async (lane) => {
+      refilled.push(lane.source.publicKey())
+      // Both lanes are taken now: the operator's by the first submission, the channel's by the refill.
+      heldDuringRefill = await Promise.race([lanes.run(async () => false), new Promise<boolean>((r) => setTimeout(() => r(true), 20))])
+    })
+    const dry = () => Promise.reject(new TransactionRejectedError('txInsufficientBalance'))
+    let releaseOperator: () => void = () => {}
+    const operatorBusy = lanes.run((lane) => new Promise<string>((r) => (releaseOperator = () => r(lane.source.publicKey()))))
+    await expect(lanes.run(dry)).rejects.toThrow('txInsufficientBalance')
+    expect(refilled).toEqual([channel!.publicKey()])
+    expect(heldDuringRefill).toBe(true)
+    releaseOperator()
+    expect(await operatorBusy).toBe(op.publicKey())
+    // The operator's own lane: nothing to refill it from.
+    await expect(lanes.run(dry)).rejects.toThrow('txInsufficientBalance')
+    expect(refilled).toHaveLength(1)
+    // Another refusal is not a dry account.
+    expect(isOutOfXlm(new TransactionRejectedError('txBadSeq'))).toBe(false)
+    expect(isOutOfXlm(new Error('txInsufficientBalance'))).toBe(false)
   })
 })
 

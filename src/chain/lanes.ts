@@ -11,7 +11,7 @@
  */
 import { Keypair, Operation, hash } from '@stellar/stellar-sdk'
 import type { Chain } from './connection.js'
-import { ConnectionError } from './errors.js'
+import { ConnectionError, TransactionRejectedError } from './errors.js'
 import { submit, type SubmitOptions } from './submit.js'
 
 /** The `n` channel accounts of `operator`, derived from its secret seed. */
@@ -55,10 +55,16 @@ export interface Lane {
   options: SubmitOptions
 }
 
+/** Whether the network refused a transaction because its source account cannot pay the fee. */
+export function isOutOfXlm(err: unknown): boolean {
+  return err instanceof TransactionRejectedError && err.result === 'txInsufficientBalance'
+}
+
 export class SubmissionLanes {
   private readonly lanes: Lane[]
   private readonly busy: boolean[]
   private waiting: Array<() => void> = []
+  private refill: ((lane: Lane) => Promise<void>) | undefined
 
   constructor(
     readonly operator: Keypair,
@@ -96,6 +102,16 @@ export class SubmissionLanes {
     return added
   }
 
+  /**
+   * What to do when the network refuses a channel's transaction because the channel cannot pay
+   * its fee (txInsufficientBalance): e.g. send it XLM from the operator. The lane is held until
+   * it is done, so no other submission meets the empty account; the refused submission still
+   * fails. Without it a dry channel fails every transaction it is given.
+   */
+  refillWith(refill: (lane: Lane) => Promise<void>): void {
+    this.refill = refill
+  }
+
   /** Runs `f` on a free lane (waiting for one when all are busy) and frees it afterwards. */
   async run<T>(f: (lane: Lane) => Promise<T>): Promise<T> {
     let i = this.busy.indexOf(false)
@@ -104,8 +120,12 @@ export class SubmissionLanes {
       i = this.busy.indexOf(false)
     }
     this.busy[i] = true
+    const lane = this.lanes[i]!
     try {
-      return await f(this.lanes[i]!)
+      return await f(lane)
+    } catch (err) {
+      if (i > 0 && this.refill !== undefined && isOutOfXlm(err)) await this.refill(lane).catch(() => undefined)
+      throw err
     } finally {
       this.busy[i] = false
       this.waiting.shift()?.()

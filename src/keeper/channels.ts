@@ -5,14 +5,16 @@
  * set-up is retried in the background with a doubling delay until it succeeds or the keeper
  * stops; the channels then join the running lanes.
  */
-import type { Keypair } from '@stellar/stellar-sdk'
+import { Asset, Operation, type Keypair } from '@stellar/stellar-sdk'
 import type { Logger } from 'pino'
-import { SubmissionLanes, channelKeypairs, ensureChannels, type Chain } from '../chain/index.js'
+import { SubmissionLanes, channelKeypairs, ensureChannels, submit, type Chain } from '../chain/index.js'
 import { InFlight } from './inflight.js'
 
 /** First retry delay after a failed set-up (ms); each later one doubles, up to `CHANNEL_RETRY_MAX_MS`. */
 export const CHANNEL_RETRY_FIRST_MS = 5_000
 export const CHANNEL_RETRY_MAX_MS = 60_000
+/** XLM the operator sends a channel account whose transaction was refused for want of a fee. */
+export const CHANNEL_REFILL_XLM = '5'
 
 export interface ChannelLanesOptions {
   chain: Chain
@@ -56,6 +58,16 @@ function errText(err: unknown): string {
  */
 export async function startChannelLanes(o: ChannelLanesOptions): Promise<ChannelLanes> {
   const lanes = new SubmissionLanes(o.operator)
+  // A channel pays the fees of what it sends: one that ran dry is topped up from the operator.
+  lanes.refillWith(async (lane) => {
+    const destination = lane.source.publicKey()
+    try {
+      await submit(o.chain, o.operator, [Operation.payment({ destination, asset: Asset.native(), amount: CHANNEL_REFILL_XLM })])
+      o.logger.info({ channel: destination, xlm: CHANNEL_REFILL_XLM }, 'channel account out of XLM: topped up from the operator')
+    } catch (err) {
+      o.logger.warn({ channel: destination, err: errText(err) }, 'channel account out of XLM and the operator could not top it up')
+    }
+  })
   const channels = channelKeypairs(o.operator, o.count)
   if (channels.length === 0) return { lanes, ready: Promise.resolve(), stop: () => {}, idle: async () => {} }
   const ensure = o.ensure ?? ((c: readonly Keypair[]) => ensureChannels(o.chain, o.operator, c))
