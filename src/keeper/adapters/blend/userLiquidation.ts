@@ -43,6 +43,7 @@ import { encodeRequests } from './requests.js'
 import type { FillOrder, UserPlanData } from './plans.js'
 import { sellCollateral } from './sellCollateral.js'
 import { AuctionType, type AuctionData } from './storage.js'
+import type { ScanResult } from './scan.js'
 
 import { fillOrder, fillValuation } from './fillValuation.js'
 import type { BlendTaskData } from './taskData.js'
@@ -69,6 +70,19 @@ const nothing = (note: string): Result => makeResult({ drew: 0n, proceeds: 0n, r
 export const lostRace = (err: ErrAlreadyFilled): Result =>
   makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: 0, success: false, note: err.message, lost: true, error: err })
 
+const scannedAuctions = new WeakMap<ScanResult, Map<string, AuctionData>>()
+
+/** The user's auction as the scan read it (undefined when it read none). */
+function scannedAuction(scan: ScanResult, user: string): AuctionData | undefined {
+  let byUser = scannedAuctions.get(scan)
+  if (byUser === undefined) {
+    byUser = new Map()
+    for (const b of scan.borrowers) if (b.auction !== undefined) byUser.set(b.user, b.auction)
+    scannedAuctions.set(scan, byUser)
+  }
+  return byUser.get(user)
+}
+
 /** The engine-facing half of the Blend adapter for user liquidations. */
 export function userLiquidations(ctx: BlendContext) {
   const { valueFill, fitBondLimit } = fillValuation(ctx)
@@ -84,12 +98,14 @@ export function userLiquidations(ctx: BlendContext) {
       const opened = await ctx.openUserAuction(chain, keypair, user, percent, scan)
       if (opened !== 'open') return { skip: opened }
     }
-    const auction = await ctx.loadAuction(reader, AuctionType.UserLiquidation, user)
+    const { reserves, prices, latest } = await ctx.freshValuation(chain, scan)
+    // The scan read the open auctions; at the same ledger its entry is this ledger's, no read needed.
+    const scanned = task.data.hasAuction && scan.snapshot.latestLedger === latest.sequence ? scannedAuction(scan, user) : undefined
+    const auction = scanned ?? (await ctx.loadAuction(reader, AuctionType.UserLiquidation, user))
     if (auction === undefined) {
       const error = new ErrAlreadyFilled(user, 'no open auction')
       return { skip: error.message, error }
     }
-    const { reserves, prices, latest } = await ctx.freshValuation(chain, scan)
     const path = ctx.executor === undefined ? 'two-step' : 'atomic'
     const id = auctionId(user, auction)
     ctx.origins.left(id, auction)
