@@ -10,7 +10,7 @@ mod rpc;
 #[cfg(test)]
 mod tests;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 fn main() {
@@ -63,7 +63,7 @@ fn run(mut cfg: node::config::Config) -> Result<(), String> {
     }
     let (server, port) = rpc::transport::bind(&cfg.host, cfg.port)?;
     let base_url = format!("http://{}:{port}", cfg.host);
-    let ctx = Arc::new(rpc::dispatch::Ctx { node: Mutex::new(node), base_url: base_url.clone() });
+    let ctx = Arc::new(rpc::dispatch::Ctx::new(node, base_url.clone()));
     let _acceptor = rpc::transport::serve(server, ctx.clone());
 
     if !cfg.manual {

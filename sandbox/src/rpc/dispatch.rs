@@ -12,14 +12,40 @@ use serde_json::{json, Value};
 use soroban_env_host::xdr::{
     LedgerKey, Limits, ReadXdr,
 };
+use std::collections::BTreeMap;
 use std::sync::Mutex;
+use std::time::Instant;
 
 pub struct Ctx {
     pub node: Mutex<Node>,
     pub base_url: String,
+    /// Per method: requests answered and the time each held the node (`sandbox_requestStats`).
+    pub stats: Mutex<BTreeMap<String, MethodStats>>,
+}
+
+#[derive(Default, Clone, Copy)]
+pub struct MethodStats {
+    pub count: u64,
+    pub nanos: u128,
 }
 
 impl Ctx {
+    pub fn new(node: Node, base_url: String) -> Ctx {
+        Ctx { node: Mutex::new(node), base_url, stats: Mutex::new(BTreeMap::new()) }
+    }
+
+    /// `sandbox_requestStats`: per method, the requests answered and the milliseconds they held
+    /// the node, since it started (or since the last call with `{"reset": true}`).
+    fn request_stats(&self, p: &Value) -> Value {
+        let mut stats = self.stats.lock().unwrap_or_else(|e| e.into_inner());
+        let out: serde_json::Map<String, Value> =
+            stats.iter().map(|(m, s)| (m.clone(), json!({ "count": s.count, "ms": s.nanos as f64 / 1e6 }))).collect();
+        if p.get("reset").and_then(|r| r.as_bool()) == Some(true) {
+            stats.clear();
+        }
+        Value::Object(out)
+    }
+
     /// The node, even after a request panicked while holding it (that request failed; the
     /// state it left is still the best there is).
     pub fn lock(&self) -> std::sync::MutexGuard<'_, Node> {
@@ -76,7 +102,10 @@ pub fn handle(ctx: &Ctx, req: &Value) -> Value {
         return RpcError::InvalidRequest("missing method".into()).to_json(&id);
     };
     let p = req.get("params").cloned().unwrap_or(Value::Null);
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Request::parse(method, &p).and_then(|r| dispatch(ctx, r))))
+    if method == "sandbox_requestStats" {
+        return json!({ "jsonrpc": "2.0", "id": id, "result": ctx.request_stats(&p) });
+    }
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Request::parse(method, &p).and_then(|r| dispatch(ctx, method, r))))
         .unwrap_or_else(|_| Err(RpcError::Internal(format!("{method} panicked; the node keeps running"))));
     match result {
         Ok(v) => json!({ "jsonrpc": "2.0", "id": id, "result": v }),
@@ -84,8 +113,20 @@ pub fn handle(ctx: &Ctx, req: &Value) -> Value {
     }
 }
 
-pub fn dispatch(ctx: &Ctx, r: Request) -> Result<Value, RpcError> {
+pub fn dispatch(ctx: &Ctx, method: &str, r: Request) -> Result<Value, RpcError> {
     let mut node = ctx.lock();
+    let started = Instant::now();
+    let out = answer(ctx, &mut node, r);
+    let held = started.elapsed().as_nanos();
+    drop(node);
+    let mut stats = ctx.stats.lock().unwrap_or_else(|e| e.into_inner());
+    let s = stats.entry(method.to_string()).or_default();
+    s.count += 1;
+    s.nanos += held;
+    out
+}
+
+fn answer(ctx: &Ctx, node: &mut Node, r: Request) -> Result<Value, RpcError> {
     match r {
         Request::GetHealth => Ok(json!({
             "status": "healthy",
@@ -119,10 +160,10 @@ pub fn dispatch(ctx: &Ctx, r: Request) -> Result<Value, RpcError> {
             }))
         }
         Request::GetFeeStats => Ok(crate::history::feestats::get_fee_stats(&node.chain.ledgers)),
-        Request::GetLedgerEntries(r) => ledger_entries(&node, r),
-        Request::GetLedgers(r) => crate::rpc::history::get_ledgers(&node, r),
+        Request::GetLedgerEntries(r) => ledger_entries(node, r),
+        Request::GetLedgers(r) => crate::rpc::history::get_ledgers(node, r),
         Request::SimulateTransaction(s) => crate::node::simulate::simulate_memoized(
-            &mut node,
+            node,
             SimulateParams {
                 transaction: s.transaction,
                 auth_mode: s.auth_mode,
@@ -132,11 +173,11 @@ pub fn dispatch(ctx: &Ctx, r: Request) -> Result<Value, RpcError> {
             s.xdr_format,
         )
         .map_err(invalid),
-        Request::SendTransaction(r) => send(&mut node, r),
-        Request::GetTransaction(r) => get_transaction(&node, r),
-        Request::GetTransactions(r) => crate::rpc::history::get_transactions(&node, r),
-        Request::GetEvents(r) => crate::rpc::events::get_events(&node, r),
-        Request::Cheat(m, p) => crate::rpc::cheats::dispatch(&mut node, &m, &p),
+        Request::SendTransaction(r) => send(node, r),
+        Request::GetTransaction(r) => get_transaction(node, r),
+        Request::GetTransactions(r) => crate::rpc::history::get_transactions(node, r),
+        Request::GetEvents(r) => crate::rpc::events::get_events(node, r),
+        Request::Cheat(m, p) => crate::rpc::cheats::dispatch(node, &m, &p),
     }
 }
 

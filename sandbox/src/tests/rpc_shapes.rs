@@ -210,3 +210,21 @@ fn simulate_transaction_checks_the_envelope_as_stellar_rpc() {
         "To perform a SimulateTransaction for ExtendFootprintTtl or RestoreFootprint operations, SorobanTransactionData must be provided"
     );
 }
+
+#[test]
+fn request_stats_count_each_method_and_the_time_it_held_the_node() {
+    let c = world();
+    call(&c, "getLatestLedger", json!(null));
+    call(&c, "getLatestLedger", json!(null));
+    call(&c, "getHealth", json!(null));
+    let s = call(&c, "sandbox_requestStats", json!({ "reset": true }))["result"].clone();
+    assert_eq!(s["getLatestLedger"]["count"], 2);
+    assert_eq!(s["getHealth"]["count"], 1);
+    assert!(s["getLatestLedger"]["ms"].as_f64().unwrap() >= 0.0);
+    // Asking for the stats is not counted; a reset starts them again.
+    assert!(s.get("sandbox_requestStats").is_none());
+    call(&c, "getHealth", json!(null));
+    let s = call(&c, "sandbox_requestStats", json!(null))["result"].clone();
+    assert!(s.get("getLatestLedger").is_none());
+    assert_eq!(s["getHealth"]["count"], 1);
+}

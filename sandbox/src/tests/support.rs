@@ -13,7 +13,6 @@ use crate::rpc::dispatch::Ctx;
 use ed25519_dalek::{Signer, SigningKey};
 use serde_json::{json, Value};
 use soroban_env_host::xdr::*;
-use std::sync::Mutex;
 
 pub(crate) fn node() -> Node {
     Node::new(Config::test()).unwrap()
@@ -154,7 +153,7 @@ pub(crate) fn native_sac(n: &Node) -> ScAddress {
 
 /// The RPC handler's context over `n`, without a server.
 pub(crate) fn ctx(n: Node) -> Ctx {
-    Ctx { node: Mutex::new(n), base_url: "http://127.0.0.1:0".into() }
+    Ctx::new(n, "http://127.0.0.1:0".into())
 }
 
 /// One JSON-RPC request through the handler; the whole response object.
@@ -177,7 +176,7 @@ pub(crate) fn http(port: u16, method: &str, path: &str, body: &str) -> (u16, Val
 pub(crate) fn serve(n: Node) -> u16 {
     use std::sync::Arc;
     let (server, port) = crate::rpc::transport::bind("127.0.0.1", 0).unwrap();
-    let ctx = Arc::new(Ctx { node: Mutex::new(n), base_url: format!("http://127.0.0.1:{port}") });
+    let ctx = Arc::new(Ctx::new(n, format!("http://127.0.0.1:{port}")));
     let _acceptor = crate::rpc::transport::serve(server, ctx);
     port
 }
