@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: every suite of the repository, from a fresh clone.
 #   1. install what is missing (a supported Node, npm packages, the wasm toolchain, the browser,
-#      the Python and Go SDK flows' packages)
+#      Slurm and munge for the sweep job-array test, the Python and Go SDK flows' packages)
 #   2. build the contracts to wasm and fetch the published Blend v2 WASMs (end-to-end suites
 #      deploy them)
 #   3. Rust: contract and sandbox tests; the `sandbox` profile is the one the node binary is
