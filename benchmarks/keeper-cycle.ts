@@ -21,18 +21,43 @@
  * node's CPU (/proc) and the time with a request open. The scanner's ledger-key cache
  * (storage.ts) is process-wide: a size's cold cycle finds the keys of the smaller sizes in it.
  *
+ * Open auctions (after the sizes, before the liquidation; a third table and the JSON's
+ * `auctions`): the keeper's work per ledger with K open user-liquidation auctions at S borrowers,
+ * one row for every size S and auction count K with S >= K (the goal: <= 250 ms of keeper CPU
+ * per ledger with 500 open auctions at 10,000 borrowers). K more synthetic users get liquidatable
+ * Positions (1 WETH of collateral, USDC liabilities for HF ~0.95 at the pool's rates and prices)
+ * and the pool's temporary Auction entry (a 50 % liquidation: half the liabilities bid, WETH
+ * lotted), both written with `sandbox_setLedgerEntry` (the auction with a TTL 100,000 ledgers
+ * ahead); layout and spread in lib/openAuctions.ts. Each row writes them again starting 0 to 300
+ * ledgers before the latest (in the lot's ramp or past it), lots worth 0.90x to 1.30x the bid at
+ * the oracle, every tenth a whale's 5,000 times larger whose lot the DEX cannot take within the
+ * slippage floor: some fills are due now, most later, the whales' never. A fresh adapter (the
+ * same parameters, two-step path) knows the S - K first synthetic borrowers and the K with
+ * auctions; after its cold scan (in the first table), `--cycles` + 1 ledgers are measured, each
+ * right after a close, as the keeper runs them: the engine's ManualLedgerClock is moved to the
+ * new ledger, then getTasks, ExecutionEngine.offer and engine.settled() (every new plan made).
+ * The engine's limits() report no idle capital, so due plans wait for capital and nothing fires
+ * (no transaction is sent). Reported: the first ledger (every auction planned) and the median of
+ * the later ones (made plans held, skipped auctions planned again): wall time (scan + plans),
+ * keeper and node CPU, RPC requests of the scan and of the plans, scan waves, and the tasks
+ * planned / skipped / held.
+ *
  * Run: npx tsx benchmarks/keeper-cycle.ts
  *   options: --sizes 10,100,1000,10000,50000 --cycles 5
- *            --cpu-prof [DIR] (V8 profiles of extra warm and audit cycles at sizes >= 10,000,
- *            default DIR target/bench/keeper-cycle)
+ *            --auctions 100,500 (open auction counts; 0 or none: no open-auction rows)
+ *            --cpu-prof [DIR] (V8 profiles of extra warm and audit cycles at sizes >= 10,000 and
+ *            of extra later ledgers with >= 500 open auctions, default DIR target/bench/keeper-cycle)
  */
 import { startSandbox } from '../sandbox/ts/launch.js'
 import { createChain, type Chain } from '../src/chain/index.js'
 import { VaultContract } from '../src/keeper/clients/vault.js'
 import { lendingPoolAdapter, type LendingPoolAdapter, type LendingPoolAdapterParameters } from '../src/keeper/adapters/blend/index.js'
 import { DEFAULT_FULL_READ_EVERY_MS } from '../src/keeper/adapters/blend/poolState.js'
+import { ExecutionEngine, ManualLedgerClock } from '../src/keeper/engine/index.js'
+import { isSkip, type AdapterLogger } from '../src/keeper/sdk/index.js'
 import { blendRequest, deployWorld, poolSubmit, REQUEST } from '../src/world/index.js'
-import { countingServer, cpuClock, markdownTable, med, profiled, syntheticUser, writePositions, type Cycle } from './lib/keeperCycle.js'
+import { countingServer, cpuClock, markdownTable, med, profiled, setLedgerEntries, syntheticUser, writePositions, type Cycle } from './lib/keeperCycle.js'
+import { auctionEntry, MAX_START_AGO, medLedger, openAuctions, type AuctionLedger, type OpenAuction } from './lib/openAuctions.js'
 
 const UNIT = 10_000_000n
 
@@ -54,10 +79,26 @@ interface SizeFigures {
   auditMismatches: number
 }
 
+interface AuctionFigures {
+  borrowers: number
+  auctions: number
+  withDebt: number
+  whales: number
+  /** Auction entries written for the row (ms). */
+  setupMs: number
+  first: AuctionLedger
+  steady: AuctionLedger[]
+}
+
+const quiet: AdapterLogger = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} }
+
 async function main(): Promise<void> {
   const sizes = arg('sizes', '10,100,1000,10000,50000').split(',').map(Number)
   const cycles = Number(arg('cycles', '5'))
   const profileDir = process.argv.includes('--cpu-prof') ? arg('cpu-prof', 'target/bench/keeper-cycle') : undefined
+  const auctionArg = arg('auctions', '100,500')
+  const auctionCounts = auctionArg === 'none' ? [] : auctionArg.split(',').map(Number).filter((k) => k > 0)
+  if (auctionCounts.some((k) => !Number.isInteger(k))) throw new Error(`--auctions: whole numbers, 0 or none (got ${auctionArg})`)
   const wallStart = performance.now()
   const sandbox = await startSandbox({ port: 0, ledgerIntervalSeconds: 1 })
   try {
@@ -179,6 +220,151 @@ async function main(): Promise<void> {
       )
     }
 
+    // Open auctions: rows of K open auctions at S borrowers, for every size S >= K (the keeper's
+    // ledger work with them, planning included).
+    const auctionFigures: AuctionFigures[] = []
+    const maxAuctions = Math.max(0, ...auctionCounts.filter((k) => sizes.some((n) => n >= k)))
+    if (maxAuctions > 0) {
+      const weth = world.collaterals[0]!.contract
+      // Sized at the pool's valuation now (reserves accrued, oracle prices).
+      const probe = lendingPoolAdapter(base)
+      await probe.getTasks(chain)
+      const book = openAuctions(maxAuctions, probe.lastScan()!.valuation, { collateralAsset: weth, liabilityAsset: usdc })
+      // Small borrowers' positions are all alike, and so are the whales'.
+      for (const whale of [false, true]) {
+        const group = book.filter((a) => a.whale === whale)
+        if (group.length === 0) continue
+        await writePositions(
+          group.map((a) => a.user),
+          { rpcUrl: sandbox.rpcUrl, pool, collateral: new Map([[wethIndex, group[0]!.collateral]]), liabilities: new Map([[usdcIndex, group[0]!.liabilities]]) },
+        )
+      }
+      for (const n of sizes) {
+        for (const k of auctionCounts) {
+          if (k > n) continue
+          // Fresh start blocks for each row (latest - 0..300; a young chain is moved on until it
+          // has that many ledgers); a temporary entry's TTL far ahead.
+          let latest = (await sandbox.server.getLatestLedger()).sequence
+          if (latest <= MAX_START_AGO) latest = await sandbox.closeLedgers(MAX_START_AGO + 1 - latest)
+          const s0 = performance.now()
+          const open = book.slice(0, k)
+          await setLedgerEntries(sandbox.rpcUrl, open, { liveUntilLedgerSeq: latest + 100_000 }, (a) => auctionEntry(pool, a, latest, { collateral: weth, liability: usdc }))
+          const row = await auctionRow(n, open, performance.now() - s0)
+          auctionFigures.push(row)
+          process.stderr.write(
+            `n=${n}, ${k} auctions: first ledger ${row.first.ms.toFixed(0)} ms (keeper CPU ${row.first.clientCpuMs.toFixed(0)} ms), ` +
+              `later ${medLedger(row.steady).ms} ms (keeper CPU ${medLedger(row.steady).clientCpuMs} ms)\n`,
+          )
+        }
+      }
+    }
+
+    /**
+     * One row: a fresh adapter that knows S - K healthy borrowers and the K with auctions, its
+     * cold scan (not measured: the first table has it), then `--cycles` + 1 measured ledgers of an
+     * ExecutionEngine driven by a ManualLedgerClock moved at each close.
+     */
+    async function auctionRow(n: number, open: OpenAuction[], setupMs: number): Promise<AuctionFigures> {
+      const k = open.length
+      const adapter = lendingPoolAdapter(base)
+      adapter.scanner.addBorrowers([...users.slice(0, n - k), ...open.map((a) => a.user)])
+      await adapter.getTasks(chain)
+      const withDebt = adapter.lastScan()!.borrowers.length
+      const liquidatable = adapter.lastScan()!.borrowers.filter((b) => b.liquidatable && b.auction !== undefined).length
+      if (liquidatable !== k) throw new Error(`n=${n}: ${liquidatable} liquidatable borrowers with an auction, expected ${k}`)
+
+      // The production adapter, its plan counted (a plan made or skipped) and its skip reasons.
+      let counts = { planned: 0, skipped: 0, reasons: new Map<string, number>() }
+      const counted: LendingPoolAdapter = {
+        ...adapter,
+        async plan(c, keypair, task) {
+          const out = await adapter.plan(c, keypair, task)
+          if (isSkip(out)) {
+            counts.skipped++
+            counts.reasons.set(out.skip, (counts.reasons.get(out.skip) ?? 0) + 1)
+          } else counts.planned++
+          return out
+        },
+      }
+      const closeMs = (l: { closeTime?: string }) => (l.closeTime === undefined ? Date.now() : Number(l.closeTime) * 1000)
+      const l0 = await sandbox.server.getLatestLedger()
+      const ledgers = new ManualLedgerClock({ sequence: l0.sequence, closeTimeMs: closeMs(l0) })
+      const refuse = async (): Promise<never> => {
+        throw new Error('the benchmark engine never fires')
+      }
+      const engine = new ExecutionEngine({
+        chain,
+        keypair: world.keepers[0]!,
+        vault: { draw: refuse, returnProceeds: refuse },
+        // No idle capital: a due plan waits for capital (schedule.ts), so nothing fires and no
+        // transaction is sent; plans are made and held as a keeper holds them. The draw cap is
+        // unbounded so that no plan is abandoned for its size.
+        limits: async () => ({ idle: 0n, maxDraw: 2n ** 127n }),
+        clock: ledgers,
+        logger: quiet,
+        emit: () => {},
+      })
+      engine.start()
+
+      const ledger = async (): Promise<AuctionLedger> => {
+        await nextLedger()
+        const l = await sandbox.server.getLatestLedger()
+        counts = { planned: 0, skipped: 0, reasons: new Map() }
+        counting.reset()
+        const cpu0 = clock.cpu()
+        const t0 = performance.now()
+        // Like the keeper: the clock sees the close (expiry, due plans), the poll loop scans and
+        // offers the tasks; the engine plans the new ones in the background.
+        ledgers.set({ sequence: l.sequence, closeTimeMs: closeMs(l) })
+        const tasks = await adapter.getTasks(chain)
+        const t1 = performance.now()
+        const scanCounts = new Map(counting.counts)
+        const scanRequests = counting.total()
+        // A task without an open auction would be planned by opening one (a transaction).
+        const offered = tasks.filter((t) => t.data.kind === 'user_liquidation' && t.data.hasAuction)
+        if (offered.length !== tasks.length) throw new Error(`n=${n}: ${tasks.length - offered.length} task(s) without an open auction`)
+        engine.offer(counted, offered)
+        await engine.settled()
+        const t2 = performance.now()
+        const cpu1 = clock.cpu()
+        const planByMethod: Record<string, number> = {}
+        for (const [m, c] of counting.counts) if (c > (scanCounts.get(m) ?? 0)) planByMethod[m] = c - (scanCounts.get(m) ?? 0)
+        const executions = engine.executions()
+        return {
+          ms: t2 - t0,
+          scanMs: t1 - t0,
+          planMs: t2 - t1,
+          clientCpuMs: cpu1.clientMs - cpu0.clientMs,
+          nodeCpuMs: cpu0.nodeMs === undefined || cpu1.nodeMs === undefined ? undefined : cpu1.nodeMs - cpu0.nodeMs,
+          rpcMs: counting.busyMs(),
+          scanRequests,
+          planRequests: counting.total() - scanRequests,
+          planByMethod,
+          waves: adapter.lastScan()!.stats.waves,
+          tasks: offered.length,
+          planned: counts.planned,
+          skipped: counts.skipped,
+          held: offered.length - counts.planned - counts.skipped,
+          due: executions.filter((e) => e.stage === 'due').length,
+          waiting: executions.filter((e) => e.stage === 'planned').length,
+          skipReasons: Object.fromEntries(counts.reasons),
+        }
+      }
+      const first = await ledger()
+      const steady: AuctionLedger[] = []
+      for (let c = 0; c < cycles; c++) steady.push(await ledger())
+      if (profileDir !== undefined && k >= 500) {
+        await profiled(profileDir, `auctions-${n}-${k}`, async () => {
+          for (let c = 0; c < cycles; c++) await ledger()
+        })
+      }
+      // Nothing may have fired or been abandoned: every plan is still waiting (planned or due).
+      const moved = engine.executions().filter((e) => e.stage !== 'planned' && e.stage !== 'due')
+      await engine.stop(0)
+      if (moved.length > 0) throw new Error(`n=${n}: ${moved.length} execution(s) went on to ${moved[0]!.stage} (${moved[0]!.note ?? ''})`)
+      return { borrowers: n, auctions: k, withDebt, whales: open.filter((a) => a.whale).length, setupMs, first, steady }
+    }
+
     // One liquidation: ledgers between the first profitable ledger and the confirmed fill.
     const fills: { plannedLedger: number; fillLedger: number }[] = []
     const fillAdapter = lendingPoolAdapter({ ...base, onFill: (f) => fills.push(f) })
@@ -241,10 +427,58 @@ async function main(): Promise<void> {
     const mismatches = figures.reduce((s, f) => s + f.auditMismatches, 0)
     console.log(`audit mismatches (cache vs full read): ${mismatches}`)
     console.log(`fill: ${fillLine}`)
+    if (auctionFigures.length > 0) {
+      console.log()
+      const auctionHeader = [
+        'borrowers',
+        'open auctions (whales)',
+        'first ledger: wall / keeper CPU / node CPU / requests open (ms)',
+        'later ledgers: wall / keeper CPU / node CPU / requests open (ms)',
+        'wall scan + plans first / later (ms)',
+        'RPC requests scan + plans first / later',
+        'scan waves first / later',
+        'tasks planned / skipped / held first / later',
+        'plans due now / later (after the last ledger)',
+      ]
+      const auctionRows = auctionFigures.map((f) => {
+        const [a, b] = [f.first, medLedger(f.steady)]
+        const cpu = (l: AuctionLedger) => slash(l.ms.toFixed(0), l.clientCpuMs.toFixed(0), l.nodeCpuMs === undefined ? '-' : l.nodeCpuMs.toFixed(0), l.rpcMs.toFixed(0))
+        return [
+          f.borrowers.toLocaleString('en-US'),
+          `${f.auctions} (${f.whales})`,
+          cpu(a),
+          cpu(b),
+          `${a.scanMs.toFixed(0)} + ${a.planMs.toFixed(0)} / ${b.scanMs.toFixed(0)} + ${b.planMs.toFixed(0)}`,
+          `${a.scanRequests} + ${a.planRequests} / ${b.scanRequests} + ${b.planRequests}`,
+          slash(a.waves, b.waves),
+          `${slash(a.planned, a.skipped, a.held)}; ${slash(b.planned, b.skipped, b.held)}`,
+          slash(b.due, b.waiting),
+        ]
+      })
+      console.log(markdownTable(auctionHeader, auctionRows))
+      console.log()
+      console.log(
+        `open auctions: first ledger = the first after the adapter's cold scan, every auction planned; later = median of ${cycles} ledgers; ` +
+          'planned: a plan made, skipped: the plan found nothing to fill, held: already planned (not planned again)',
+      )
+      console.log('plans due now wait for capital (the engine sees no idle capital), so nothing fires; whales: lots the DEX cannot take within the slippage floor')
+      for (const f of auctionFigures) {
+        const reasons = Object.entries(medLedger(f.steady).skipReasons).map(([r, c]) => `${c}x "${r}"`)
+        if (reasons.length > 0) console.log(`skips at ${f.borrowers} borrowers, ${f.auctions} auctions (last ledger): ${reasons.join(', ')}`)
+      }
+    }
     const wallS = (performance.now() - wallStart) / 1000
     const rssMb = Math.round(process.resourceUsage().maxRSS / 1024)
     const nodeRssMb = clock.nodePeakRssMb()
     console.log(`wall ${wallS.toFixed(0)} s, peak RSS: this process ${rssMb} MB, sandbox node ${nodeRssMb ?? '-'} MB`)
+    const roundLedger = (l: AuctionLedger) => ({
+      ...l,
+      ms: Number(l.ms.toFixed(1)),
+      scanMs: Number(l.scanMs.toFixed(1)),
+      planMs: Number(l.planMs.toFixed(1)),
+      clientCpuMs: Number(l.clientCpuMs.toFixed(1)),
+      rpcMs: Number(l.rpcMs.toFixed(1)),
+    })
     const withAll = (cs: Cycle[]) => ({ ...med(cs), msAll: cs.map((c) => Number(c.ms.toFixed(1))) })
     console.log(
       JSON.stringify({
@@ -260,6 +494,15 @@ async function main(): Promise<void> {
           audit: { ...withAll(f.audit), mismatches: f.auditMismatches },
         })),
         fill: fill ?? fillLine,
+        auctions: auctionFigures.map((f) => ({
+          borrowers: f.borrowers,
+          auctions: f.auctions,
+          whales: f.whales,
+          withDebt: f.withDebt,
+          setupMs: Math.round(f.setupMs),
+          first: roundLedger(f.first),
+          steady: { ...roundLedger(medLedger(f.steady)), msAll: f.steady.map((l) => Number(l.ms.toFixed(1))) },
+        })),
         wallS: Number(wallS.toFixed(1)),
         peakRssMb: rssMb,
         nodePeakRssMb: nodeRssMb,

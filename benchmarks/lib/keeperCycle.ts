@@ -152,25 +152,44 @@ export interface SyntheticPositions {
 export async function writePositions(users: readonly string[], o: SyntheticPositions): Promise<void> {
   const contract = new Address(o.pool).toScAddress()
   const val = encodePositions({ collateral: o.collateral, liabilities: o.liabilities, supply: new Map() })
+  await setLedgerEntries(o.rpcUrl, users, o, (user) => {
+    const key = xdr.ScVal.scvVec([xdr.ScVal.scvSymbol('Positions'), new Address(user).toScVal()])
+    return new xdr.LedgerEntry({
+      lastModifiedLedgerSeq: 0,
+      data: xdr.LedgerEntryData.contractData(
+        new xdr.ContractDataEntry({ ext: xdr.ExtensionPoint.v0(), contract, key, durability: xdr.ContractDataDurability.persistent, val }),
+      ),
+      ext: xdr.LedgerEntryExt.v0(),
+    })
+  })
+}
+
+/**
+ * Writes the ledger entry `entry(item)` of each item with `sandbox_setLedgerEntry`, `perRequest`
+ * calls to one JSON-RPC batch, `inFlight` batches at a time. `liveUntilLedgerSeq` (entries with a
+ * TTL): absent, the node keeps an existing entry's TTL or gives a new one the network's minimum
+ * persistent TTL.
+ */
+export async function setLedgerEntries<T>(
+  rpcUrl: string,
+  items: readonly T[],
+  o: { perRequest?: number; inFlight?: number; liveUntilLedgerSeq?: number },
+  entry: (item: T) => xdr.LedgerEntry,
+): Promise<void> {
   const perRequest = o.perRequest ?? 500
   let next = 0
   let id = 0
   const worker = async (): Promise<void> => {
-    while (next < users.length) {
-      const chunk = users.slice(next, next + perRequest)
+    while (next < items.length) {
+      const chunk = items.slice(next, next + perRequest)
       next += chunk.length
-      const body = chunk.map((user) => {
-        const key = xdr.ScVal.scvVec([xdr.ScVal.scvSymbol('Positions'), new Address(user).toScVal()])
-        const entry = new xdr.LedgerEntry({
-          lastModifiedLedgerSeq: 0,
-          data: xdr.LedgerEntryData.contractData(
-            new xdr.ContractDataEntry({ ext: xdr.ExtensionPoint.v0(), contract, key, durability: xdr.ContractDataDurability.persistent, val }),
-          ),
-          ext: xdr.LedgerEntryExt.v0(),
-        })
-        return { jsonrpc: '2.0', id: ++id, method: 'sandbox_setLedgerEntry', params: { entry: entry.toXdr('base64') } }
-      })
-      const res = await fetch(o.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const body = chunk.map((item) => ({
+        jsonrpc: '2.0',
+        id: ++id,
+        method: 'sandbox_setLedgerEntry',
+        params: { entry: entry(item).toXdr('base64'), ...(o.liveUntilLedgerSeq === undefined ? {} : { liveUntilLedgerSeq: o.liveUntilLedgerSeq }) },
+      }))
+      const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
       const answers = (await res.json()) as { error?: { message: string } }[]
       const failed = Array.isArray(answers) ? answers.find((a) => a.error !== undefined) : { error: { message: JSON.stringify(answers) } }
       if (failed !== undefined || answers.length !== chunk.length) throw new Error(`sandbox_setLedgerEntry batch: ${failed?.error?.message ?? `${answers.length} answers`}`)
