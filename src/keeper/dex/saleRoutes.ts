@@ -1,5 +1,5 @@
 /**
- * Where the keeper can sell a token for USDC, read fresh for each valuation: the primary
+ * Where the keeper can sell a token for USDC, read fresh for each ledger (the adapter shares one read per ledger among its valuations): the primary
  * router's pair, the fallback router's pair, a path through an intermediate asset on the primary
  * router (the token's pair with that asset, then the asset's pair with USDC), and every Comet
  * weighted pool (COMET_POOLS) that holds both tokens. Each route carries the venue the executor
