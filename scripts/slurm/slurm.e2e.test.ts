@@ -1,5 +1,5 @@
 /**
- * deploy/slurm/ on a one-node Slurm cluster this test starts by itself (scripts/slurm/localCluster.ts:
+ * deploy/slurm/ on a one-node Slurm cluster this test starts by itself (test/slurm/localCluster.ts:
  * its own munged, slurmctld and slurmd in a temporary directory, on free ports):
  *   1. deploy/slurm/submit.sh submits a small sweep as a job array of 2 shards (1 worker each)
  *      and the merge job that depends on it (afterok)
@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureSandboxBinary, REPO_ROOT } from '../../sandbox/ts/launch.js'
-import { hasEnded, missingSlurm, ok, run, startLocalCluster, waitFor, type JobRecord, type LocalCluster } from './localCluster.js'
+import { hasEnded, missingSlurm, ok, run, startLocalCluster, waitFor, type JobRecord, type LocalCluster } from '../../test/slurm/localCluster.js'
 
 const reason = process.getuid?.() !== 0 ? 'not root: slurmctld and slurmd run as root (SlurmUser=root)' : null
 if (reason !== null) console.log(`[slurm.e2e] skipped: ${reason}`)

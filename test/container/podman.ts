@@ -3,11 +3,12 @@
  * scripts/container/podman.sh (runtime runc, no default ulimits), container state from
  * `podman inspect` and the kernel, and the repository's image scripts.
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { REPO_ROOT } from '../../sandbox/ts/launch.js'
+import { runCaptured, type Run } from '../process/captured.js'
 
 export const PODMAN_SH = join(REPO_ROOT, 'scripts', 'container', 'podman.sh')
 export const CONTAINERS_CONF = join(REPO_ROOT, 'scripts', 'container', 'containers.conf')
@@ -36,29 +37,11 @@ export function skipReason(): string | null {
   return null
 }
 
-export interface Run {
-  code: number
-  stdout: string
-  stderr: string
-  ms: number
-}
+export type { Run }
 
-/** Runs a command to its end, never throwing on a non-zero exit. */
+/** `cmd args` with its output captured (see `runCaptured`), in the repository with podman's environment by default. */
 export function run(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<Run> {
-  const start = Date.now()
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd ?? REPO_ROOT, env: opts.env ?? podmanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    const timer = opts.timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs)
-    child.on('error', reject)
-    child.on('close', (code, signal) => {
-      clearTimeout(timer)
-      resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr, ms: Date.now() - start })
-    })
-  })
+  return runCaptured(cmd, args, { ...opts, cwd: opts.cwd ?? REPO_ROOT, env: opts.env ?? podmanEnv() })
 }
 
 /** A command that must succeed: its stdout, or an error with both streams' tails. */

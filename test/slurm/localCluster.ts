@@ -14,6 +14,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rea
 import { createServer, type Server } from 'node:net'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
+import { runCaptured, type Run } from '../process/captured.js'
 
 /** The programs the cluster and the submit script need, with the Debian package holding each. */
 const PROGRAMS: Array<[string, string]> = [
@@ -39,29 +40,11 @@ export function missingSlurm(): string | null {
   return `${missing.map(([cmd]) => cmd).join(', ')} not found (Debian packages ${packages.join(', ')}): run bash scripts/setup.sh slurm`
 }
 
-export interface Run {
-  code: number
-  stdout: string
-  stderr: string
-  ms: number
-}
+export type { Run }
 
-/** Runs a command to its end, never throwing on a non-zero exit. */
+/** `cmd args` with its output captured (see `runCaptured`). */
 export function run(cmd: string, args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number }): Promise<Run> {
-  const start = Date.now()
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    const timer = opts.timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs)
-    child.on('error', reject)
-    child.on('close', (code, signal) => {
-      clearTimeout(timer)
-      resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr, ms: Date.now() - start })
-    })
-  })
+  return runCaptured(cmd, args, opts)
 }
 
 /** A command that must succeed, or an error with both streams' tails. */
