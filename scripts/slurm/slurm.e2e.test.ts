@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureSandboxBinary, REPO_ROOT } from '../../sandbox/ts/launch.js'
+import { expectSameAggregates } from '../../test/sim/sweepHelpers.js'
 import { hasEnded, missingSlurm, ok, run, startLocalCluster, waitFor, type JobRecord, type LocalCluster } from '../../test/slurm/localCluster.js'
 
 const reason = process.getuid?.() !== 0 ? 'not root: slurmctld and slurmd run as root (SlurmUser=root)' : null
@@ -117,11 +118,6 @@ describe.skipIf(reason !== null)('Slurm job array and dependent merge (deploy/sl
       timeoutMs: 1_200_000,
     })
     figure(`one machine: the same sweep (${RUNS} runs, 2 workers)`, secs(alone.ms))
-    for (const file of ['aggregate.json', 'aggregate.csv']) {
-      const mergedBytes = readFileSync(join(out, 'merged', file))
-      const oneBytes = readFileSync(join(oneMachine, file))
-      expect(mergedBytes.toString('utf8'), file).toBe(oneBytes.toString('utf8'))
-      expect(mergedBytes.equals(oneBytes), file).toBe(true)
-    }
+    expectSameAggregates(join(out, 'merged'), oneMachine)
   }, 1_800_000)
 })
