@@ -49,7 +49,7 @@
  *            of extra later ledgers with >= 500 open auctions, default DIR target/bench/keeper-cycle)
  */
 import { startSandbox } from '../sandbox/ts/launch.js'
-import { createChain, type Chain } from '../src/chain/index.js'
+import { createChain, withLazyLatestLedger, type Chain } from '../src/chain/index.js'
 import { VaultContract } from '../src/keeper/clients/vault.js'
 import { lendingPoolAdapter, type LendingPoolAdapter, type LendingPoolAdapterParameters } from '../src/keeper/adapters/blend/index.js'
 import { DEFAULT_FULL_READ_EVERY_MS } from '../src/keeper/adapters/blend/poolState.js'
@@ -101,6 +101,8 @@ async function main(): Promise<void> {
   if (auctionCounts.some((k) => !Number.isInteger(k))) throw new Error(`--auctions: whole numbers, 0 or none (got ${auctionArg})`)
   const wallStart = performance.now()
   const sandbox = await startSandbox({ port: 0, ledgerIntervalSeconds: 1 })
+  // As a keeper's own server (createChain): the ledger's close meta decoded only when read.
+  withLazyLatestLedger(sandbox.server)
   try {
     process.stderr.write('deploying the world...\n')
     const world = await deployWorld(sandbox, { seed: 5, borrowers: 4, keepers: 1 })

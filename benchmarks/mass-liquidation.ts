@@ -32,7 +32,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import pino from 'pino'
 import { startSandbox, REPO_ROOT, type Sandbox } from '../sandbox/ts/launch.js'
-import { invoke } from '../src/chain/index.js'
+import { invoke, withLazyLatestLedger } from '../src/chain/index.js'
 import { minProfitScaled } from '../src/keeper/adapters/blend/auctionPlan.js'
 import { PoolScanner } from '../src/keeper/adapters/blend/scan.js'
 import { VaultContract } from '../src/keeper/clients/vault.js'
@@ -250,6 +250,8 @@ async function runOnce(opts: Options, keeperCount: number): Promise<RunFigures> 
   const runStarted = Date.now()
   say(`run with ${keeperCount} keeper(s): starting a sandbox (${opts.ledgerInterval} s ledgers)`)
   const sandbox = await startSandbox({ port: 0, ledgerIntervalSeconds: opts.ledgerInterval })
+  // As the keepers' own servers: the ledger's close meta decoded only when read (src/chain latestLedger.ts).
+  withLazyLatestLedger(sandbox.server)
   const daemons: Daemon[] = []
   try {
     say(`deploying a world: seed ${opts.seed}, ${opts.borrowers} borrowers, ${keeperCount} keeper account(s)`)

@@ -13,7 +13,6 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { rpc } from '@stellar/stellar-sdk'
-import { withLazyLatestLedger } from '../../src/chain/latestLedger.js'
 import { sandboxHttpClient, type SandboxHttpClient } from './httpClient.js'
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -178,7 +177,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
     return body.result as T
   }
   const exited = new Promise<void>((r) => child.once('exit', () => r()))
-  const server = withLazyLatestLedger(new rpc.Server(rpcUrl, { allowHttp: true }))
+  const server = new rpc.Server(rpcUrl, { allowHttp: true })
   const http = sandboxHttpClient()
   // rpc.Server's documented client slot: kept-alive node:http instead of fetch (httpClient.ts).
   ;(server as unknown as { httpClient: SandboxHttpClient }).httpClient = http

@@ -30,8 +30,7 @@ describe('protocol and getEvents filters through rpc.Server', () => {
   })
 
   it('the node speaks protocol 28, and the SDK cannot decode a protocol-30 ledger header (STELLAR_VALUE_SIGNED_MS)', async () => {
-    // The launcher's server decodes getLatestLedger's headerXdr when it is read (src/chain
-    // latestLedger.ts); the SDK's own decodes it in getLatestLedger: a protocol-30 header fails either way.
+    // getLatestLedger decodes headerXdr itself: a protocol-30 header would fail right there.
     const latest = await sb.server.getLatestLedger()
     expect(Number(latest.protocolVersion)).toBe(28)
     expect(Number((await sb.server.getNetwork()).protocolVersion)).toBe(28)

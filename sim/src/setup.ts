@@ -6,7 +6,7 @@
  */
 import { Keypair } from '@stellar/stellar-sdk'
 import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
-import { createChain, type Chain, type RpcLike } from '../../src/chain/index.js'
+import { createChain, withLazyLatestLedger, type Chain, type RpcLike } from '../../src/chain/index.js'
 import { addTrustlines, type Mint } from '../../src/world/assets.js'
 import { deployExecutor, deployWorld, keypairFor, type World } from '../../src/world/index.js'
 import { keeperEnv, keeperLogger, keeperSpecs, SimKeeper, type KeeperHooks } from './agents/keepers.js'
@@ -101,6 +101,8 @@ export async function setUp(p: SetupParameters): Promise<SimSetup> {
       throw err
     }
   }
+  // Every agent asks the latest ledger several times a ledger: its close meta is decoded only when read.
+  withLazyLatestLedger(sandbox.server)
   try {
     p.log('arbitrageurs, watchdog and depositors\' funds')
     const routers = [world.dex.primaryRouter, world.dex.fallbackRouter]
