@@ -13,7 +13,7 @@ describe('src/core/index.ts', () => {
         'firstProfitableBlock', 'formatPercent', 'healthFactor', 'indexedEntries', 'meetsMinProfit', 'mulDiv', 'profitOf', 'scaleAuction', 'sharePrice',
         'sharesForDeposit', 'slippageFloor', 'sortTasksByPriority', 'taskPriority', 'toAssetFromBToken', 'toAssetFromDToken', 'toEffectiveAssetFromBToken',
         'toEffectiveAssetFromDToken', 'usdcForShares', 'utilization', 'valueInAsset', 'inclusionFeeBid', 'feeBumpBid',
-        'lockedProfit', 'bookProfit', 'freeAssets', 'keeperFee', 'drawLimit', 'bondForDraw',
+        'lockedProfit', 'bookProfit', 'freeAssets', 'keeperFee', 'drawLimit', 'bondForDraw', 'routesKey',
       ].sort(),
     )
   })
@@ -55,6 +55,7 @@ describe('src/core/index.ts', () => {
         slippageBps: 500,
       }),
     ).toMatchObject({ percent: 1, block: 237, delta: 137 })
+    expect(core.routesKey([{ hops: [{ reserveIn: 1000n, reserveOut: 2000n }] }, { hops: [{ reserveIn: 5n, reserveOut: 6n }, { reserveIn: 7n, reserveOut: 8n }] }])).toBe('c1000,2000|c5,6>c7,8')
     expect(core.auctionValue({ XLM: 100_0000000n }, { XLM: { price: 1200000n, decimals: 7 } }, 'floor')).toBe(12_0000000n)
     expect(core.valueInAsset(2500000n, { price: 1_0000000n, decimals: 7 }, 'floor')).toBe(2500000n)
     expect(core.inclusionFeeBid({ strategy: { kind: 'fixed' }, inclusionFee: 1000, maxFee: 10_000_000 })).toBe(1000)

@@ -71,7 +71,14 @@ export type BestPartialFillParameters = {
  */
 export type SaleCache = Map<string, BestSaleReturnType>
 
-/** The state of a lot asset's routes, as a cache key (`SaleCache`). */
+/**
+ * The state of a lot asset's routes, as a cache key (`SaleCache`): each pool's figures in route
+ * order, `>` between the pools of a route, `|` between routes.
+ *
+ * @example
+ * import { routesKey } from './index.js'
+ * routesKey([{ hops: [{ reserveIn: 1000n, reserveOut: 2000n }] }, { hops: [{ reserveIn: 5n, reserveOut: 6n }, { reserveIn: 7n, reserveOut: 8n }] }]) // 'c1000,2000|c5,6>c7,8'
+ */
 export function routesKey(routes: readonly SaleRoute[]): string {
   return routes
     .map((r) => r.hops.map((h) => ('kind' in h ? `w${h.balanceIn},${h.balanceOut},${h.weightIn},${h.weightOut},${h.fee},${h.maxIn ?? ''}` : `c${h.reserveIn},${h.reserveOut}`)).join('>'))
