@@ -49,7 +49,7 @@ function context(over: Partial<BlendContext>): BlendContext {
     sales: new SaleReservations(),
     origins: new AuctionOrigins(),
     reader: () => new FakeLedger() as unknown as PoolReader,
-    scan: async () => ({ borrowers: [] }) as never,
+    scan: async () => ({ borrowers: [], snapshot: { latestLedger: 999 } }) as never,
     usdc: async () => usdc,
     venues: () => [],
     loadAuction: async () => auction,

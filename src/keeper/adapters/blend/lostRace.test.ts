@@ -64,7 +64,10 @@ describe('a lost race carries the ErrAlreadyFilled type, not only its words', ()
 
   it('plan: no open auction is a skip with the typed error', async () => {
     const task: Task<BlendTaskData> = { priority: 7, estProfit: 0n, label: user, data: { kind: 'user_liquidation', user, hasAuction: true } as BlendTaskData }
-    const outcome = await userLiquidations(goneContext()).plan(chain, Keypair.random(), task)
+    // A plan values first (the ledger's shared read tells it which ledger it is in), then reads the auction.
+    const valued = { reserves: new Map(), prices: { decimals: 7, prices: new Map() }, latest: { sequence: 5 } as never }
+    const ctx = { ...goneContext(), scan: async () => ({ borrowers: [], snapshot: { latestLedger: 5 } }) as never, freshValuation: async () => valued }
+    const outcome = await userLiquidations(ctx).plan(chain, Keypair.random(), task)
     expect(outcome).toMatchObject({ skip: `auction for ${user} already filled: no open auction` })
     expect((outcome as { error?: Error }).error).toBeInstanceOf(ErrAlreadyFilled)
   })
