@@ -93,21 +93,7 @@ export function freePort(): Promise<number> {
   })
 }
 
-/** Polls `probe` every 250 ms until it returns a value other than undefined. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  let last: unknown
-  for (;;) {
-    try {
-      const v = await probe()
-      if (v !== undefined) return v
-    } catch (err) {
-      last = err
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`)
-    await new Promise((r) => setTimeout(r, 250))
-  }
-}
+export { waitFor } from '../until.js'
 
 /** GET a URL: its status, or 0 when nothing answered. */
 export async function httpStatus(url: string): Promise<number> {

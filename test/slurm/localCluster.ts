@@ -15,6 +15,7 @@ import { createServer, type Server } from 'node:net'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { runCaptured, type Run } from '../process/captured.js'
+import { waitFor } from '../until.js'
 
 /** The programs the cluster and the submit script need, with the Debian package holding each. */
 const PROGRAMS: Array<[string, string]> = [
@@ -54,26 +55,7 @@ export async function ok(cmd: string, args: string[], opts: Parameters<typeof ru
   return r
 }
 
-/**
- * Polls `probe` every 250 ms until it returns a value other than undefined; `fail`, checked
- * first each time, ends the wait at once with its message (a daemon that exited).
- */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, fail?: () => string | undefined): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  let last: unknown
-  for (;;) {
-    const failed = fail?.()
-    if (failed !== undefined) throw new Error(`waiting for ${what}: ${failed}`)
-    try {
-      const v = await probe()
-      if (v !== undefined) return v
-    } catch (err) {
-      last = err
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`)
-    await new Promise((r) => setTimeout(r, 250))
-  }
-}
+export { waitFor }
 
 /** Two distinct TCP ports free on this machine right now. */
 async function freePorts(n: number): Promise<number[]> {
