@@ -139,6 +139,11 @@ export class ExecutionBook {
     }
   }
 
+  /** Takes a planned execution out of the book without an outcome (its plan no longer stands). */
+  drop(e: Entry): void {
+    if (this.active.get(e.plan.key) === e) this.active.delete(e.plan.key)
+  }
+
   /** Every execution held, then the recently finished ones (newest last). */
   executions(): ExecutionView[] {
     return [...this.finished, ...this.active.values()].map((e) => view(e))

@@ -113,7 +113,10 @@ export class ExecutionEngine {
     const name = nameOf(adapter)
     for (const [i, task] of tasks.entries()) {
       const key = `${name}:${isStaged(adapter) ? adapter.taskKey(task) : (task.label ?? String(i))}`
-      if (this.book.knows(key)) continue
+      if (this.book.knows(key)) {
+        if (isStaged(adapter) && adapter.stale !== undefined) this.refreshIfStale(adapter, name, key, task)
+        continue
+      }
       if (isStaged(adapter)) this.track(this.planTask(adapter, name, key, task))
       else {
         this.book.add({
@@ -243,6 +246,60 @@ export class ExecutionEngine {
       this.p.onError?.(name, 'plan', err)
       this.p.logger.error({ adapter: name, key, err: errMessage(err) }, 'planning failed')
       this.p.emit('error', `${name}: ${task.label ?? key}: planning failed: ${errMessage(err)}`, { adapter: name, key })
+    } finally {
+      book.planning.delete(key)
+    }
+  }
+
+  /**
+   * A planned execution whose inputs changed since it was planned (adapter `stale`) is planned
+   * again, so the book holds what a plan made from scratch now would: a fill that became
+   * profitable sooner moves earlier, one that no longer pays leaves the book. Due or firing work
+   * is left to `fire`, which values it afresh anyway.
+   */
+  private refreshIfStale(adapter: ProtocolAdapter<any>, name: string, key: string, task: Task<unknown>): void {
+    const e = this.book.active.get(key)
+    if (e === undefined || e.stage !== 'planned' || e.firing || this.book.planning.has(key)) return
+    this.track(this.refresh(adapter, name, key, task, e))
+  }
+
+  private async refresh(adapter: ProtocolAdapter<any>, name: string, key: string, task: Task<unknown>, e: Entry): Promise<void> {
+    if (!isStaged(adapter) || adapter.stale === undefined) return
+    const book = this.book
+    const current = () => !this.stopped && book.active.get(key) === e && e.stage === 'planned' && !e.firing
+    book.planning.add(key)
+    try {
+      if (!(await adapter.stale(this.p.chain, e.plan, task)) || !current()) return
+      const outcome = await adapter.plan(this.p.chain, this.p.keypair, task)
+      if (!current()) return
+      if (isSkip(outcome)) {
+        book.drop(e)
+        book.skipped.set(key, outcome.skip)
+        const error = errorTag(outcome.error)
+        this.p.logger.info({ adapter: name, key, reason: outcome.skip, ...(error ? { error: error.name } : {}) }, 'plan dropped: its inputs changed')
+        this.p.emit('miss', `${name}: ${e.label}: inputs changed: ${outcome.skip}`, { adapter: name, key, ...(error ? { error } : {}) })
+        return
+      }
+      const before = e.plan.targetLedger
+      e.plan = { ...outcome, key }
+      this.updateProgress(e, book.latest)
+      if (e.plan.targetLedger !== before) {
+        this.p.logger.info({ adapter: name, key, from: before, targetLedger: e.plan.targetLedger, latest: book.latest }, 'execution re-planned: its inputs changed')
+        this.p.emit('plan', `${name}: ${e.label}: inputs changed, fill re-planned at ledger ${e.plan.targetLedger}`, {
+          adapter: name,
+          key,
+          targetLedger: e.plan.targetLedger,
+          capital: e.plan.capital.toString(),
+          path: e.plan.path,
+        })
+      }
+      if (isDueAt(e.plan, book.latest)) {
+        book.move(e, 'due')
+        this.scheduler.pump()
+      }
+    } catch (err) {
+      this.p.onError?.(name, 'plan', err)
+      this.p.logger.error({ adapter: name, key, err: errMessage(err) }, 'planning again failed')
     } finally {
       book.planning.delete(key)
     }

@@ -94,6 +94,13 @@ export interface StagedAdapter<D = unknown, P = unknown> extends ProtocolAdapter
   fire(rpc: Chain, keypair: Keypair, plan: ExecutionPlan<P>, ctx: FireContext): Promise<FireOutcome>
   /** How ripe the plan is at `ledger` (pure; from what the plan holds). */
   progress?(plan: ExecutionPlan<P>, ledger: number): PlanProgress | undefined
+  /**
+   * Whether an input the plan was made from has changed since (the work itself, prices, the
+   * venues its sale depends on), asked on every rescan of a planned task: the engine then plans
+   * it again, as a plan made from scratch at this ledger would be. Without it a plan stands until
+   * it is due, and `fire` re-checks it then.
+   */
+  stale?(rpc: Chain, plan: ExecutionPlan<P>, task: Task<D>): Promise<boolean> | boolean
 }
 
 export function isStaged(a: ProtocolAdapter<any>): a is StagedAdapter<any, any> {

@@ -403,6 +403,8 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     plan,
     fire,
     progress: (planned, ledger) => (planned.data.kind === 'user_liquidation' ? users.progress(planned as ExecutionPlan<UserPlanData>, ledger) : undefined),
+    // Backstop plans stand until due: their fire values them afresh.
+    stale: (chain, planned) => (planned.data.kind === 'user_liquidation' ? users.stale(chain, planned as ExecutionPlan<UserPlanData>) : false),
     sellHeld,
     estimateCapital: (task) => task.data.estCapital,
     async getPositions(): Promise<Position[]> {

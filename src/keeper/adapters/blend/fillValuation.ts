@@ -5,7 +5,7 @@
  * the registry's bond limit.
  */
 import type { Chain } from '../../../chain/index.js'
-import type { ConstantProductPool, SaleCache } from '../../../core/index.js'
+import { routesKey, type ConstantProductPool, type SaleCache } from '../../../core/index.js'
 import type { SaleVenueRoute } from '../../dex/saleRoutes.js'
 import { planFill, planPartialFill, type FillPlan } from './auctionPlan.js'
 import type { BlendContext } from './context.js'
@@ -109,6 +109,26 @@ export function fillValuation(ctx: BlendContext) {
   }
 
   /**
+   * The state of the venues a fill of these lot assets is valued on, as read at ledger `seen`
+   * (shared with the valuations of that ledger): equal keys, equal sales. Empty when the keeper
+   * values at the oracle only.
+   */
+  async function venueKey(chain: Chain, lotAssets: readonly string[], usdc: string, mids: readonly string[], seen: number): Promise<string> {
+    if (ctx.saleDepth === undefined) return ''
+    const parts: string[] = []
+    for (const asset of lotAssets) {
+      if (ctx.executor !== undefined && ctx.saleRoutes !== undefined) {
+        const found = await routesAt(seen, `${asset}>${usdc}:${mids.join(',')}`, () => ctx.saleRoutes!(chain, asset, usdc, mids))
+        parts.push(`${asset}:${found.map((r) => `${r.name}=${routesKey([{ hops: r.hops.map((h) => h.pool) }])}`).join(';')}`)
+      } else {
+        const depth = await depthAt(seen, `${asset}>${usdc}`, () => ctx.saleDepth!(chain, asset, usdc))
+        parts.push(`${asset}:${depth === undefined ? '-' : routesKey([{ hops: [depth] }])}`)
+      }
+    }
+    return parts.join('|')
+  }
+
+  /**
    * A two-step fill whose draw is within the registry's bond limit for this keeper (its
    * `draw_limit`; a new draw above it is refused with BondTooSmall): `fill` when its draw fits or
    * no limit is known, else the auction valued again at a percent scaled down to fit (a few
@@ -139,5 +159,5 @@ export function fillValuation(ctx: BlendContext) {
     return { skip: `${above}: skipped; add bond to raise it` }
   }
 
-  return { valueFill, fitBondLimit }
+  return { valueFill, fitBondLimit, venueKey }
 }

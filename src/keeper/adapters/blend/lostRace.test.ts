@@ -26,7 +26,7 @@ const plan: ExecutionPlan<UserPlanData> = {
   capital: 100n,
   priority: 7,
   path: 'two-step',
-  data: { kind: 'user_liquidation', user, auction, reserves: new Map(), prices: new Map(), fill },
+  data: { kind: 'user_liquidation', user, auction, reserves: new Map(), prices: new Map(), fill, venues: '', seen: 230 },
 }
 const noFire = {} as FireContext
 

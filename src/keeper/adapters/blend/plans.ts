@@ -14,6 +14,9 @@ export interface UserPlanData {
   reserves: Map<string, Reserve>
   prices: Map<string, PriceData>
   fill: FillPlan
+  /** The state of the venues the fill was valued on (`venueKey`), read at ledger `seen`. */
+  venues: string
+  seen: number
 }
 
 /** Bid side of a fill in USDC: the repay amounts (with their buffer), and the request list. */

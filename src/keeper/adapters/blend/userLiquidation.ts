@@ -31,7 +31,7 @@ import { AUCTION_RAMP_BLOCKS } from '../../../core/index.js'
 import type { ExecutionPlan, FireContext, FireOutcome, PlanOutcome, PlanProgress, Result, Task } from '../../sdk/index.js'
 import { executionFee, makeResult, returnWithFee, type ExecutionFee, type FillSubmitOptions } from '../../sdk/index.js'
 import { tokenBalance } from '../../clients/token.js'
-import { profitabilityAt, type FillPlan } from './auctionPlan.js'
+import { planFill, profitabilityAt, type FillPlan } from './auctionPlan.js'
 import type { BlendContext } from './context.js'
 import { ErrAlreadyFilled, ErrBadTask } from './errors.js'
 import { chooseLiquidationPercent } from './liquidationPercent.js'
@@ -85,7 +85,7 @@ function scannedAuction(scan: ScanResult, user: string): AuctionData | undefined
 
 /** The engine-facing half of the Blend adapter for user liquidations. */
 export function userLiquidations(ctx: BlendContext) {
-  const { valueFill, fitBondLimit } = fillValuation(ctx)
+  const { valueFill, fitBondLimit, venueKey } = fillValuation(ctx)
   async function plan(chain: Chain, keypair: Keypair, task: Task<BlendTaskData>): Promise<PlanOutcome<UserPlanData>> {
     const reader = ctx.reader(chain)
     const user = task.data.user
@@ -115,14 +115,20 @@ export function userLiquidations(ctx: BlendContext) {
     // Two-step: the draw needs a ledger of its own before the fill.
     const fromBlock = Math.max(latest.sequence + (path === 'two-step' ? 2 : 1), limits.notBefore, ctx.failures.poolsFrom(auction.lot.keys()))
     const inputs = { auction, reserves, prices: prices.prices, fromBlock, seen: latest.sequence, usdc, maxPercent: limits.maxPercent }
+    // A plan made again (its inputs changed) that finds nothing no longer waits for a share.
+    const none = (skip: string) => {
+      ctx.sales.settled(id)
+      return { skip }
+    }
     const valued = await valueFill(chain, inputs)
-    if (valued === null) return { skip: 'auction never clears MIN_PROFIT at what the DEX pays' }
+    if (valued === null) return none('auction never clears MIN_PROFIT at what the DEX pays')
     // Two-step: a draw within the registry's bond limit (a smaller part of the auction, or none).
     const fitted = path === 'two-step' ? await fitBondLimit(chain, user, inputs, valued) : { fill: valued }
-    if ('skip' in fitted) return { skip: fitted.skip }
+    if ('skip' in fitted) return none(fitted.skip)
     const fill = fitted.fill
     const order = fillOrder(user, fill, reserves, usdc)
-    if ('refuse' in order) return { skip: order.refuse }
+    if ('refuse' in order) return none(order.refuse)
+    const venues = await venueKey(chain, order.lotAssets, usdc, [...reserves.keys()], latest.sequence)
     // An auction's first fill shares the pools with this keeper's other first fills planned for
     // the same ledger or the two after it (SaleReservations.sharing).
     if (ctx.origins.left(id, auction) === 100) ctx.sales.intend(fill.block, id, order.lotAssets)
@@ -135,8 +141,34 @@ export function userLiquidations(ctx: BlendContext) {
       priority: task.priority,
       label: user,
       path,
-      data: { kind: 'user_liquidation', user, auction, reserves, prices: prices.prices, fill },
+      data: { kind: 'user_liquidation', user, auction, reserves, prices: prices.prices, fill, venues, seen: latest.sequence },
     }
+  }
+
+  /**
+   * Whether a plan's inputs moved since it was made (the engine then plans it again): its auction
+   * (another keeper's part-fill, a new auction, none), the oracle price of an asset in it, or the
+   * venues its lot sells on, read only when the oracle alone would fill sooner than planned (the
+   * sale is what holds the fill back; otherwise no venue can bring it forward). The reserves'
+   * accrual is left out: it moves every ledger, by parts in a million, and `fire` values the fill
+   * with it before anything is sent.
+   */
+  async function stale(chain: Chain, plan: ExecutionPlan<UserPlanData>): Promise<boolean> {
+    const scan = await ctx.scan(chain)
+    const { user, auction, reserves, prices, fill } = plan.data
+    const now = scannedAuction(scan, user)
+    if (now === undefined || !sameAuction(now, auction)) return true
+    for (const a of [...auction.bid.keys(), ...auction.lot.keys()]) {
+      if (scan.prices.prices.get(a)?.price !== prices.get(a)?.price) return true
+    }
+    const seen = scan.snapshot.latestLedger
+    if (plan.data.venues === '' || seen === plan.data.seen) return false
+    // MIN_PROFIT less 0.01 %: a part of the auction can round a little above the whole's ratio.
+    const atOracle = planFill({ auction, reserves, prices, minProfit: ctx.minProfit - ctx.minProfit / 10_000n, fromBlock: seen + 1 })
+    if (atOracle === null || atOracle.block >= plan.targetLedger) return false
+    const usdc = await ctx.usdc(chain)
+    const lotAssets = Object.keys(fill.lot).filter((a) => a !== usdc)
+    return (await venueKey(chain, lotAssets, usdc, [...reserves.keys()], seen)) !== plan.data.venues
   }
 
 
@@ -339,7 +371,7 @@ export function userLiquidations(ctx: BlendContext) {
     })
   }
 
-  return { plan, fire, progress }
+  return { plan, fire, progress, stale }
 }
 
 export function minBig(a: bigint, b: bigint): bigint {
