@@ -36,7 +36,7 @@ import { DEFAULT_FAILURE_BUDGET, FailureBudget } from './failureBudget.js'
 import { SaleReservations } from './saleReservations.js'
 import { AuctionOrigins } from './auctionOrigins.js'
 import { chooseLiquidationPercent } from './liquidationPercent.js'
-import { ledgerMemo } from './ledgerMemo.js'
+import { ledgerMemo, singleFlight } from './ledgerMemo.js'
 import { loadAuction, loadPool } from './loadPool.js'
 import { loadOraclePrices } from './oracle.js'
 import { positionsText } from './poolState.js'
@@ -224,6 +224,7 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     }
   }
 
+  const latestLedgerOf = singleFlight((reader: PoolReader) => reader.getLatestLedger())
   const poolReads = ledgerMemo<{ fresh: Awaited<ReturnType<typeof loadPool>>; prices: Awaited<ReturnType<typeof loadOraclePrices>> }>()
   const ctx: BlendContext = {
     pool: p.pool,
@@ -252,7 +253,8 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     openUserAuction,
     async freshValuation(chain, scan) {
       const reader = readerOf(chain, p.reader)
-      const latest = await reader.getLatestLedger()
+      // Plans started together (a wave of new auctions) share one request for the latest ledger.
+      const latest = await latestLedgerOf(reader)
       // One read of the pool and the prices per ledger, shared by every plan and fire valued in it.
       const { fresh, prices } = await poolReads(latest.sequence, scan.snapshot.reserveList.join(','), async () => {
         const [fresh, prices] = await Promise.all([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ledgerMemo } from './ledgerMemo.js'
+import { ledgerMemo, singleFlight } from './ledgerMemo.js'
 
 describe('ledgerMemo', () => {
   it('shares one read per key and ledger, and reads again at another ledger', async () => {
@@ -17,5 +17,39 @@ describe('ledgerMemo', () => {
     const memo = ledgerMemo<string>()
     await expect(memo(1, 'k', () => Promise.reject(new Error('node down')))).rejects.toThrow('node down')
     expect(await memo(1, 'k', async () => 'fresh')).toBe('fresh')
+  })
+})
+
+describe('singleFlight', () => {
+  it('shares the request in flight, and asks again once it has settled', async () => {
+    let reads = 0
+    let release: () => void = () => {}
+    const latest = singleFlight(async (_node: object) => {
+      reads++
+      await new Promise<void>((r) => (release = r))
+      return reads
+    })
+    const node = {}
+    const first = Promise.all([latest(node), latest(node), latest(node)])
+    release()
+    expect(await first).toEqual([1, 1, 1])
+    const again = latest(node)
+    release()
+    expect(await again).toBe(2)
+    expect(reads).toBe(2)
+  })
+
+  it('asks each source on its own, and does not keep a failure', async () => {
+    let calls = 0
+    const latest = singleFlight(async (node: { down: boolean }) => {
+      calls++
+      if (node.down) throw new Error('node down')
+      return 'ok'
+    })
+    const down = { down: true }
+    await expect(latest(down)).rejects.toThrow('node down')
+    down.down = false
+    expect(await Promise.all([latest(down), latest({ down: false })])).toEqual(['ok', 'ok'])
+    expect(calls).toBe(3)
   })
 })

@@ -23,3 +23,20 @@ export function ledgerMemo<T>() {
     return found
   }
 }
+
+/**
+ * One request in flight per source: callers that ask while it is out share its answer (the
+ * latest ledger asked by a hundred plans started together is one request); a call after it has
+ * settled asks again, so nothing older than the request is ever handed out.
+ */
+export function singleFlight<K extends object, T>(read: (source: K) => Promise<T>): (source: K) => Promise<T> {
+  const inflight = new WeakMap<K, Promise<T>>()
+  return (source) => {
+    let found = inflight.get(source)
+    if (found === undefined) {
+      found = read(source).finally(() => inflight.delete(source))
+      inflight.set(source, found)
+    }
+    return found
+  }
+}
