@@ -25,7 +25,7 @@
  * harness itself fails (a missed goal is reported in the table, with exit 0).
  *
  * Run: npx tsx benchmarks/mass-liquidation.ts [--borrowers 12] [--keepers 1,3] [--ledger-interval 1]
- *        [--path two-step|atomic] [--seed 1] [--drop 15] [--timeout SECONDS]
+ *        [--path two-step|atomic] [--seed 1] [--drop 15] [--timeout SECONDS] [--dex-depth 1]
  * Keeper logs (JSON lines): target/bench/mass-liquidation/<path>-<k>-keepers.log
  */
 import { join } from 'node:path'
@@ -38,7 +38,7 @@ import { PoolScanner } from '../src/keeper/adapters/blend/scan.js'
 import { VaultContract } from '../src/keeper/clients/vault.js'
 import { parseConfig } from '../src/keeper/config/index.js'
 import { startDaemon, type Daemon } from '../src/keeper/daemon.js'
-import { deployExecutor, deployWorld, type World } from '../src/world/index.js'
+import { DEFAULT_COLLATERALS, deployExecutor, deployWorld, type World } from '../src/world/index.js'
 import { i128s } from '../src/world/scval.js'
 import { liquidationEvents, RunEventLog } from '../src/world/runEvents.js'
 import { formatRun, runFigures, type DropValuation, type KeeperRun, type RunFigures } from './lib/liquidationFigures.js'
@@ -59,6 +59,7 @@ interface Options {
   seed: number
   drop: number
   timeoutS: number
+  dexDepthM: number
 }
 
 function parseOptions(argv: string[]): Options {
@@ -74,6 +75,7 @@ function parseOptions(argv: string[]): Options {
         seed: { type: 'string' },
         drop: { type: 'string' },
         timeout: { type: 'string' },
+        'dex-depth': { type: 'string' },
       },
       strict: true,
     })
@@ -101,7 +103,9 @@ function parseOptions(argv: string[]): Options {
   }
   // Ripening (~185 ledgers) + one fill after another (one outstanding draw per keeper) + slack.
   const timeoutS = num('timeout', o.timeout, Math.ceil((260 + 10 * borrowers) * ledgerInterval) + 60, 30, 7200, false)
-  return { borrowers, keepers, ledgerInterval, path, seed: num('seed', o.seed, 1, 0, 2 ** 31, true), drop, timeoutS }
+  // USD millions a side in each collateral's router pools (nothing arbitrages them here: every sale moves the pool for the next).
+  const dexDepthM = num('dex-depth', o['dex-depth'], 1, 1, 1000, true)
+  return { borrowers, keepers, ledgerInterval, path, seed: num('seed', o.seed, 1, 0, 2 ** 31, true), drop, timeoutS, dexDepthM }
 }
 
 /**
@@ -255,7 +259,8 @@ async function runOnce(opts: Options, keeperCount: number): Promise<RunFigures> 
   const daemons: Daemon[] = []
   try {
     say(`deploying a world: seed ${opts.seed}, ${opts.borrowers} borrowers, ${keeperCount} keeper account(s)`)
-    const world = await deployWorld(sandbox, { seed: opts.seed, borrowers: opts.borrowers, keepers: keeperCount, registerKeepers: false })
+    const collaterals = DEFAULT_COLLATERALS.map((c) => ({ ...c, dexDepthUsd: BigInt(opts.dexDepthM) * 1_000_000n * 10_000_000n }))
+    const world = await deployWorld(sandbox, { seed: opts.seed, borrowers: opts.borrowers, keepers: keeperCount, registerKeepers: false, collaterals })
     const deployS = (Date.now() - runStarted) / 1000
     const logFile = join(REPO_ROOT, 'target', 'bench', 'mass-liquidation', `${opts.path}-${keeperCount}-keepers.log`)
     const addresses = await startKeepers(world, keeperCount, opts, logFile, daemons)
