@@ -40,7 +40,8 @@
  * (no transaction is sent). Reported: the first ledger (every auction planned) and the median of
  * the later ones (made plans held, skipped auctions planned again): wall time (scan + plans),
  * keeper and node CPU, RPC requests of the scan and of the plans, scan waves, and the tasks
- * planned / skipped / held.
+ * planned / skipped / held. Last, the oracle moves WETH (every lot) up 0.1 % and one more ledger
+ * is measured: every held plan's inputs moved, so every auction is planned again.
  *
  * Run: npx tsx benchmarks/keeper-cycle.ts
  *   options: --sizes 10,100,1000,10000,50000 --cycles 5
@@ -88,6 +89,8 @@ interface AuctionFigures {
   setupMs: number
   first: AuctionLedger
   steady: AuctionLedger[]
+  /** A ledger after the oracle moved one collateral's price up 0.1 %: its auctions' plans are made again. */
+  priceMove: AuctionLedger
 }
 
 const quiet: AdapterLogger = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} }
@@ -360,11 +363,15 @@ async function main(): Promise<void> {
           for (let c = 0; c < cycles; c++) await ledger()
         })
       }
+      // The oracle moves one collateral (0.1 % up): the plans of the auctions selling it are made again.
+      const asset = world.collaterals[0]!.contract
+      await world.setPrice(asset, (world.price(asset) * 1001n) / 1000n)
+      const priceMove = await ledger()
       // Nothing may have fired or been abandoned: every plan is still waiting (planned or due).
       const moved = engine.executions().filter((e) => e.stage !== 'planned' && e.stage !== 'due')
       await engine.stop(0)
       if (moved.length > 0) throw new Error(`n=${n}: ${moved.length} execution(s) went on to ${moved[0]!.stage} (${moved[0]!.note ?? ''})`)
-      return { borrowers: n, auctions: k, withDebt, whales: open.filter((a) => a.whale).length, setupMs, first, steady }
+      return { borrowers: n, auctions: k, withDebt, whales: open.filter((a) => a.whale).length, setupMs, first, steady, priceMove }
     }
 
     // One liquidation: ledgers between the first profitable ledger and the confirmed fill.
@@ -441,6 +448,7 @@ async function main(): Promise<void> {
         'scan waves first / later',
         'tasks planned / skipped / held first / later',
         'plans due now / later (after the last ledger)',
+        'a price moved: wall / keeper CPU (ms); planned / skipped / held',
       ]
       const auctionRows = auctionFigures.map((f) => {
         const [a, b] = [f.first, medLedger(f.steady)]
@@ -455,6 +463,7 @@ async function main(): Promise<void> {
           slash(a.waves, b.waves),
           `${slash(a.planned, a.skipped, a.held)}; ${slash(b.planned, b.skipped, b.held)}`,
           slash(b.due, b.waiting),
+          `${slash(f.priceMove.ms.toFixed(0), f.priceMove.clientCpuMs.toFixed(0))}; ${slash(f.priceMove.planned, f.priceMove.skipped, f.priceMove.held)}`,
         ]
       })
       console.log(markdownTable(auctionHeader, auctionRows))
@@ -504,6 +513,7 @@ async function main(): Promise<void> {
           setupMs: Math.round(f.setupMs),
           first: roundLedger(f.first),
           steady: { ...roundLedger(medLedger(f.steady)), msAll: f.steady.map((l) => Number(l.ms.toFixed(1))) },
+          priceMove: roundLedger(f.priceMove),
         })),
         wallS: Number(wallS.toFixed(1)),
         peakRssMb: rssMb,
