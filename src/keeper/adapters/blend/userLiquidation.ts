@@ -146,6 +146,24 @@ export function userLiquidations(ctx: BlendContext) {
   }
 
   /**
+   * The first ledger after the plan's at which its auction clears MIN_PROFIT at the oracle, on
+   * the plan's own valuation (worked out once per plan). The lot's oracle value over the bid's
+   * only rises with the block (the lot ramps up, then the bid decays), so from a later ledger on
+   * the first is the later of the two. MIN_PROFIT less 0.01 %: a part of the auction can round
+   * a little above the whole's ratio.
+   */
+  const oracleFirsts = new WeakMap<UserPlanData, number | null>()
+  function oracleFirst(d: UserPlanData): number | null {
+    let first = oracleFirsts.get(d)
+    if (first === undefined) {
+      const fill = planFill({ auction: d.auction, reserves: d.reserves, prices: d.prices, minProfit: ctx.minProfit - ctx.minProfit / 10_000n, fromBlock: d.seen + 1 })
+      first = fill === null ? null : fill.block
+      oracleFirsts.set(d, first)
+    }
+    return first
+  }
+
+  /**
    * Whether a plan's inputs moved since it was made (the engine then plans it again): its auction
    * (another keeper's part-fill, a new auction, none), the oracle price of an asset in it, or the
    * venues its lot sells on, read only when the oracle alone would fill sooner than planned (the
@@ -163,9 +181,8 @@ export function userLiquidations(ctx: BlendContext) {
     }
     const seen = scan.snapshot.latestLedger
     if (plan.data.venues === '' || seen === plan.data.seen) return false
-    // MIN_PROFIT less 0.01 %: a part of the auction can round a little above the whole's ratio.
-    const atOracle = planFill({ auction, reserves, prices, minProfit: ctx.minProfit - ctx.minProfit / 10_000n, fromBlock: seen + 1 })
-    if (atOracle === null || atOracle.block >= plan.targetLedger) return false
+    const atOracle = oracleFirst(plan.data)
+    if (atOracle === null || Math.max(atOracle, seen + 1) >= plan.targetLedger) return false
     const usdc = await ctx.usdc(chain)
     const lotAssets = Object.keys(fill.lot).filter((a) => a !== usdc)
     return (await venueKey(chain, lotAssets, usdc, [...reserves.keys()], seen)) !== plan.data.venues
