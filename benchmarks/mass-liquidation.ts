@@ -25,7 +25,7 @@
  * harness itself fails (a missed goal is reported in the table, with exit 0).
  *
  * Run: npx tsx benchmarks/mass-liquidation.ts [--borrowers 12] [--keepers 1,3] [--ledger-interval 1]
- *        [--path two-step|atomic] [--seed 1] [--drop 15] [--timeout SECONDS] [--dex-depth 1]
+ *        [--path two-step|atomic] [--seed 1] [--drop 15] [--timeout SECONDS] [--dex-depth 1] [--channels 4]
  * Keeper logs (JSON lines): target/bench/mass-liquidation/<path>-<k>-keepers.log
  */
 import { join } from 'node:path'
@@ -60,6 +60,7 @@ interface Options {
   drop: number
   timeoutS: number
   dexDepthM: number
+  channels: number
 }
 
 function parseOptions(argv: string[]): Options {
@@ -76,6 +77,7 @@ function parseOptions(argv: string[]): Options {
         drop: { type: 'string' },
         timeout: { type: 'string' },
         'dex-depth': { type: 'string' },
+        channels: { type: 'string' },
       },
       strict: true,
     })
@@ -105,14 +107,17 @@ function parseOptions(argv: string[]): Options {
   const timeoutS = num('timeout', o.timeout, Math.ceil((260 + 10 * borrowers) * ledgerInterval) + 60, 30, 7200, false)
   // USD millions a side in each collateral's router pools (nothing arbitrages them here: every sale moves the pool for the next).
   const dexDepthM = num('dex-depth', o['dex-depth'], 1, 1, 1000, true)
-  return { borrowers, keepers, ledgerInterval, path, seed: num('seed', o.seed, 1, 0, 2 ** 31, true), drop, timeoutS, dexDepthM }
+  // Each keeper's channel accounts (CHANNEL_ACCOUNTS): with its operator, how many transactions it can have in one ledger.
+  const channels = num('channels', o.channels, 4, 0, 16, true)
+  return { borrowers, keepers, ledgerInterval, path, seed: num('seed', o.seed, 1, 0, 2 ** 31, true), drop, timeoutS, dexDepthM, channels }
 }
 
 /**
  * Keeper daemon settings: the world's contracts, the demo's keeper settings, no rebalancing; on
  * the atomic path the keeper's executor contract (it registers and draws).
  */
-function keeperEnv(world: World, i: number, ledgerInterval: number, executor: string | undefined): Record<string, string> {
+function keeperEnv(world: World, i: number, opts: Options, executor: string | undefined): Record<string, string> {
+  const ledgerInterval = opts.ledgerInterval
   // REBALANCE_VAULT off: its trades on the DEX would move the prices the keepers sell at.
   const { REBALANCE_VAULT: _off, ...env } = world.addresses.env
   return {
@@ -125,6 +130,7 @@ function keeperEnv(world: World, i: number, ledgerInterval: number, executor: st
     POLL_INTERVAL: '3',
     MIN_PROFIT: String(MIN_PROFIT),
     SLIPPAGE_BPS: '300',
+    CHANNEL_ACCOUNTS: String(opts.channels),
     LEDGER_POLL_MS: String(Math.max(50, Math.min(250, Math.round((ledgerInterval * 1000) / 3)))),
   }
 }
@@ -188,7 +194,7 @@ async function startKeepers(world: World, count: number, opts: Options, logFile:
   for (let i = 0; i < count; i++) {
     const keeper = world.keepers[i]!
     const executor = opts.path === 'atomic' ? (await deployExecutor(world, keeper, { register: false })).contractId : undefined
-    const env = keeperEnv(world, i, opts.ledgerInterval, executor)
+    const env = keeperEnv(world, i, opts, executor)
     daemons.push(await startDaemon(parseConfig(env), { logger: logger.child({ keeper: env.KEEPER_NAME }), stopGraceMs: 15_000 }))
     addresses.push(executor === undefined ? [keeper.publicKey()] : [keeper.publicKey(), executor])
   }
