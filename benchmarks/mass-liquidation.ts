@@ -112,6 +112,9 @@ function parseOptions(argv: string[]): Options {
   return { borrowers, keepers, ledgerInterval, path, seed: num('seed', o.seed, 1, 0, 2 ** 31, true), drop, timeoutS, dexDepthM, channels }
 }
 
+/** A two-step keeper's bond (USDC): its draw limit (90 % of it) covers the largest draw of these worlds (20k USD of collateral at HF 1.04). */
+const TWO_STEP_BOND_USDC = 20_000
+
 /**
  * Keeper daemon settings: the world's contracts, the demo's keeper settings, no rebalancing; on
  * the atomic path the keeper's executor contract (it registers and draws).
@@ -131,6 +134,8 @@ function keeperEnv(world: World, i: number, opts: Options, executor: string | un
     MIN_PROFIT: String(MIN_PROFIT),
     SLIPPAGE_BPS: '300',
     CHANNEL_ACCOUNTS: String(opts.channels),
+    // Two-step draws are bounded by the keeper's bond (draw_limit): enough for the largest bid here.
+    ...(executor === undefined ? { KEEPER_BOND: String(TWO_STEP_BOND_USDC) } : {}),
     LEDGER_POLL_MS: String(Math.max(50, Math.min(250, Math.round((ledgerInterval * 1000) / 3)))),
   }
 }
@@ -266,7 +271,15 @@ async function runOnce(opts: Options, keeperCount: number): Promise<RunFigures> 
   try {
     say(`deploying a world: seed ${opts.seed}, ${opts.borrowers} borrowers, ${keeperCount} keeper account(s)`)
     const collaterals = DEFAULT_COLLATERALS.map((c) => ({ ...c, dexDepthUsd: BigInt(opts.dexDepthM) * 1_000_000n * 10_000_000n }))
-    const world = await deployWorld(sandbox, { seed: opts.seed, borrowers: opts.borrowers, keepers: keeperCount, registerKeepers: false, collaterals })
+    const world = await deployWorld(sandbox, {
+      seed: opts.seed,
+      borrowers: opts.borrowers,
+      keepers: keeperCount,
+      registerKeepers: false,
+      collaterals,
+      // The two-step keepers' bond comes out of their own USDC.
+      ...(opts.path === 'two-step' ? { keeperUsdc: (BigInt(TWO_STEP_BOND_USDC) + 10_000n) * 10_000_000n } : {}),
+    })
     const deployS = (Date.now() - runStarted) / 1000
     const logFile = join(REPO_ROOT, 'target', 'bench', 'mass-liquidation', `${opts.path}-${keeperCount}-keepers.log`)
     const addresses = await startKeepers(world, keeperCount, opts, logFile, daemons)
