@@ -46,12 +46,17 @@ export interface Entry {
   result: Result | null
   error: Error | null
   firing: boolean
+  /**
+   * Set when `fire` moved the target later: the plan's inputs are those it was first made from,
+   * not those of its new target, so the next rescan plans it again rather than compare them.
+   */
+  moved: boolean
   /** Set once the entry reached its final stage (the adapter's `returned` step is not final). */
   done: boolean
 }
 
 /** What a new entry is made from; the book fills in the rest. */
-export type NewEntry = Omit<Entry, 'seq' | 'stage' | 'plannedAt' | 'history' | 'progress' | 'note' | 'result' | 'error' | 'firing' | 'done'>
+export type NewEntry = Omit<Entry, 'seq' | 'stage' | 'plannedAt' | 'history' | 'progress' | 'note' | 'result' | 'error' | 'firing' | 'moved' | 'done'>
 
 /** How the log and the event stream name an error: its class name, its code when it has one. */
 export function errorTag(err: Error | undefined | null): { name: string; code?: string | number; message: string } | undefined {
@@ -105,6 +110,7 @@ export class ExecutionBook {
       result: null,
       error: null,
       firing: false,
+      moved: false,
       done: false,
     }
     this.active.set(e.plan.key, entry)

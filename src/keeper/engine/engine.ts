@@ -269,7 +269,9 @@ export class ExecutionEngine {
     const current = () => !this.stopped && book.active.get(key) === e && e.stage === 'planned' && !e.firing
     book.planning.add(key)
     try {
-      if (!(await adapter.stale(this.p.chain, e.plan, task)) || !current()) return
+      // A target `fire` moved was valued on newer inputs than the plan holds: plan it afresh.
+      if (!e.moved && !(await adapter.stale(this.p.chain, e.plan, task))) return
+      if (!current()) return
       const outcome = await adapter.plan(this.p.chain, this.p.keypair, task)
       if (!current()) return
       if (isSkip(outcome)) {
@@ -282,6 +284,7 @@ export class ExecutionEngine {
       }
       const before = e.plan.targetLedger
       e.plan = { ...outcome, key }
+      e.moved = false
       this.updateProgress(e, book.latest)
       if (e.plan.targetLedger !== before) {
         this.p.logger.info({ adapter: name, key, from: before, targetLedger: e.plan.targetLedger, latest: book.latest }, 'execution re-planned: its inputs changed')

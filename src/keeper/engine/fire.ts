@@ -43,6 +43,7 @@ export class Firer {
       const outcome = await e.adapter.fire(this.p.chain, this.p.keypair, e.plan, this.context(e, rewards.vault))
       if (isReplan(outcome)) {
         e.plan = { ...e.plan, targetLedger: outcome.replan }
+        e.moved = true
         e.firing = false
         book.move(e, isDueAt(e.plan, book.latest) ? 'due' : 'planned')
         this.p.logger.info({ adapter: e.adapterName, key: e.plan.key, targetLedger: outcome.replan, latest: book.latest }, 'execution re-planned')

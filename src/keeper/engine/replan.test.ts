@@ -37,8 +37,13 @@ interface Plan {
   level: number
 }
 
-/** The engine with an adapter that reads the level of the latest ledger; `stale` when asked for. */
-async function incremental(levels: readonly number[], withStale: boolean): Promise<{ filled: number | null; plans: number }> {
+/**
+ * The engine with an adapter that reads the level of the latest ledger. `stale`: never asked
+ * ('none'), on any change of the level ('any'), or, as the Blend adapter, when the level moved and
+ * the fill may now come sooner than the held target or never ('sooner'; a later one is left to
+ * `fire`).
+ */
+async function incremental(levels: readonly number[], mode: 'none' | 'any' | 'sooner'): Promise<{ filled: number | null; plans: number }> {
   const clock = new ManualLedgerClock({ sequence: START, closeTimeMs: START * 1000 })
   let now = START
   const level = () => levels[now - START]!
@@ -67,7 +72,16 @@ async function incremental(levels: readonly number[], withStale: boolean): Promi
       filled = earliest
       return makeResult({ drew: 1n, proceeds: 2n, responseTimeMs: 0 })
     },
-    ...(withStale ? { stale: (_c: unknown, plan: ExecutionPlan<Plan>) => plan.data.level !== level() } : {}),
+    ...(mode === 'none'
+      ? {}
+      : {
+          stale: (_c: unknown, plan: ExecutionPlan<Plan>) => {
+            if (plan.data.level === level()) return false
+            if (mode === 'any') return true
+            const first = firstFeasible(level(), now + 1)
+            return first === null || first < plan.targetLedger
+          },
+        }),
   }
   const engine = new ExecutionEngine({
     chain: createChain({ rpcUrl: 'http://127.0.0.1:1', networkPassphrase: 'x' }),
@@ -102,15 +116,29 @@ describe('planning again only when inputs changed', () => {
   it('fires at the same ledger as planning from scratch every ledger, over random sequences', async () => {
     await fc.assert(
       fc.asyncProperty(levelRuns, async (levels) => {
-        const got = await incremental(levels, true)
-        expect(got.filled).toBe(fromScratch(levels))
+        const reference = fromScratch(levels)
+        expect((await incremental(levels, 'sooner')).filled).toBe(reference)
+        expect((await incremental(levels, 'any')).filled).toBe(reference)
       }),
       { numRuns: 300 },
     )
   })
 
+  it('plans again only when the fill may come sooner: falls in price are left to fire', async () => {
+    // Level 4 (block 120) falls to 3 (block 130) at ledger 105 and to 2 (block 140) at 110.
+    const levels = [...Array<number>(5).fill(4), ...Array<number>(5).fill(3), ...Array<number>(40).fill(2)]
+    const sooner = await incremental(levels, 'sooner')
+    const any = await incremental(levels, 'any')
+    expect(sooner.filled).toBe(START + 40)
+    expect(any.filled).toBe(START + 40)
+    // Planned at 100, then once more after fire moved it (at 119): its inputs were the first plan's.
+    expect(sooner.plans).toBe(2)
+    // Planned at 100, 105 and 110.
+    expect(any.plans).toBe(3)
+  })
+
   it('plans once while nothing changes', async () => {
-    const got = await incremental(Array<number>(40).fill(3), true)
+    const got = await incremental(Array<number>(40).fill(3), 'sooner')
     expect(got.filled).toBe(START + 30)
     expect(got.plans).toBe(1)
   })
@@ -119,13 +147,13 @@ describe('planning again only when inputs changed', () => {
     // Planned at level 1 (block 150); at ledger 105 the price rises to level 5 (block 110).
     const levels = [...Array<number>(5).fill(1), ...Array<number>(60).fill(5)]
     expect(fromScratch(levels)).toBe(START + 10)
-    expect((await incremental(levels, true)).filled).toBe(START + 10)
-    expect((await incremental(levels, false)).filled).toBe(START + 50)
+    expect((await incremental(levels, 'sooner')).filled).toBe(START + 10)
+    expect((await incremental(levels, 'none')).filled).toBe(START + 50)
   })
 
   it('drops a plan whose auction no longer pays, and plans it again when it does', async () => {
     const levels = [...Array<number>(3).fill(2), ...Array<number>(5).fill(0), ...Array<number>(50).fill(2)]
-    const got = await incremental(levels, true)
+    const got = await incremental(levels, 'sooner')
     expect(got.filled).toBe(fromScratch(levels))
     expect(got.filled).toBe(START + 40)
   })

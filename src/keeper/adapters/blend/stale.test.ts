@@ -105,12 +105,27 @@ describe('a planned user liquidation is planned again when its inputs moved', ()
     expect(await w.stale(plan)).toBe(true)
   })
 
-  it('the oracle moved the price of an asset in the auction: planned again; of another asset: not', async () => {
+  it('the lot became dearer at the oracle: planned again (it pays sooner); another asset moved: not', async () => {
     const w = world({ pool: pool(0n) })
     const plan = await w.plan()
     w.at({ ledger: 1001, prices: price(ONE / 10n, 2900n * ONE) })
     expect(await w.stale(plan)).toBe(false)
     w.at({ ledger: 1002, prices: price((ONE * 11n) / 100n, 2900n * ONE) })
+    expect(await w.stale(plan)).toBe(true)
+  })
+
+  it('the lot became cheaper: the fill can only come later, which fire finds; so cheap it never pays: planned again', async () => {
+    const w = world({ pool: pool(0n) })
+    const plan = await w.plan()
+    w.at({ ledger: 1001, prices: price((ONE * 99n) / 1000n) })
+    expect(await w.stale(plan)).toBe(false)
+    // 1100 XLM at 0.05 is 55 USDC against a 100 USDC bid that only decays to nothing at block 1400:
+    // still a ledger that pays (the free lot), so not planned again either.
+    w.at({ ledger: 1002, prices: price(ONE / 20n) })
+    expect(await w.stale(plan)).toBe(false)
+    // USDC itself repriced so that the bid is worth more than the lot at every ledger but the last is not possible (the bid goes free);
+    // an auction that is gone is the case that never pays.
+    w.at({ ledger: 1003, auction: undefined as never })
     expect(await w.stale(plan)).toBe(true)
   })
 

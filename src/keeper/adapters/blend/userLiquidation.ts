@@ -146,48 +146,53 @@ export function userLiquidations(ctx: BlendContext) {
   }
 
   /**
-   * The first ledger after the plan's at which its auction clears MIN_PROFIT at the oracle, on
-   * the plan's own valuation (worked out once per plan). The lot's oracle value over the bid's
-   * only rises with the block (the lot ramps up, then the bid decays), so from a later ledger on
-   * the first is the later of the two. MIN_PROFIT less 0.01 %: a part of the auction can round
-   * a little above the whole's ratio.
+   * The first ledger from `from` on at which the auction clears MIN_PROFIT at the oracle, with
+   * these prices and the plan's reserves. MIN_PROFIT less 0.01 %: a part of the auction can round
+   * a little above the whole's ratio. The lot's oracle value over the bid's only rises with the
+   * block (the lot ramps up, then the bid decays), so from a later ledger on the first is the
+   * later of the two: worked out once per plan for its own prices.
    */
+  const atOracle = (d: UserPlanData, prices: ReadonlyMap<string, PriceData>, from: number): number | null =>
+    planFill({ auction: d.auction, reserves: d.reserves, prices, minProfit: ctx.minProfit - ctx.minProfit / 10_000n, fromBlock: from })?.block ?? null
   const oracleFirsts = new WeakMap<UserPlanData, number | null>()
   function oracleFirst(d: UserPlanData): number | null {
     let first = oracleFirsts.get(d)
     if (first === undefined) {
-      const fill = planFill({ auction: d.auction, reserves: d.reserves, prices: d.prices, minProfit: ctx.minProfit - ctx.minProfit / 10_000n, fromBlock: d.seen + 1 })
-      first = fill === null ? null : fill.block
+      first = atOracle(d, d.prices, d.seen + 1)
       oracleFirsts.set(d, first)
     }
     return first
   }
 
   /**
-   * Whether a plan's inputs moved since it was made (the engine then plans it again): its auction
-   * (another keeper's part-fill, a new auction, none), the oracle price of an asset in it, or the
-   * venues its lot sells on, read only when the oracle alone would fill sooner than planned (the
-   * sale is what holds the fill back; otherwise no venue can bring it forward). The reserves'
-   * accrual is left out: it moves every ledger, by parts in a million, and `fire` values the fill
-   * with it before anything is sent.
+   * Whether a held plan must be made again (the engine does it) to stand where a plan made from
+   * scratch now would. Its auction changed (another keeper's part fill, a new auction, none):
+   * yes. Otherwise no plan can come before the first ledger the lot clears MIN_PROFIT at the
+   * oracle at today's prices; while that is not before the held target, planning again could
+   * only move it later, which `fire` finds and does anyway when the plan comes due. When it is
+   * before: yes if a price of the auction's assets moved or, when the sale is what holds the
+   * fill back, the venues its lot sells on did (read once a ledger). The reserves' accrual is
+   * left out: it moves every ledger, by parts in a million, and `fire` values the fill with it
+   * before anything is sent.
    */
   async function stale(chain: Chain, plan: ExecutionPlan<UserPlanData>): Promise<boolean> {
     const scan = await ctx.scan(chain)
-    const { user, auction, reserves, prices, fill } = plan.data
-    const now = scannedAuction(scan, user)
-    if (now === undefined || !sameAuction(now, auction)) return true
-    for (const a of [...auction.bid.keys(), ...auction.lot.keys()]) {
-      if (scan.prices.prices.get(a)?.price !== prices.get(a)?.price) return true
-    }
+    const d = plan.data
+    const now = scannedAuction(scan, d.user)
+    if (now === undefined || !sameAuction(now, d.auction)) return true
     const seen = scan.snapshot.latestLedger
-    if (plan.data.venues === '' || seen === plan.data.seen) return false
-    const atOracle = oracleFirst(plan.data)
-    if (atOracle === null || Math.max(atOracle, seen + 1) >= plan.targetLedger) return false
+    const prices = scan.prices.prices
+    const moved = [...d.auction.bid.keys(), ...d.auction.lot.keys()].some((a) => prices.get(a)?.price !== d.prices.get(a)?.price)
+    const first = moved ? atOracle(d, prices, seen + 1) : oracleFirst(d)
+    // It no longer pays at any ledger: a plan made now finds nothing.
+    if (first === null) return moved
+    if (Math.max(first, seen + 1) >= plan.targetLedger) return false
+    if (moved) return true
+    if (d.venues === '' || seen === d.seen) return false
     const usdc = await ctx.usdc(chain)
-    const lotAssets = Object.keys(fill.lot).filter((a) => a !== usdc)
-    return (await venueKey(chain, lotAssets, usdc, [...reserves.keys()], seen)) !== plan.data.venues
+    const lotAssets = Object.keys(d.fill.lot).filter((a) => a !== usdc)
+    return (await venueKey(chain, lotAssets, usdc, [...d.reserves.keys()], seen)) !== d.venues
   }
-
 
   function progress(plan: ExecutionPlan<UserPlanData>, ledger: number): PlanProgress {
     const { auction, reserves, prices } = plan.data
