@@ -114,7 +114,7 @@ describe('a planned user liquidation is planned again when its inputs moved', ()
     expect(await w.stale(plan)).toBe(true)
   })
 
-  it('the lot became cheaper: the fill can only come later, which fire finds; so cheap it never pays: planned again', async () => {
+  it('the lot became cheaper: the fill can only come later, which fire finds; the auction gone: planned again', async () => {
     const w = world({ pool: pool(0n) })
     const plan = await w.plan()
     w.at({ ledger: 1001, prices: price((ONE * 99n) / 1000n) })
@@ -123,8 +123,7 @@ describe('a planned user liquidation is planned again when its inputs moved', ()
     // still a ledger that pays (the free lot), so not planned again either.
     w.at({ ledger: 1002, prices: price(ONE / 20n) })
     expect(await w.stale(plan)).toBe(false)
-    // USDC itself repriced so that the bid is worth more than the lot at every ledger but the last is not possible (the bid goes free);
-    // an auction that is gone is the case that never pays.
+    // Every auction pays once its bid is free (block 1400): one that is gone is the one that never does.
     w.at({ ledger: 1003, auction: undefined as never })
     expect(await w.stale(plan)).toBe(true)
   })
