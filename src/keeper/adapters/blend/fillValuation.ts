@@ -68,6 +68,17 @@ export function fillValuation(ctx: BlendContext) {
     return sales.cache
   }
 
+  /** Every route selling `asset` for `usdc`, read once per ledger `seen` (every read when unknown). */
+  const routesOf = (chain: Chain, asset: string, usdc: string, mids: readonly string[], seen: number | undefined) => {
+    const read = () => ctx.saleRoutes!(chain, asset, usdc, mids)
+    return seen === undefined ? read() : routesAt(seen, `${asset}>${usdc}:${mids.join(',')}`, read)
+  }
+  /** The primary router's pool selling `asset` for `usdc`, read once per ledger `seen`. */
+  const depthOf = (chain: Chain, asset: string, usdc: string, seen: number | undefined) => {
+    const read = () => ctx.saleDepth!(chain, asset, usdc)
+    return seen === undefined ? read() : depthAt(seen, `${asset}>${usdc}`, read)
+  }
+
   /**
    * The fill to plan: at executable prices when the sale's router is known, else at the oracle.
    * `bondPercent`: at most this percent of the auction (a two-step draw within the bond limit).
@@ -91,8 +102,7 @@ export function fillValuation(ctx: BlendContext) {
       const mids = [...v.reserves.keys()]
       const routes: Record<string, SaleVenueRoute[]> = {}
       for (const asset of lotAssets) {
-        const read = () => ctx.saleRoutes!(chain, asset, v.usdc, mids)
-        const found = await (v.seen === undefined ? read() : routesAt(v.seen, `${asset}>${v.usdc}:${mids.join(',')}`, read))
+        const found = await routesOf(chain, asset, v.usdc, mids, v.seen)
         // As the pools will be once this keeper's own sales for that ledger have run.
         if (found.length > 0) routes[asset] = found.map((r) => ({ ...r, hops: r.hops.map((h) => ctx.sales.adjustHop(v.fromBlock, h, v.seen)) }))
       }
@@ -100,8 +110,7 @@ export function fillValuation(ctx: BlendContext) {
     }
     const pools: Record<string, ConstantProductPool> = {}
     for (const asset of lotAssets) {
-      const read = () => ctx.saleDepth!(chain, asset, v.usdc)
-      const depth = await (v.seen === undefined ? read() : depthAt(v.seen, `${asset}>${v.usdc}`, read))
+      const depth = await depthOf(chain, asset, v.usdc, v.seen)
       // As the pool will be once this keeper's own sales for that ledger have run.
       if (depth !== undefined) pools[asset] = ctx.sales.adjust(v.fromBlock, asset, depth, v.seen)
     }
@@ -118,10 +127,10 @@ export function fillValuation(ctx: BlendContext) {
     const parts: string[] = []
     for (const asset of lotAssets) {
       if (ctx.executor !== undefined && ctx.saleRoutes !== undefined) {
-        const found = await routesAt(seen, `${asset}>${usdc}:${mids.join(',')}`, () => ctx.saleRoutes!(chain, asset, usdc, mids))
+        const found = await routesOf(chain, asset, usdc, mids, seen)
         parts.push(`${asset}:${found.map((r) => `${r.name}=${routesKey([{ hops: r.hops.map((h) => h.pool) }])}`).join(';')}`)
       } else {
-        const depth = await depthAt(seen, `${asset}>${usdc}`, () => ctx.saleDepth!(chain, asset, usdc))
+        const depth = await depthOf(chain, asset, usdc, seen)
         parts.push(`${asset}:${depth === undefined ? '-' : routesKey([{ hops: [depth] }])}`)
       }
     }
