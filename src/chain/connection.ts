@@ -2,6 +2,7 @@ import { Account, Keypair, rpc, xdr } from '@stellar/stellar-sdk'
 import { ConnectionError, connectionFailureReason, isSocketErrorCode } from './errors.js'
 import type { ChainFees } from './fees.js'
 import { withLazyLatestLedger } from './latestLedger.js'
+import { redactUrl } from './redact.js'
 
 /** The subset of `rpc.Server` the pipeline uses (lets unit tests substitute a fake node). */
 export type RpcLike = Pick<
@@ -186,7 +187,7 @@ export function withConnectionErrors<S extends object>(server: S, url: string, o
 
 /**
  * Connects to a Stellar RPC endpoint. A call that cannot reach it fails with a `ConnectionError`
- * naming `rpcUrl` (see `withConnectionErrors`; a `server` passed in is used as given).
+ * naming `rpcUrl`, its credentials masked (redact.ts; see `withConnectionErrors`; a `server` passed in is used as given).
  *
  * @example
  * import { createChain } from './index.js'
@@ -194,7 +195,10 @@ export function withConnectionErrors<S extends object>(server: S, url: string, o
  */
 export function createChain(p: CreateChainParameters): Chain {
   const server =
-    p.server ?? withConnectionErrors(withLazyLatestLedger(new rpc.Server(p.rpcUrl, { allowHttp: p.allowHttp ?? p.rpcUrl.startsWith('http://') })), p.rpcUrl)
+    p.server ??
+    withConnectionErrors(withLazyLatestLedger(new rpc.Server(p.rpcUrl, { allowHttp: p.allowHttp ?? p.rpcUrl.startsWith('http://') })), p.rpcUrl, {
+      label: redactUrl(p.rpcUrl),
+    })
   return {
     server,
     networkPassphrase: p.networkPassphrase,

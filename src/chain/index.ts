@@ -25,6 +25,7 @@ export { NULL_ACCOUNT, read, simulateRead, simulateReadAt, type SimulateReadOpti
 export {
   ChainError,
   ContractError,
+  LedgerMissedError,
   RetriesExhaustedError,
   SimulationError,
   TransactionFailedError,
@@ -56,3 +57,4 @@ export {
   type LedgerTimeSource,
 } from './ledgerTime.js'
 export { cursorLedger, eventId, eventPages, LEDGER_SCAN_LIMIT, scanEndCursor, type EventPage, type EventPagingOptions, type EventsAnswer, type EventsRequest } from './events.js'
+export { redactText, redactUrl, urlSecrets } from './redact.js'
