@@ -57,7 +57,7 @@ describe('the keeper masks credentials', () => {
   })
 
   it('in the error a chain built from such a URL gives when the node is unreachable', async () => {
-    const chain = createChain({ rpcUrl: 'http://carol:pa55word99@127.0.0.1:9/rpc?apikey=zzz999', networkPassphrase: 'x', retry: { attempts: 1 } })
+    const chain = createChain({ rpcUrl: 'http://carol:pa55word99@127.0.0.1:9/rpc?apikey=zzz999', networkPassphrase: 'x' })
     const err = await chain.server.getLatestLedger().then(
       () => undefined,
       (e: unknown) => e as Error,
