@@ -9,6 +9,7 @@ import { openApiRoutes } from './routes/openapi.js'
 import { stateRoutes } from './routes/state.js'
 import type { DashboardState } from './state/dashboard.js'
 import type { EventLog } from './state/events.js'
+import type { Readiness } from './state/readiness.js'
 
 export interface KeeperApiOptions {
   state: DashboardState
@@ -18,8 +19,18 @@ export interface KeeperApiOptions {
   sseMaxClients?: number
   /** Heartbeat period of /api/events (default 15 s). */
   sseHeartbeatMs?: number
-  /** Browser origins allowed by CORS (API_CORS_ORIGINS; default `['*']`, any origin). */
+  /** Most concurrent /api/events streams from one remote address (API_SSE_PER_ADDRESS; default: sseMaxClients). */
+  ssePerAddress?: number
+  /** Bytes a stream may have waiting before the next event; a slower reader is dropped (default 256 KiB). */
+  sseMaxBufferBytes?: number
+  /** Browser origins allowed by CORS (API_CORS_ORIGINS; default none: no CORS header). */
   corsOrigins?: readonly string[]
+  /** API_TOKEN: the bearer token that unlocks the strategy details; unset, they are never served. */
+  apiToken?: string | undefined
+  /** What /readyz answers from (without it /readyz answers like /healthz). */
+  readiness?: Readiness
+  /** Masks credentials in every response body and event line (default: none). */
+  redact?: (text: string) => string
   /** How long /metrics reuses one collection of the Node process metrics (ms; default 1000). */
   metricsProcessTtlMs?: number
   /** Clock of that reuse (tests; default Date.now). */
@@ -32,19 +43,27 @@ function errorBody(statusCode: number, message: string) {
 
 /** The keeper's HTTP API as a fastify plugin: the routes under routes/. */
 export const keeperApi: FastifyPluginAsync<KeeperApiOptions> = async (app, opts) => {
-  await registerCors(app as unknown as FastifyInstance, opts.corsOrigins ?? ['*'])
-  await app.register(healthRoutes)
+  await registerCors(app as unknown as FastifyInstance, opts.corsOrigins ?? [])
+  const redact = opts.redact
+  if (redact !== undefined) {
+    app.addHook('onSend', async (_req, _reply, payload) => (typeof payload === 'string' ? redact(payload) : payload))
+  }
+  await app.register(healthRoutes, { readiness: opts.readiness })
   await app.register(metricsRoutes, {
     metrics: opts.metrics,
     ...(opts.metricsProcessTtlMs === undefined ? {} : { processTtlMs: opts.metricsProcessTtlMs }),
     ...(opts.metricsNow === undefined ? {} : { now: opts.metricsNow }),
   })
-  await app.register(stateRoutes, { state: opts.state, events: opts.events })
+  await app.register(stateRoutes, { state: opts.state, events: opts.events, token: opts.apiToken })
   await app.register(eventRoutes, {
     events: opts.events,
     metrics: opts.metrics,
     maxClients: opts.sseMaxClients ?? 100,
     heartbeatMs: opts.sseHeartbeatMs ?? 15_000,
+    token: opts.apiToken,
+    ...(opts.ssePerAddress === undefined ? {} : { maxPerAddress: opts.ssePerAddress }),
+    ...(opts.sseMaxBufferBytes === undefined ? {} : { maxBufferBytes: opts.sseMaxBufferBytes }),
+    ...(redact === undefined ? {} : { redact }),
   })
   await app.register(openApiRoutes)
 }

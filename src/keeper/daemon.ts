@@ -5,6 +5,7 @@ import type { Chain } from '../chain/index.js'
 import type { AdapterFactories } from './adapters/index.js'
 import { buildApp } from './app.js'
 import type { KeeperConfig } from './config/index.js'
+import { configSecrets, redactText } from './config/redact.js'
 import { PollLoop } from './loop/index.js'
 import { within } from './inflight.js'
 import type { KeeperMetrics } from './metrics.js'
@@ -85,7 +86,8 @@ export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Pr
     ...(opts.factories === undefined ? {} : { factories: opts.factories }),
     ...(opts.extraAdapters === undefined ? {} : { extraAdapters: opts.extraAdapters }),
   })
-  const { chain, state, events, metrics, engine, adapters } = runtime
+  const { chain, state, events, metrics, engine, adapters, readiness } = runtime
+  const secrets = configSecrets(config)
 
   // 5. HTTP API
   const app = await buildApp({
@@ -93,6 +95,10 @@ export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Pr
     events,
     metrics,
     corsOrigins: config.apiCorsOrigins,
+    apiToken: config.apiToken,
+    ssePerAddress: config.apiSsePerAddress,
+    readiness,
+    redact: (text) => redactText(text, secrets),
     logger: logger.child({ component: 'api' }),
     ...(opts.sseHeartbeatMs !== undefined ? { sseHeartbeatMs: opts.sseHeartbeatMs } : {}),
   })
@@ -123,6 +129,7 @@ export async function startDaemon(config: KeeperConfig, opts: DaemonOptions): Pr
       }
       metrics.cyclesTotal.inc()
       metrics.cycleDuration.observe(report.durationMs / 1000)
+      readiness.cycle(report.errors, state.cycles.lastError)
       logger.info(
         {
           cycle: state.cycles.count,

@@ -1,6 +1,7 @@
 import { Keypair, Networks, StrKey } from '@stellar/stellar-sdk'
 import { z } from 'zod'
 import type { FeeStrategy } from '../../core/index.js'
+import { apiFields, apiSettings, type ApiSettings } from './api.js'
 import { feeFields, feeProblem, feeSettings } from './fees.js'
 import { numberIn, optional } from './fields.js'
 
@@ -18,7 +19,7 @@ export const TESTNET_DEFAULTS = {
 export const REQUIRED_KEYS = ['KEEPER_SECRET', 'REGISTRY_CONTRACT', 'VAULT_CONTRACT'] as const
 
 /** Validated keeper configuration. */
-export interface KeeperConfig {
+export interface KeeperConfig extends ApiSettings {
   keypair: Keypair
   operator: string
   registryContract: string
@@ -62,13 +63,6 @@ export interface KeeperConfig {
   fullScanMinutes: number
   minProfit: number
   apiPort: number
-  /** Address the API binds to (API_HOST, default 0.0.0.0). */
-  apiHost: string
-  /**
-   * Browser origins allowed to read the API (API_CORS_ORIGINS, comma- or space-separated; default
-   * `*`, any origin: the API is read-only).
-   */
-  apiCorsOrigins: string[]
   primaryDexRouter: string | undefined
   fallbackDexRouter: string | undefined
   slippageBps: number
@@ -116,6 +110,11 @@ export interface KeeperConfig {
    * right after this step of an execution. Never set in production.
    */
   crashAt: 'drawn' | 'filled' | 'swapped' | undefined
+  /**
+   * STRICT_SECRETS (default false): refuse to start when `.env` or KEEPER_SECRET_FILE is
+   * readable by group or others, instead of warning.
+   */
+  strictSecrets: boolean
 }
 
 /** Invalid configuration; `problems` are the lines to print, one per problem. */
@@ -172,15 +171,11 @@ const contractList = (key: string) =>
     return [...new Set(list)]
   })
 
-/** `http(s)://host[:port]` with nothing after it (what a browser sends as Origin). */
-function isOrigin(s: string): boolean {
-  try {
-    const u = new URL(s)
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === s
-  } catch {
-    return false
-  }
-}
+/**
+ * Variables read outside the schema: KEEPER_SECRET_FILE (resolved into KEEPER_SECRET before
+ * parsing) and DEPLOYMENTS_FILE (its values become defaults before parsing).
+ */
+export const PRE_PARSE_KEYS = ['KEEPER_SECRET_FILE', 'DEPLOYMENTS_FILE'] as const
 
 const schema = z.object({
   KEEPER_SECRET: z
@@ -232,17 +227,7 @@ const schema = z.object({
     return n
   }),
   API_PORT: numberIn('API_PORT', 0, 65535, 8080, true),
-  API_HOST: optional.transform((v) => v ?? '0.0.0.0'),
-  API_CORS_ORIGINS: optional.transform((v, ctx) => {
-    const list = (v ?? '*').split(/[\s,]+/).filter((s) => s !== '')
-    for (const o of list) {
-      if (o !== '*' && !isOrigin(o)) {
-        ctx.addIssue({ code: 'custom', message: `API_CORS_ORIGINS entry must be * or an origin like https://dashboard.example.org (scheme, host, optional port; no path), got "${o}"` })
-        return z.NEVER
-      }
-    }
-    return list.includes('*') ? ['*'] : [...new Set(list)]
-  }),
+  ...apiFields,
   PRIMARY_DEX_ROUTER: contractId('PRIMARY_DEX_ROUTER'),
   FALLBACK_DEX_ROUTER: contractId('FALLBACK_DEX_ROUTER'),
   SLIPPAGE_BPS: numberIn('SLIPPAGE_BPS', 0, 10_000, 100, true),
@@ -260,12 +245,21 @@ const schema = z.object({
   FAULT_CRASH_AT: optional.refine((v) => v === undefined || ['drawn', 'filled', 'swapped'].includes(v), {
     message: 'FAULT_CRASH_AT must be one of drawn, filled, swapped (or unset)',
   }),
+  STRICT_SECRETS: optional.transform((v, ctx) => {
+    if (v === undefined || /^(false|0|no)$/i.test(v)) return false
+    if (/^(true|1|yes)$/i.test(v)) return true
+    ctx.addIssue({ code: 'custom', message: `STRICT_SECRETS must be true or false, got "${v}"` })
+    return z.NEVER
+  }),
   LOG_LEVEL: optional
     .transform((v) => v ?? 'info')
     .refine((v) => ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v), {
       message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
     }),
 })
+
+/** Every variable the configuration reads, in the order of the schema, then those read before it. */
+export const CONFIG_KEYS: readonly string[] = [...Object.keys(schema.shape), ...PRE_PARSE_KEYS]
 
 /**
  * Validates the keeper's environment. Required variables are checked first: each missing one is
@@ -304,8 +298,7 @@ export function parseConfig(env: Record<string, string | undefined>): KeeperConf
     fullScanMinutes: c.FULL_SCAN_MINUTES,
     minProfit: c.MIN_PROFIT,
     apiPort: c.API_PORT,
-    apiHost: c.API_HOST,
-    apiCorsOrigins: c.API_CORS_ORIGINS,
+    ...apiSettings(c),
     primaryDexRouter: c.PRIMARY_DEX_ROUTER,
     fallbackDexRouter: c.FALLBACK_DEX_ROUTER,
     slippageBps: c.SLIPPAGE_BPS,
@@ -320,5 +313,6 @@ export function parseConfig(env: Record<string, string | undefined>): KeeperConf
     ledgerPollMs: c.LEDGER_POLL_MS,
     ...feeSettings(c),
     crashAt: c.FAULT_CRASH_AT as KeeperConfig['crashAt'],
+    strictSecrets: c.STRICT_SECRETS,
   }
 }

@@ -36,32 +36,51 @@ function openStream(port: number, origin: string): Promise<IncomingMessage> {
 const ORIGIN = 'http://127.0.0.1:5173'
 
 describe('keeper API CORS', () => {
-  it('answers GET /api/state with Access-Control-Allow-Origin: * by default', async () => {
+  it('sends no Access-Control-Allow-Origin by default, so a page from another origin cannot read the API', async () => {
     const app = await make()
+    const res = await app.inject({ method: 'GET', url: '/api/state', headers: { origin: 'https://evil.example.com' } })
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['access-control-allow-origin']).toBeUndefined()
+    const preflight = await app.inject({
+      method: 'OPTIONS',
+      url: '/api/state',
+      headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'GET' },
+    })
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined()
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const stream = await openStream((app.server.address() as AddressInfo).port, 'https://evil.example.com')
+    expect(stream.statusCode).toBe(200)
+    expect(stream.headers['access-control-allow-origin']).toBeUndefined()
+    stream.destroy()
+  })
+
+  it('with * answers every origin with Access-Control-Allow-Origin: *', async () => {
+    const app = await make(['*'])
     const res = await app.inject({ method: 'GET', url: '/api/state', headers: { origin: ORIGIN } })
     expect(res.statusCode).toBe(200)
     expect(res.headers['access-control-allow-origin']).toBe('*')
   })
 
-  it('answers an OPTIONS preflight with 204, the origin and the allowed methods', async () => {
-    const app = await make()
+  it('answers an OPTIONS preflight from a named origin with 204, the origin, the methods and the Authorization header', async () => {
+    const app = await make([ORIGIN])
     const res = await app.inject({
       method: 'OPTIONS',
       url: '/api/performance',
-      headers: { origin: ORIGIN, 'access-control-request-method': 'GET' },
+      headers: { origin: ORIGIN, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
     })
     expect(res.statusCode).toBe(204)
-    expect(res.headers['access-control-allow-origin']).toBe('*')
+    expect(res.headers['access-control-allow-origin']).toBe(ORIGIN)
     expect(String(res.headers['access-control-allow-methods'])).toMatch(/GET/)
+    expect(String(res.headers['access-control-allow-headers'])).toMatch(/Authorization/i)
   })
 
-  it('carries the header on the hijacked SSE stream /api/events', async () => {
-    const app = await make()
+  it('carries the header on the hijacked SSE stream /api/events for a named origin', async () => {
+    const app = await make([ORIGIN])
     await app.listen({ port: 0, host: '127.0.0.1' })
     const res = await openStream((app.server.address() as AddressInfo).port, ORIGIN)
     expect(res.statusCode).toBe(200)
     expect(res.headers['content-type']).toMatch(/text\/event-stream/)
-    expect(res.headers['access-control-allow-origin']).toBe('*')
+    expect(res.headers['access-control-allow-origin']).toBe(ORIGIN)
     res.destroy()
   })
 
@@ -86,8 +105,9 @@ describe('API_CORS_ORIGINS', () => {
     REGISTRY_CONTRACT: 'CA3D5KRYM6CB7OWQ6TWYRR3Z4T7GNZLKERYNZGGA5SOAOPIFY6YQGAXE',
     VAULT_CONTRACT: 'CBIELTK6YBZJU5UP2WWQEUCYKLPU6AUNZ2BQ4WWFEIE3USCIHMXQDAMA',
   }
-  it('defaults to any origin and accepts a list', () => {
-    expect(parseConfig(base).apiCorsOrigins).toEqual(['*'])
+  it('defaults to no origin and accepts a list or *', () => {
+    expect(parseConfig(base).apiCorsOrigins).toEqual([])
+    expect(parseConfig({ ...base, API_CORS_ORIGINS: '*' }).apiCorsOrigins).toEqual(['*'])
     expect(parseConfig({ ...base, API_CORS_ORIGINS: 'https://a.example, http://127.0.0.1:5173' }).apiCorsOrigins).toEqual([
       'https://a.example',
       'http://127.0.0.1:5173',

@@ -4,6 +4,7 @@ import { errorTag, type ExecutionView } from '../engine/index.js'
 import type { ExecutionFee, Position } from '../sdk/index.js'
 import type { DashboardState, LiquidationRecord } from '../state/dashboard.js'
 import type { EventLog } from '../state/events.js'
+import { isStrategyEvent } from './access.js'
 
 // JSON views of the dashboard state. Amounts are decimal strings of 7-decimal integers (i128
 // does not fit a JSON number); times are ISO-8601 strings.
@@ -164,8 +165,12 @@ export function rewardsView(state: DashboardState) {
   return { totalUsdc: state.rewards.total.toString(), payments: state.rewards.payments }
 }
 
-export function stateView(state: DashboardState, events: EventLog) {
-  return {
+/**
+ * GET /api/state. Without `details` (a request without the API token) the strategy details are
+ * left out: no `executions`, no `plan` or `progress` events; `strategyDetails` says which.
+ */
+export function stateView(state: DashboardState, events: EventLog, opts: { details: boolean } = { details: true }) {
+  const view = {
     mode: state.mode,
     operator: state.operator,
     keeperName: state.keeperName,
@@ -175,7 +180,7 @@ export function stateView(state: DashboardState, events: EventLog) {
     positions: state.positions.map(positionView),
     registration: state.registration,
     operatorXlm: state.operatorXlm?.toString() ?? null,
-    events: events.recent(50),
+    events: opts.details ? events.recent(50) : events.recent(200).filter((e) => !isStrategyEvent(e)).slice(-50),
     outstandingDraw: state.outstandingDraw.toString(),
     outstandingDrawLedgers: state.outstandingDrawLedgers,
     rewards: rewardsView(state),
@@ -194,9 +199,10 @@ export function stateView(state: DashboardState, events: EventLog) {
             shortfall: state.recovery.shortfall.toString(),
             held: state.recovery.held,
           },
-    executions: state.executions.map(executionView),
     cycles: { ...state.cycles },
+    strategyDetails: opts.details,
   }
+  return opts.details ? { ...view, executions: state.executions.map(executionView) } : view
 }
 
 /**
