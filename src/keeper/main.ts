@@ -1,17 +1,24 @@
 import pino from 'pino'
 import { ConfigError, applyDeploymentsFile, loadEnvironment, parseConfig, resolveSecretFiles, type KeeperConfig } from './config/index.js'
+import { configSecrets, redactingDestination } from './config/redact.js'
+import { checkSecretFiles, secretFilesOf, type SecretFileProblem } from './config/secretFiles.js'
 import { ApiListenError, startDaemon } from './daemon.js'
 
 /**
  * The process entry (server.ts and the single executable call it): 1 load .env then the
- * environment (and DEPLOYMENTS_FILE under it), 2 validate, then the daemon's steps 3–6; SIGTERM/SIGINT stop it cleanly, exit 0.
- * A configuration problem prints one line per problem to stderr and exits 1.
+ * environment (and DEPLOYMENTS_FILE under it), 2 validate and check the credential files' permissions
+ * (a warning, or a refusal under STRICT_SECRETS=true), then the daemon's steps 3–6; SIGTERM/SIGINT
+ * stop it cleanly, exit 0. A configuration problem prints one line per problem to stderr and exits 1.
+ * Every log line goes out with the RPC URLs' credentials, the seed and the API token masked.
  */
 export async function main(args: readonly string[] = process.argv.slice(2)): Promise<void> {
   if (args[0] === 'healthcheck') return healthcheck()
   let config: KeeperConfig
+  let exposed: SecretFileProblem[]
   try {
-    config = parseConfig(applyDeploymentsFile(resolveSecretFiles(loadEnvironment(process.cwd(), process.env))))
+    const env = loadEnvironment(process.cwd(), process.env)
+    config = parseConfig(applyDeploymentsFile(resolveSecretFiles(env)))
+    exposed = checkSecretFiles(secretFilesOf(process.cwd(), env), config.strictSecrets)
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(err.problems.map((p) => `${p}\n`).join(''))
@@ -22,8 +29,9 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
 
   const logger = pino(
     { level: config.logLevel, base: { service: 'keeper' }, timestamp: pino.stdTimeFunctions.isoTime },
-    pino.destination({ dest: 1, sync: true }),
+    redactingDestination(pino.destination({ dest: 1, sync: true }), configSecrets(config)),
   )
+  for (const p of exposed) logger.warn({ file: p.file, mode: p.mode }, p.message)
   let daemon: Awaited<ReturnType<typeof startDaemon>> | undefined
   let shuttingDown = false
   const shutdown = (signal: string) => {
@@ -59,8 +67,8 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
 }
 
 /**
- * `keeper healthcheck`: exit 0 when GET http://127.0.0.1:$API_PORT/healthz answers 200 within
- * 5 s, else 1. The container image has no shell or curl, so its HEALTHCHECK runs this.
+ * `keeper healthcheck`: exit 0 when GET http://$API_HOST:$API_PORT/healthz (127.0.0.1 when the
+ * API listens on every interface) answers 200 within 5 s, else 1. The container image has no shell or curl, so its HEALTHCHECK runs this.
  */
 async function healthcheck(): Promise<void> {
   let env: Record<string, string | undefined> = process.env
@@ -70,8 +78,11 @@ async function healthcheck(): Promise<void> {
     // an unreadable .env: the environment alone says the port
   }
   const port = Number(env.API_PORT ?? '8080') || 8080
+  // The API's own address, unless it listens on every interface (then loopback answers too).
+  const bound = (env.API_HOST ?? '').trim().replace(/^\[(.*)\]$/, '$1')
+  const host = bound === '' || bound === '0.0.0.0' || bound === '::' ? '127.0.0.1' : bound.includes(':') ? `[${bound}]` : bound
   try {
-    const res = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(5_000) })
+    const res = await fetch(`http://${host}:${port}/healthz`, { signal: AbortSignal.timeout(5_000) })
     process.exit(res.status === 200 ? 0 : 1)
   } catch {
     process.exit(1)

@@ -12,6 +12,8 @@ import { buildAdapters, builtinAdapterFactories, type AdapterFactories } from '.
 import { startChannelLanes } from './channels.js'
 import { RegistryContract, VaultContract, tokenBalance, type VaultConfig } from './clients/index.js'
 import type { KeeperConfig } from './config/index.js'
+import { redactUrl } from './config/redact.js'
+import { safetySwitchesOff } from './config/safety.js'
 import { ExecutionEngine, RpcLedgerClock, type LedgerClock, type LedgerSource } from './engine/index.js'
 import { recordResult, runCycle, type CycleDeps, type CycleReport } from './loop/index.js'
 import { DrawWatch } from './loop/drawWatch.js'
@@ -23,6 +25,7 @@ import { InFlight } from './inflight.js'
 import { DashboardState } from './state/dashboard.js'
 import { KeeperFees, type FeeStatsSource } from './fees/index.js'
 import { EventLog } from './state/events.js'
+import { Readiness, watchedLedgerSource } from './state/readiness.js'
 
 export { REGISTRATION_SKIPPED, registerKeeper, type RegisterOutcome } from './loop/registration.js'
 
@@ -73,6 +76,8 @@ export interface KeeperRuntime {
   readonly registration: RegisterOutcome | 'not attempted'
   /** This keeper's outstanding draw on the API and the metrics. */
   draws: DrawWatch
+  /** What /readyz answers: failed cycles in a row (fed by the caller's loop) and the RPC's ledger polls. */
+  readiness: Readiness
   /** The ledger time the keeper schedules with (ms): the engine clock's (observed, else the network's). */
   ledgerMs(): number
   /** One poll cycle: registration retry, stale-draw recovery, scan and plan, state refresh. */
@@ -95,6 +100,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
   const state = new DashboardState()
   const events = new EventLog()
   const metrics = createMetrics()
+  const readiness = new Readiness(config.readyFailedCycles)
   // The engine follows the ledger clock; the fee strategy reads getFeeStats once per ledger of it.
   let engine: ExecutionEngine | undefined
   const fees = new KeeperFees({
@@ -149,7 +155,8 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
       operator: config.operator,
       name: config.keeperName,
       mode: state.mode,
-      rpc: config.rpcUrl,
+      rpc: redactUrl(config.rpcUrl),
+      historyRpc: config.historyApiUrl === undefined ? null : redactUrl(config.historyApiUrl),
       vault: config.vaultContract,
       registry: config.registryContract,
       lendingPool: config.lendingPool ?? null,
@@ -159,6 +166,8 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
       inclusionFee: config.inclusionFee,
       maxFee: config.maxFee,
       feeBumpLedgers: config.feeBumpLedgers,
+      api: { host: config.apiHost, port: config.apiPort, cors: config.apiCorsOrigins, token: config.apiToken !== undefined },
+      off: safetySwitchesOff(config),
     },
     'keeper starting',
   )
@@ -245,7 +254,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
   // 5. the execution engine, driven by ledger closes
   const clock =
     opts.clock ??
-    new RpcLedgerClock(chain.server as unknown as LedgerSource, config.ledgerPollMs, (err) => {
+    new RpcLedgerClock(watchedLedgerSource(chain.server as unknown as LedgerSource, readiness), config.ledgerPollMs, (err) => {
       metrics.rpcErrors.inc({ stage: 'ledger_clock' })
       logger.debug({ err: err instanceof Error ? err.message : String(err) }, 'ledger poll failed')
     })
@@ -331,6 +340,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
       return registration.outcome
     },
     draws,
+    readiness,
     ledgerMs: () => clock.ledgerMs(),
     cycle: (signal) => {
       state.cycles.lastStartedAt = new Date().toISOString()
