@@ -61,7 +61,10 @@ export const keeperStateSchema = z.object({
   updatedAt: z.string().nullable(),
   positions: z.array(positionSchema),
   events: z.array(eventSchema),
-  executions: z.array(executionSchema),
+  /** Only for a request with the keeper's API token (API_TOKEN); without it the keeper leaves them out. */
+  executions: z.array(executionSchema).default([]),
+  /** False when the keeper left its strategy details out (no token, or a wrong one). */
+  strategyDetails: z.boolean().optional(),
 })
 
 export type KeeperState = z.infer<typeof keeperStateSchema>
@@ -79,15 +82,21 @@ export function apiUrl(base: string, path: string): string {
 }
 
 /**
- * GET `<base>/api/state`, checked.
+ * GET `<base>/api/state`, checked. With `token` (the keeper's API_TOKEN) it is sent as
+ * `Authorization: Bearer <token>`, which the keeper asks before it shows its planned executions.
  *
  * @throws Error naming the keeper and what went wrong (unreachable, HTTP status, unexpected shape)
  */
-export async function fetchKeeperState(base: string, init: { signal?: AbortSignal; fetch?: typeof fetch } = {}): Promise<KeeperState> {
+export async function fetchKeeperState(
+  base: string,
+  init: { signal?: AbortSignal; fetch?: typeof fetch; token?: string | undefined } = {},
+): Promise<KeeperState> {
   const get = init.fetch ?? fetch
+  const headers: Record<string, string> = { accept: 'application/json' }
+  if (init.token !== undefined && init.token !== '') headers.authorization = `Bearer ${init.token}`
   let res: Response
   try {
-    res = await get(apiUrl(base, '/api/state'), { headers: { accept: 'application/json' }, ...(init.signal ? { signal: init.signal } : {}) })
+    res = await get(apiUrl(base, '/api/state'), { headers, ...(init.signal ? { signal: init.signal } : {}) })
   } catch (err) {
     throw new Error(`keeper ${base} is unreachable (${err instanceof Error ? err.message : String(err)})`)
   }

@@ -18,6 +18,14 @@ describe('dashboard configuration', () => {
     expect(isSandbox(parsed.config)).toBe(true)
   })
 
+  it('takes the keepers API token from the URL (the demo links to it) and from saved settings', () => {
+    const server = { network: { rpcUrl: 'http://127.0.0.1:8000/rpc', networkPassphrase: SANDBOX_PASSPHRASE }, contracts: { vault: VAULT, registry: REGISTRY, usdc: USDC } }
+    const parsed = parseConfig(mergePatches(server, { keeperToken: 'saved-token-0123456789' }, patchFromParams(new URLSearchParams('keeperToken=url-token-0123456789'))))
+    expect(parsed.ok && parsed.config.keeperToken).toBe('url-token-0123456789')
+    const none = parseConfig(server)
+    expect(none.ok && none.config.keeperToken).toBeUndefined()
+  })
+
   it('names every field that is missing or malformed', () => {
     const parsed = parseConfig({ network: { rpcUrl: 'not a url', networkPassphrase: 'x' }, contracts: { vault: 'GABC', registry: REGISTRY } })
     expect(parsed.ok).toBe(false)

@@ -23,6 +23,8 @@ export const configSchema = z.object({
   contracts: z.object({ vault: contractId, registry: contractId, usdc: contractId }),
   /** Keeper daemons' HTTP API base URLs (http://host:port). */
   keeperApis: z.array(httpUrl).default([]),
+  /** The keepers' API token (their API_TOKEN): sent as a bearer token, it unlocks their planned executions. */
+  keeperToken: z.string().regex(/^[\x21-\x7e]+$/, 'printable characters without spaces').optional(),
   /** The dashboard server's sandbox USDC faucet (POST {account}); sandbox only. */
   faucetUrl: httpUrl.optional(),
   /** The dashboard server's list of sim runs and sweeps (GET → RunsListing, logic/runsApi.ts); only with `--runs`. */
@@ -37,11 +39,12 @@ export interface ConfigPatch {
   network?: Partial<DashboardConfig['network']>
   contracts?: Partial<DashboardConfig['contracts']>
   keeperApis?: string[]
+  keeperToken?: string
   faucetUrl?: string
   runsUrl?: string
 }
 
-/** URL parameters: rpc, passphrase, friendbot, vault, registry, usdc, keepers (comma-separated), faucet. */
+/** URL parameters: rpc, passphrase, friendbot, vault, registry, usdc, keepers (comma-separated), keeperToken, faucet. */
 export function patchFromParams(params: URLSearchParams): ConfigPatch {
   const patch: ConfigPatch = {}
   const network: Partial<DashboardConfig['network']> = {}
@@ -60,6 +63,8 @@ export function patchFromParams(params: URLSearchParams): ConfigPatch {
   if (Object.keys(contracts).length > 0) patch.contracts = contracts
   const keepers = params.get('keepers')
   if (keepers !== null) patch.keeperApis = keepers.split(',').map((s) => s.trim()).filter((s) => s !== '')
+  const token = params.get('keeperToken')
+  if (token) patch.keeperToken = token
   const faucet = params.get('faucet')
   if (faucet) patch.faucetUrl = faucet
   return patch
@@ -72,6 +77,7 @@ export function mergePatches(...patches: ConfigPatch[]): ConfigPatch {
     if (p.network) out.network = { ...out.network, ...p.network }
     if (p.contracts) out.contracts = { ...out.contracts, ...p.contracts }
     if (p.keeperApis) out.keeperApis = p.keeperApis
+    if (p.keeperToken) out.keeperToken = p.keeperToken
     if (p.faucetUrl) out.faucetUrl = p.faucetUrl
     if (p.runsUrl) out.runsUrl = p.runsUrl
   }

@@ -155,8 +155,11 @@ export interface AuctionsStore {
   refresh: () => void
 }
 
-/** The store: one resource keyed by the keeper URLs, refetched every `refreshMs` while its owner lives. */
-export function createAuctionsStore(urls: () => readonly string[], refreshMs = 3000): AuctionsStore {
+/**
+ * The store: one resource keyed by the keeper URLs, refetched every `refreshMs` while its owner
+ * lives. `token` is the keepers' API token (Settings), sent so they show their planned executions.
+ */
+export function createAuctionsStore(urls: () => readonly string[], refreshMs = 3000, token: () => string | undefined = () => undefined): AuctionsStore {
   const key = createMemo(() => urls().join('\n'))
   const last = new Map<string, KeeperState>()
   const [load, { refetch }] = createResource(key, async (joined): Promise<KeeperResult[]> => {
@@ -164,7 +167,7 @@ export function createAuctionsStore(urls: () => readonly string[], refreshMs = 3
     return Promise.all(
       list.map(async (url): Promise<KeeperResult> => {
         try {
-          const state = await fetchKeeperState(url)
+          const state = await fetchKeeperState(url, { token: token() })
           last.set(url, state)
           return { url, state, error: undefined }
         } catch (err) {

@@ -16,7 +16,7 @@ import { useConfig } from '../stores/config.js'
 
 export function AuctionsView() {
   const { config, reads } = useConfig()
-  const store = createAuctionsStore(() => config()?.keeperApis ?? [])
+  const store = createAuctionsStore(() => config()?.keeperApis ?? [], 3000, () => config()?.keeperToken)
   const ledger = createLedgerClock(reads)
   const [selected, setSelected] = createSignal<string | undefined>()
   const current = createMemo(() => {
@@ -47,6 +47,12 @@ export function AuctionsView() {
                     )}
                   </Show>
                   <Show when={r.error}>{(e) => <span class="error"> — {e()}</span>}</Show>
+                  <Show when={r.state?.strategyDetails === false}>
+                    <span class="note" data-testid="keeper-plans-hidden">
+                      {' '}
+                      — planned executions hidden: set the keeper API token in Settings
+                    </span>
+                  </Show>
                 </li>
               )}
             </For>

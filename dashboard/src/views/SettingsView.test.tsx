@@ -22,6 +22,13 @@ const patch: ConfigPatch = {
 }
 
 describe('the settings form', () => {
+  it('keeps the keeper API token, trimmed, and leaves an empty one out', () => {
+    const form = formFromPatch({ ...patch, keeperToken: 'tok-0123456789abcdef' })
+    expect(form.keeperToken).toBe('tok-0123456789abcdef')
+    expect(patchFromForm({ ...form, keeperToken: '  tok-0123456789abcdef ' }).keeperToken).toBe('tok-0123456789abcdef')
+    expect(patchFromForm({ ...form, keeperToken: ' ' })).not.toHaveProperty('keeperToken')
+  })
+
   it('round-trips a patch, one keeper URL per line, and leaves empty optional fields out', () => {
     const form = formFromPatch(patch)
     expect(form.keeperApis).toBe('http://127.0.0.1:8080\nhttp://127.0.0.1:8081')

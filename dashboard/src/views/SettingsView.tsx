@@ -18,6 +18,8 @@ export interface SettingsForm {
   usdc: string
   /** One URL per line. */
   keeperApis: string
+  /** The keepers' API token (their API_TOKEN); empty = none. */
+  keeperToken: string
   faucetUrl: string
 }
 
@@ -30,6 +32,7 @@ export function formFromPatch(p: ConfigPatch): SettingsForm {
     registry: p.contracts?.registry ?? '',
     usdc: p.contracts?.usdc ?? '',
     keeperApis: (p.keeperApis ?? []).join('\n'),
+    keeperToken: p.keeperToken ?? '',
     faucetUrl: p.faucetUrl ?? '',
   }
 }
@@ -47,11 +50,12 @@ export function patchFromForm(f: SettingsForm): ConfigPatch {
       .map(t)
       .filter((s) => s !== ''),
   }
+  if (t(f.keeperToken) !== '') patch.keeperToken = t(f.keeperToken)
   if (t(f.faucetUrl) !== '') patch.faucetUrl = t(f.faucetUrl)
   return patch
 }
 
-const FIELDS: { key: Exclude<keyof SettingsForm, 'keeperApis'>; label: string; placeholder: string }[] = [
+const FIELDS: { key: Exclude<keyof SettingsForm, 'keeperApis' | 'keeperToken'>; label: string; placeholder: string }[] = [
   { key: 'rpcUrl', label: 'RPC URL', placeholder: 'http://127.0.0.1:8000/rpc' },
   { key: 'networkPassphrase', label: 'Network passphrase', placeholder: 'Standalone Network ; February 2017' },
   { key: 'friendbotUrl', label: 'Friendbot URL (optional)', placeholder: 'http://127.0.0.1:8000/friendbot' },
@@ -125,6 +129,17 @@ export function SettingsView() {
         <label>
           Keeper API URLs (one per line)
           <textarea name="keeperApis" rows={4} value={form().keeperApis} placeholder="http://127.0.0.1:8080" onInput={(e) => set('keeperApis', e.currentTarget.value)} spellcheck={false} />
+        </label>
+        <label>
+          Keeper API token (optional: the keepers' API_TOKEN; without it they hide their planned executions)
+          <input
+            type="password"
+            name="keeperToken"
+            autocomplete="off"
+            value={form().keeperToken}
+            onInput={(e) => set('keeperToken', e.currentTarget.value)}
+            spellcheck={false}
+          />
         </label>
         <Show when={problems().length > 0}>
           <div role="alert" class="error">
