@@ -19,7 +19,9 @@ RUN bash scripts/build-keeper.sh /out/keeper
 FROM gcr.io/distroless/cc-debian12:nonroot
 WORKDIR /app
 COPY --from=build /out/keeper /app/keeper
-ENV API_PORT=8080 NODE_ENV=production
+# The keeper binds 127.0.0.1 by default; in a container the API must listen on every interface
+# of the container to be published (the compose file publishes it on the host's loopback only).
+ENV API_PORT=8080 API_HOST=0.0.0.0 NODE_ENV=production
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=10s --start-period=20s --retries=3 CMD ["/app/keeper", "healthcheck"]
 ENTRYPOINT ["/app/keeper"]

@@ -23,6 +23,9 @@
  *    sandbox USDC faucet, and with the repository's runs/ folder (where `npm run sim -- run`
  *    writes by default) listed in Research: its sim runs open as reports, its sweeps as
  *    heatmaps (a missing runs/ folder lists nothing and says so).
+ *    The keepers' APIs admit the dashboard's origin (API_CORS_ORIGINS) and share a random
+ *    API_TOKEN, which the printed dashboard link carries (`?keeperToken=`) so the Auctions view
+ *    shows the planned executions.
  *
  * Then it keeps the network, the keepers and the dashboard running until Ctrl-C (or exits with `--once`: 0 when
  * a liquidation was booked and every invariant holds, 1 otherwise).
@@ -33,7 +36,9 @@
  * --dashboard-port N (default 5173; 0 = any free port), --no-dashboard, --once (skips the dashboard).
  */
 import { spawnSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { join, relative } from 'node:path'
 import { parseArgs } from 'node:util'
 import pino from 'pino'
@@ -47,6 +52,19 @@ import { deployExecutor, deployWorld } from '../src/world/index.js'
 import { REPO_ROOT, startSandbox, type Sandbox } from '../sandbox/ts/launch.js'
 import { startDashboardServer, type DashboardServer } from '../dashboard/server/index.js'
 import { RipeningProgress, fmt7 } from './demo/progress.js'
+
+/** A port free now on 127.0.0.1 (for `--dashboard-port 0`: the keepers must know the dashboard's origin first). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen({ port: 0, host: '127.0.0.1' }, () => {
+      const address = probe.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      probe.close(() => resolve(port))
+    })
+  })
+}
 
 function usage(message: string): never {
   process.stderr.write(`demo: ${message}\n`)
@@ -158,6 +176,10 @@ async function main(): Promise<void> {
     )
 
     const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn', base: { service: 'keeper' } })
+    // The keepers' APIs are closed to other origins and hide their plans by default: the demo's
+    // dashboard (its own origin) may read them, and holds the token that shows the plans.
+    const dashPort = withDashboard ? (dashboardPort === 0 ? await freePort() : dashboardPort) : 0
+    const apiToken = randomBytes(24).toString('hex')
     say(`starting ${keeperCount} keeper daemons (${path} path); each registers with the registry (stake) and polls every 3 s`)
     for (let i = 0; i < keeperCount; i++) {
       // Atomic path: the keeper's executor contract is what registers and draws.
@@ -171,6 +193,8 @@ async function main(): Promise<void> {
         MIN_PROFIT: '1.02',
         SLIPPAGE_BPS: '300',
         LEDGER_POLL_MS: String(Math.max(50, Math.min(250, Math.round((ledgerInterval * 1000) / 3)))),
+        API_TOKEN: apiToken,
+        ...(withDashboard ? { API_CORS_ORIGINS: `http://127.0.0.1:${dashPort} http://localhost:${dashPort}` } : {}),
         ...(executor === undefined ? {} : { EXECUTOR_CONTRACT: executor.contractId }),
       }
       const daemon = await startDaemon(parseConfig(env), {
@@ -187,11 +211,12 @@ async function main(): Promise<void> {
         dashboard = await startDashboardServer({
           addresses: addressesFile,
           runsDir: join(REPO_ROOT, 'runs'),
-          port: dashboardPort,
+          port: dashPort,
           keeperApis: daemons.map((d) => `http://127.0.0.1:${d.port}`),
           log: (line) => say(`  ${line}`),
         })
-        say(`dashboard: ${dashboard.url}${'url' in dashboard.faucet ? ` (sandbox USDC faucet: POST ${dashboard.faucet.url})` : ''}`)
+        say(`dashboard: ${dashboard.url}?keeperToken=${apiToken}${'url' in dashboard.faucet ? ` (sandbox USDC faucet: POST ${dashboard.faucet.url})` : ''}`)
+        say(`  the keepers' API token (API_TOKEN, the dashboard's Settings → keeper API token): ${apiToken}`)
       } catch (err) {
         say(`the dashboard did not start (${(err as Error).message}); the demo goes on without it`)
       }

@@ -30,6 +30,10 @@ describe('Dockerfile', () => {
     expect(final).toContain('ENTRYPOINT ["/app/keeper"]')
     expect(lines.some((l) => l.startsWith('VOLUME'))).toBe(false)
   })
+
+  it('sets API_HOST=0.0.0.0 itself: the keeper binds 127.0.0.1 by default, which a container cannot publish', () => {
+    expect(final.find((l) => l.startsWith('ENV '))).toMatch(/\bAPI_HOST=0\.0\.0\.0\b/)
+  })
 })
 
 describe('Node version of the images', () => {
@@ -47,6 +51,7 @@ describe('Node version of the images', () => {
 describe('deployment configs', () => {
   it('compose: the API published on loopback only', () => {
     expect(text('deploy/docker-compose.yml').match(/^\s+- "[\d.:]+"$/gm)?.map((l) => l.trim())).toEqual(['- "127.0.0.1:8080:8080"'])
+    expect(text('deploy/docker-compose.yml')).toMatch(/^\s+API_HOST: "0\.0\.0\.0"$/m)
   })
 
   it('compose: restart unless-stopped, json-file logs 50m x 3, secret mapped to KEEPER_SECRET and readable by the image user', () => {
