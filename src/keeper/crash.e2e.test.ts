@@ -56,14 +56,17 @@ function withTimeout<T>(what: string, p: Promise<T>, ms: number): Promise<T> {
   return Promise.race([p, t]).finally(() => clearTimeout(timer))
 }
 
+// The planned executions on /api/state are for the holder of the API token only.
+const API_TOKEN = 'crash-test-api-token-0123456789'
+
 function start(extra: Record<string, string> = {}): KeeperProcess {
-  const k = spawnKeeper(worldKeeperEnv(world, keeper(), 'crash-keeper', extra))
+  const k = spawnKeeper(worldKeeperEnv(world, keeper(), 'crash-keeper', { API_TOKEN, ...extra }))
   running.push(k)
   return k
 }
 
 async function apiState(k: KeeperProcess): Promise<any> {
-  const res = await fetch(`http://127.0.0.1:${await k.port()}/api/state`)
+  const res = await fetch(`http://127.0.0.1:${await k.port()}/api/state`, { headers: { authorization: `Bearer ${API_TOKEN}` } })
   if (res.status !== 200) throw new Error(`GET /api/state: ${res.status}`)
   return res.json()
 }
