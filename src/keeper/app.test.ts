@@ -132,7 +132,7 @@ describe('keeper API', () => {
     const { app } = await make()
     const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json()
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/healthz', '/metrics', '/api/state', '/api/performance', '/api/events']),
+      expect.arrayContaining(['/healthz', '/readyz', '/metrics', '/api/state', '/api/performance', '/api/events']),
     )
   })
 

@@ -88,6 +88,28 @@ const liquidation = {
   },
 }
 
+const readiness = {
+  type: 'object',
+  required: ['ready', 'reason'],
+  properties: {
+    ready: { type: 'boolean' },
+    reason: { type: 'string', nullable: true, description: 'why not ready, in words; null when ready' },
+    cycles: {
+      type: 'object',
+      properties: { finished: { type: 'integer' }, consecutiveFailed: { type: 'integer' }, failedLimit: { type: 'integer' }, lastError: { type: 'string', nullable: true } },
+    },
+    rpc: {
+      type: 'object',
+      properties: {
+        reachable: { type: 'boolean' },
+        consecutiveFailures: { type: 'integer' },
+        unreachableSince: { type: 'string', nullable: true },
+        lastError: { type: 'string', nullable: true },
+      },
+    },
+  },
+}
+
 /** OpenAPI 3.0 description of the keeper's HTTP API, served at GET /openapi.json. */
 export const openApiDocument = {
   openapi: '3.0.3',
@@ -98,6 +120,17 @@ export const openApiDocument = {
   },
   paths: {
     '/healthz': { get: { summary: 'Liveness', responses: { '200': { description: 'up (empty body)' } } } },
+    '/readyz': {
+      get: {
+        summary: 'Readiness: is the keeper working',
+        description:
+          '503 while the last READY_FAILED_CYCLES poll cycles all had errors, while the RPC does not answer the ledger clock, or before the first cycle finished; 200 again once a cycle runs clean and the RPC answers.',
+        responses: {
+          '200': { description: 'working', content: { 'application/json': { schema: readiness } } },
+          '503': { description: 'not working; reason says why', content: { 'application/json': { schema: readiness } } },
+        },
+      },
+    },
     '/metrics': {
       get: {
         summary: 'Prometheus metrics',
@@ -109,6 +142,9 @@ export const openApiDocument = {
     '/api/state': {
       get: {
         summary: 'Registered keepers, pool positions, recent events, vault state',
+        description:
+          'With Authorization: Bearer <API_TOKEN>: also the planned executions and the plan and progress events (strategyDetails true). Without the token, or with a wrong one, they are left out.',
+        security: [{}, { apiToken: [] }],
         responses: {
           '200': {
             description: 'dashboard state',
@@ -170,9 +206,10 @@ export const openApiDocument = {
                       description: 'the last stale-draw recovery: what was owed, returned, and is still short',
                       properties: { at: { type: 'string' }, draw: amount, returned: amount, shortfall: amount, held: { type: 'array', items: { type: 'string' } } },
                     },
+                    strategyDetails: { type: 'boolean', description: 'true when the request carried the API token: executions and the plan and progress events are included' },
                     executions: {
                       type: 'array',
-                      description: "the execution engine's book: planned, due and in-flight work, then the last 100 finished",
+                      description: "the execution engine's book: planned, due and in-flight work, then the last 100 finished; only with the API token",
                       items: {
                         type: 'object',
                         properties: {
@@ -302,18 +339,22 @@ export const openApiDocument = {
     },
     '/api/events': {
       get: {
-        summary: 'Server-Sent Events log stream (at most 100 concurrent clients)',
+        summary: 'Server-Sent Events log stream (at most 100 concurrent clients, API_SSE_PER_ADDRESS from one address)',
         description:
-          'event: <kind>, id: <id>, data: the event JSON (same shape as /api/state events); event: heartbeat every 15 s with data {"ts": ...}.',
+          'event: <kind>, id: <id>, data: the event JSON (same shape as /api/state events); event: heartbeat every 15 s with data {"ts": ...}. plan and progress events only with Authorization: Bearer <API_TOKEN>. A reader more than 256 KiB behind is dropped.',
+        security: [{}, { apiToken: [] }],
         responses: {
           '200': { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
-          '503': { description: 'client limit reached', content: { 'application/json': { schema: error } } },
+          '503': { description: 'client limit reached (in all, or for this address)', content: { 'application/json': { schema: error } } },
         },
       },
     },
     '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.0 document' } } } },
   },
-  components: { schemas: { Error: error, KeeperEvent: event, Keeper: keeper } },
+  components: {
+    schemas: { Error: error, KeeperEvent: event, Keeper: keeper, Readiness: readiness },
+    securitySchemes: { apiToken: { type: 'http', scheme: 'bearer', description: 'API_TOKEN' } },
+  },
 } as const
 
 export const openApiRoutes: FastifyPluginAsync = async (app) => {
