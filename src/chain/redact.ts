@@ -72,9 +72,14 @@ export function urlSecrets(url: string): string[] {
   return [...out].sort((a, b) => b.length - a.length)
 }
 
-/** Every http(s) URL in `text` passed through `redactUrl`, and every string of `secrets` masked. */
+/**
+ * Every http(s) URL in `text` passed through `redactUrl`, the userinfo of any other `scheme://`
+ * masked too (a malformed URL still hides its password), and every string of `secrets` masked.
+ */
 export function redactText(text: string, secrets: readonly string[] = []): string {
-  let out = text.replace(/https?:\/\/[^\s"'<>\\]+/g, (m) => redactUrl(m))
+  let out = text
+    .replace(/https?:\/\/[^\s"'<>\\]+/g, (m) => redactUrl(m))
+    .replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/@"'<>\\]+@/g, `$1${MASK}@`)
   for (const s of secrets) if (s !== '' && out.includes(s)) out = out.split(s).join(MASK)
   return out
 }

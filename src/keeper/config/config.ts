@@ -1,6 +1,7 @@
 import { Keypair, Networks, StrKey } from '@stellar/stellar-sdk'
 import { z } from 'zod'
 import type { FeeStrategy } from '../../core/index.js'
+import { redactText } from '../../chain/redact.js'
 import { apiFields, apiSettings, type ApiSettings } from './api.js'
 import { feeFields, feeProblem, feeSettings } from './fees.js'
 import { numberIn, optional } from './fields.js'
@@ -142,7 +143,7 @@ const url = (key: string, dflt: string) =>
     } catch {
       // fall through to the issue
     }
-    ctx.addIssue({ code: 'custom', message: `${key} must be an http(s) URL, got "${s}"` })
+    ctx.addIssue({ code: 'custom', message: `${key} must be an http(s) URL, got "${redactText(s)}"` })
     return z.NEVER
   })
 
@@ -209,7 +210,7 @@ const schema = z.object({
   HISTORY_API_URL: optional.transform((v, ctx) => {
     if (v === undefined) return undefined
     if (URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)) return v
-    ctx.addIssue({ code: 'custom', message: `HISTORY_API_URL must be an http(s) URL of a Stellar RPC, got "${v}"` })
+    ctx.addIssue({ code: 'custom', message: `HISTORY_API_URL must be an http(s) URL of a Stellar RPC, got "${redactText(v)}"` })
     return z.NEVER
   }),
   WATCH_ADDRESSES: addressList('WATCH_ADDRESSES'),

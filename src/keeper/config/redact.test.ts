@@ -43,6 +43,23 @@ describe('redactText', () => {
   })
 })
 
+describe('a malformed RPC URL in a configuration error', () => {
+  it('does not show its password', async () => {
+    const { parseConfig, ConfigError } = await import('./config.js')
+    const env = { KEEPER_SECRET: Keypair.random().secret(), REGISTRY_CONTRACT: 'CA3D5KRYM6CB7OWQ6TWYRR3Z4T7GNZLKERYNZGGA5SOAOPIFY6YQGAXE', VAULT_CONTRACT: 'CBIELTK6YBZJU5UP2WWQEUCYKLPU6AUNZ2BQ4WWFEIE3USCIHMXQDAMA' }
+    for (const [key, value] of [['CONTRACT_RPC', 'ftp://u:pw-zz77@rpc.example.org'], ['HISTORY_API_URL', 'wss://u:pw-zz77@rpc.example.org']]) {
+      try {
+        parseConfig({ ...env, [key!]: value })
+        throw new Error('expected a ConfigError')
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError)
+        expect((err as InstanceType<typeof ConfigError>).problems).toHaveLength(1)
+        expect((err as InstanceType<typeof ConfigError>).problems[0]).toMatch(new RegExp(`^${key} must be an http\\(s\\) URL.*got "[a-z]+://\\*\\*\\*@rpc\\.example\\.org"$`))
+      }
+    }
+  })
+})
+
 describe('the keeper masks credentials', () => {
   const keypair = Keypair.random()
   const config = { rpcUrl: 'https://bob:hunter22@rpc.example.org/v1/0a1b2c3d4e5f6a7b8c9d0e1f?apikey=k3y-123', historyApiUrl: 'https://archive.example.org/?access_token=histtok3n', apiToken: 'tok-abcdefghijklmnop', keypair }
