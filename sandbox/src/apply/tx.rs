@@ -108,17 +108,33 @@ fn time_bounds(tx: &Transaction) -> Option<&soroban_env_host::xdr::TimeBounds> {
     }
 }
 
-/// Whether the transaction's upper time bound has passed for a ledger closing at
-/// `close_time`. Upper bounds are judged by the wall clock when the ledger clock runs ahead of
-/// it (time travel), so transactions built with a client-side timeout stay valid.
-pub fn too_late(ptx: &ParsedTx, close_time: u64) -> bool {
+/// The ledger bounds of a V2 precondition (CAP-21): `min_ledger` inclusive, `max_ledger`
+/// exclusive, 0 for no upper bound.
+fn ledger_bounds(tx: &Transaction) -> Option<&soroban_env_host::xdr::LedgerBounds> {
+    match &tx.cond {
+        Preconditions::V2(soroban_env_host::xdr::PreconditionsV2 { ledger_bounds: Some(lb), .. }) => Some(lb),
+        _ => None,
+    }
+}
+
+/// Whether the transaction can no longer be included in ledger `seq` closing at `close_time`:
+/// its upper time bound has passed, or `seq` is at or past its upper ledger bound (stellar-core's
+/// `isTooLate`). Upper time bounds are judged by the wall clock when the ledger clock runs ahead
+/// of it (time travel), so transactions built with a client-side timeout stay valid.
+pub fn too_late(ptx: &ParsedTx, close_time: u64, seq: u32) -> bool {
     let late_time = close_time.min(crate::base::clock::wall_secs().max(1));
     time_bounds(&ptx.tx).is_some_and(|tb| tb.max_time.0 != 0 && tb.max_time.0 < late_time)
+        || ledger_bounds(&ptx.tx).is_some_and(|lb| lb.max_ledger != 0 && lb.max_ledger <= seq)
+}
+
+/// Whether ledger `seq` is before the transaction's lower ledger bound.
+fn too_early_ledger(tx: &Transaction, seq: u32) -> bool {
+    ledger_bounds(tx).is_some_and(|lb| lb.min_ledger > seq)
 }
 
 /// Checks what must hold for the transaction to be accepted and charged. `seq_offset` counts
 /// transactions of the same source already waiting for this ledger. `close_time` is the
-/// close time the transaction is judged against.
+/// close time the transaction is judged against, and `ov.ledger_seq` the ledger.
 pub fn check_valid(
     ov: &Overlay,
     ptx: &ParsedTx,
@@ -143,7 +159,10 @@ pub fn check_valid(
             return Err(R::TxTooEarly);
         }
     }
-    if too_late(ptx, close_time) {
+    if too_early_ledger(tx, ov.ledger_seq) {
+        return Err(R::TxTooEarly);
+    }
+    if too_late(ptx, close_time, ov.ledger_seq) {
         return Err(R::TxTooLate);
     }
     let resource_fee = ptx.soroban_data().map(|d| d.resource_fee).unwrap_or(0);

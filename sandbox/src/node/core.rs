@@ -278,11 +278,13 @@ impl Node {
         let mut dropped = vec![];
         let phase_of = |p: &ParsedTx| if p.is_soroban() { txset::SOROBAN } else { txset::CLASSIC };
         let (mut txs, base_fee, surged, stages) = if from_queue {
-            dropped = self.drop_expired(close_time);
+            dropped = self.drop_expired(close_time, seq);
             let (txs, sel) = self.take_tx_set(pinned);
             (txs, sel.base_fee, sel.surged, sel.stages_of_included())
         } else {
-            // Applied in the order given: the Soroban phase as one stage of one cluster.
+            // Applied in the order given: the Soroban phase as one stage of one cluster. What
+            // can no longer be included (a passed time or ledger bound) is dropped, never applied.
+            dropped = self.drop_expired(close_time, seq);
             let txs = std::mem::take(&mut self.pending);
             let soroban: Vec<usize> = (0..txs.len()).filter(|&i| phase_of(&txs[i]) == txset::SOROBAN).collect();
             let stages = if soroban.is_empty() { vec![] } else { vec![vec![soroban]] };

@@ -122,8 +122,8 @@ impl Node {
     }
 
     /// Closes one ledger applying just the pending transactions named in `order`, in that
-    /// order, without limits and at the base fee. The others stay pending, neither aged nor
-    /// dropped.
+    /// order, without limits and at the base fee; one of them past its time or ledger bound is
+    /// dropped instead. The others stay pending, neither aged nor dropped.
     pub fn close_ordered(&mut self, order: &[[u8; 32]]) -> Result<Closed, String> {
         let held = self.select_pending(order)?;
         let closed = self.close(None, false);
@@ -145,12 +145,13 @@ impl Node {
         self.pending.iter().map(|p| Candidate::of(p, pinned == Some(p.hash))).collect()
     }
 
-    /// Drops pending transactions whose upper time bound has passed for a ledger closing at
-    /// `close_time` (stellar-core leaves them out of the set it builds, then bans them).
-    pub fn drop_expired(&mut self, close_time: u64) -> Vec<[u8; 32]> {
+    /// Drops pending transactions that can no longer be included in ledger `seq` closing at
+    /// `close_time`: upper time or ledger bound passed (stellar-core leaves them out of the set
+    /// it builds, then bans them).
+    pub fn drop_expired(&mut self, close_time: u64, seq: u32) -> Vec<[u8; 32]> {
         let mut dropped = vec![];
         self.pending.retain(|p| {
-            let late = tx::too_late(p, close_time);
+            let late = tx::too_late(p, close_time, seq);
             if late {
                 dropped.push(p.hash);
             }

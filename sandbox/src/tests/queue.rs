@@ -151,6 +151,69 @@ fn expired_and_invalidated_transactions_leave_the_queue() {
     assert!(n.pending.is_empty());
 }
 
+/// A V2 precondition with only ledger bounds (`max` exclusive, 0 for none).
+fn ledger_bounds(min: u32, max: u32) -> Preconditions {
+    Preconditions::V2(PreconditionsV2 {
+        time_bounds: None,
+        ledger_bounds: Some(LedgerBounds { min_ledger: min, max_ledger: max }),
+        min_seq_num: None,
+        min_seq_age: Duration(0),
+        min_seq_ledger_gap: 0,
+        extra_signers: VecM::default(),
+    })
+}
+
+#[test]
+fn ledger_bounds_are_checked_at_admission_and_at_close() {
+    let mut n = Node::new(relaxed()).unwrap();
+    let ks = funded(&mut n, &[1, 2, 3]);
+    let next = n.latest().seq + 1;
+    let code = |n: &mut Node, k: &SigningKey, cond: Preconditions| {
+        let p = payment(n, k, seq_of(n, k) + 1, 100, 1, 1, cond);
+        n.submit(p).err().map(|r| r.name())
+    };
+    // The upper bound is exclusive: a transaction bounded below the next ledger is too late,
+    // one whose lower bound is past it too early.
+    assert_eq!(code(&mut n, &ks[0], ledger_bounds(0, next)), Some("txTOO_LATE"));
+    assert_eq!(code(&mut n, &ks[0], ledger_bounds(next + 1, 0)), Some("txTOO_EARLY"));
+    assert!(n.pending.is_empty(), "refused transactions are not queued");
+    // Accepted for the next ledger only, but the ledger is full: it is dropped at the close,
+    // never applied in a later ledger.
+    n.chain.max_tx_set_size = Some(1);
+    let first = send(&mut n, &ks[1], 200, 1);
+    let bounded = payment(&n, &ks[0], seq_of(&n, &ks[0]) + 1, 100, 1, 1, ledger_bounds(next, next + 1));
+    let bounded_hash = bounded.hash;
+    n.submit(bounded).map_err(|r| r.name()).unwrap();
+    let open = payment(&n, &ks[2], seq_of(&n, &ks[2]) + 1, 100, 1, 1, ledger_bounds(next, 0));
+    let open_hash = open.hash;
+    n.submit(open).map_err(|r| r.name()).unwrap();
+    assert_eq!(n.close_ledger(), next);
+    assert!(n.chain.txs.get(&first).is_some_and(|r| r.success));
+    assert_eq!(n.pending.len(), 1, "the bounded one expired; the unbounded one waits");
+    n.close_ledger();
+    assert!(!n.chain.txs.contains_key(&bounded_hash), "expired: never applied");
+    assert!(n.chain.txs.get(&open_hash).is_some_and(|r| r.success && r.ledger == next + 1));
+}
+
+#[test]
+fn an_ordered_close_drops_what_is_past_its_ledger_bound() {
+    let mut n = Node::new(relaxed()).unwrap();
+    let ks = funded(&mut n, &[1, 2]);
+    let next = n.latest().seq + 1;
+    let late = payment(&n, &ks[0], seq_of(&n, &ks[0]) + 1, 100, 1, 1, ledger_bounds(0, next + 1));
+    let on_time = payment(&n, &ks[1], seq_of(&n, &ks[1]) + 1, 100, 1, 1, ledger_bounds(0, next + 2));
+    let (late_hash, on_time_hash) = (late.hash, on_time.hash);
+    n.submit(late).map_err(|r| r.name()).unwrap();
+    n.submit(on_time).map_err(|r| r.name()).unwrap();
+    // Neither is named: both wait a ledger, which takes the first past its last ledger.
+    n.close_ordered(&[]).unwrap();
+    let closed = n.close_ordered(&[late_hash, on_time_hash]).unwrap();
+    assert_eq!(closed.applied, vec![on_time_hash]);
+    assert_eq!(closed.dropped, vec![late_hash]);
+    assert!(!n.chain.txs.contains_key(&late_hash), "never applied, so never charged");
+    assert!(n.pending.is_empty());
+}
+
 #[test]
 fn ledger_limits_cheat_writes_settings_and_refuses_bad_input() {
     let mut n = Node::new(Config::test()).unwrap();
