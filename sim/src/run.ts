@@ -202,7 +202,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
         const res = (await sandbox.call('sandbox_closeLedgers', params)) as { applied?: string[]; dropped?: string[] }
         const l = await sandbox.server.getLatestLedger()
         latest = { sequence: l.sequence, closeTimeMs: Number(l.closeTime ?? 0) * 1000 }
-        return { ...latest, ...(arrived === undefined ? {} : { applied: res.applied ?? [], dropped: res.dropped ?? [] }) }
+        return { ...latest, ...(arrived === undefined && order === undefined ? {} : { applied: res.applied ?? [], dropped: res.dropped ?? [] }) }
       },
       poolActive: async (step) => {
         if (scanDirty || step - lastScanStep >= 12 || prices.posts[step - 1] === 1) {

@@ -47,6 +47,19 @@ export class TransactionRejectedError extends ChainError {
   }
 }
 
+/**
+ * A transaction bounded to the ledgers up to `lastLedger` (`SubmitOptions.lastLedger`) was not
+ * included by then, so it never can be: nothing was applied and no fee was charged.
+ */
+export class LedgerMissedError extends ChainError {
+  override name = 'LedgerMissedError'
+  readonly lastLedger: number
+  constructor(lastLedger: number, options: { details?: string; cause?: unknown } = {}) {
+    super(`transaction not included by its last ledger ${lastLedger}`, options)
+    this.lastLedger = lastLedger
+  }
+}
+
 /** The transaction was included in a ledger but failed. */
 export class TransactionFailedError extends ChainError {
   override name = 'TransactionFailedError'

@@ -62,6 +62,8 @@ export type Outcome =
       bumped: boolean
     }
   | { kind: 'rebuild'; reason: string }
+  /** Its upper ledger bound passed without it: it can never be included, and a rebuild would not help. */
+  | { kind: 'missed'; lastLedger: number }
 
 export interface SendOptions {
   /** Fee-bump `tx` once when it is not included in time; needs `feeSource`. */
@@ -72,7 +74,9 @@ export interface SendOptions {
 
 /**
  * Sends `tx` and polls it: TRY_AGAIN_LATER is resent after the next ledger (sendWithRetry); an envelope that got no answer
- * is followed by hash; `rebuild` means it can never be included (expired or txBAD_SEQ).
+ * is followed by hash; `rebuild` means it can never be included (expired or txBAD_SEQ). A
+ * transaction with an upper ledger bound is `missed` once the node answers past its last ledger
+ * without it (or refuses it as txTOO_LATE).
  *
  * With a fee-bump policy, once `feeBump.afterLedgers` ledgers have closed after the send without
  * the transaction (the latest ledger of the poll answers, else getLatestLedger, against the one
@@ -83,7 +87,7 @@ export interface SendOptions {
 export async function sendAndPoll(chain: Chain, tx: Transaction, opts: SendOptions = {}): Promise<Outcome> {
   const hash = xdr.encodeBytes(tx.hash(), 'hex')
   const sent = await sendWithRetry(chain, tx, hash)
-  if (sent.kind === 'rebuild') return sent
+  if (sent.kind !== 'sent') return sent
   let sentLedger = sent.latestLedger
   const policy = opts.feeBump !== undefined && opts.feeSource !== undefined && opts.feeBump.afterLedgers > 0 ? opts.feeBump : undefined
   let feeBump: FeeBumpRecord | undefined
@@ -101,8 +105,11 @@ export async function sendAndPoll(chain: Chain, tx: Transaction, opts: SendOptio
 
   const maxTime = Number(tx.timeBounds?.maxTime ?? 0)
   const deadline = maxTime > 0 ? maxTime * 1000 + chain.retry.expiryGraceMs : chain.clock.now() + 60_000
+  const lastLedger = lastLedgerOf(tx)
   while (chain.clock.now() < deadline) {
     let latest: number | undefined
+    // How many of the followed hashes were answered "not found" by a node past the last ledger.
+    let pastLast = 0
     for (const h of [...followed]) {
       // A failed poll is retried until the deadline: a transient RPC error says nothing about
       // the transaction.
@@ -112,8 +119,12 @@ export async function sendAndPoll(chain: Chain, tx: Transaction, opts: SendOptio
         const out = included(h, res)
         if (out !== undefined) return out
       }
-      if (typeof res.latestLedger === 'number') latest = Math.max(latest ?? 0, res.latestLedger)
+      if (typeof res.latestLedger === 'number') {
+        latest = Math.max(latest ?? 0, res.latestLedger)
+        if (lastLedger !== undefined && res.status === rpc.Api.GetTransactionStatus.NOT_FOUND && res.latestLedger >= lastLedger) pastLast++
+      }
     }
+    if (lastLedger !== undefined && pastLast === followed.length) return { kind: 'missed', lastLedger }
     sentLedger ??= latest
     if (!bumpDone && policy !== undefined) {
       latest ??= await chain.server.getLatestLedger().then((l) => l.sequence, () => undefined)
@@ -160,7 +171,11 @@ export async function sendAndPoll(chain: Chain, tx: Transaction, opts: SendOptio
  * chain's clock. Since nothing was queued, an envelope whose maxTime passes while it waits is
  * rebuilt (a fresh one cannot double-apply). At most `retry.tryAgainLater` resends.
  */
-async function sendWithRetry(chain: Chain, tx: Transaction, hash: string): Promise<{ kind: 'sent'; latestLedger: number | undefined } | { kind: 'rebuild'; reason: string }> {
+async function sendWithRetry(
+  chain: Chain,
+  tx: Transaction,
+  hash: string,
+): Promise<{ kind: 'sent'; latestLedger: number | undefined } | { kind: 'rebuild'; reason: string } | { kind: 'missed'; lastLedger: number }> {
   for (let tries = 0; ; tries++) {
     let sent: rpc.Api.SendTransactionResponse
     try {
@@ -185,6 +200,8 @@ async function sendWithRetry(chain: Chain, tx: Transaction, hash: string): Promi
     // ERROR
     const code = sent.errorResult?.result.type ?? 'unknown'
     if (code === 'txBadSeq') return { kind: 'rebuild', reason: 'txBadSeq' }
+    const lastLedger = lastLedgerOf(tx)
+    if (code === 'txTooLate' && lastLedger !== undefined) return { kind: 'missed', lastLedger }
     const contractCode = contractErrorCodeInEvents(sent.diagnosticEvents)
     if (contractCode !== undefined) throw new ContractError(contractCode, { details: `rejected ${hash}` })
     throw new TransactionRejectedError(code, { details: hash })
@@ -262,6 +279,12 @@ async function bumpOnce(
   }
   policy.onBump?.(queued, record)
   return record
+}
+
+/** The last ledger `tx` may be included in, when it carries an upper ledger bound (exclusive in the XDR). */
+export function lastLedgerOf(tx: Transaction): number | undefined {
+  const max = tx.ledgerBounds?.maxLedger ?? 0
+  return max > 0 ? max - 1 : undefined
 }
 
 /** A failed result whose (inner) code is txBadSeq: the sequence number went to the other envelope. */

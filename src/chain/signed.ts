@@ -6,7 +6,7 @@
  */
 import { TransactionBuilder, rpc, xdr, type Transaction } from '@stellar/stellar-sdk'
 import { maxTimeOf, type Chain } from './connection.js'
-import { ChainError } from './errors.js'
+import { ChainError, LedgerMissedError } from './errors.js'
 import { inclusionFeeOf } from './fees.js'
 import { sendAndPoll, simulateOrThrow } from './send.js'
 import type { SubmitResult } from './submit.js'
@@ -72,6 +72,7 @@ export async function sendSigned(chain: Chain, prepared: PreparedWrite, signer: 
   }
   const outcome = await sendAndPoll(chain, signed)
   if (outcome.kind === 'rebuild') throw new ChainError('the transaction was not included', { details: outcome.reason })
+  if (outcome.kind === 'missed') throw new LedgerMissedError(outcome.lastLedger)
   return {
     hash: outcome.hash,
     ledger: outcome.ledger,

@@ -11,7 +11,7 @@ import {
   type Transaction,
 } from '@stellar/stellar-sdk'
 import { maxTimeOf, type Chain } from './connection.js'
-import { ChainError, RetriesExhaustedError } from './errors.js'
+import { ChainError, LedgerMissedError, RetriesExhaustedError } from './errors.js'
 import { DEFAULT_LEDGER_MS, ledgersFor } from './ledgerTime.js'
 import type { FeeBumpPolicy, FeeBumpRecord } from './fees.js'
 import { sendAndPoll, simulateOrThrow } from './send.js'
@@ -40,6 +40,12 @@ export interface SubmitOptions {
    * the source's own is source-account credentials, another signer's is signed by it.
    */
   nonRootAuth?: boolean | undefined
+  /**
+   * The last ledger the transaction may be included in: it carries ledger bounds up to it, and
+   * when it is not in by then it is neither rebuilt nor resent (`LedgerMissedError`). For a
+   * transaction valued for one ledger, which should not land in a later one on older figures.
+   */
+  lastLedger?: number | undefined
 }
 
 export interface SubmitResult {
@@ -154,7 +160,7 @@ async function submitNow(
     const inclusionFee = options.inclusionFee ?? (await chain.fees?.inclusionFee?.()) ?? chain.inclusionFee
     const prepared = soroban
       ? await prepareSoroban(chain, source, ops[0]!, options, inclusionFee)
-      : await prepareClassic(chain, source, ops, inclusionFee)
+      : await prepareClassic(chain, source, ops, inclusionFee, options.lastLedger)
     prepared.tx.sign(source)
     const outcome = await sendAndPoll(chain, prepared.tx, { feeBump, feeSource: source })
     if (outcome.kind === 'included') {
@@ -173,6 +179,7 @@ async function submitNow(
         attempts: attempt,
       }
     }
+    if (outcome.kind === 'missed') throw new LedgerMissedError(outcome.lastLedger)
     lastReason = outcome.reason
   }
   throw new RetriesExhaustedError('submission retries exhausted', { details: lastReason })
@@ -183,13 +190,18 @@ interface Prepared {
   resourceFee: bigint
 }
 
-async function newBuilder(chain: Chain, source: Keypair, fee: number): Promise<TransactionBuilder> {
+async function newBuilder(chain: Chain, source: Keypair, fee: number, lastLedger: number | undefined): Promise<TransactionBuilder> {
   const account = await chain.server.getAccount(source.publicKey())
-  return new TransactionBuilder(account, { fee: String(fee), networkPassphrase: chain.networkPassphrase })
+  return bounded(new TransactionBuilder(account, { fee: String(fee), networkPassphrase: chain.networkPassphrase }), lastLedger)
 }
 
-async function prepareClassic(chain: Chain, source: Keypair, ops: readonly xdr.Operation[], inclusionFee: number): Promise<Prepared> {
-  const builder = await newBuilder(chain, source, inclusionFee)
+/** Ledger bounds up to `lastLedger` (the XDR's upper bound is exclusive). */
+function bounded(builder: TransactionBuilder, lastLedger: number | undefined): TransactionBuilder {
+  return lastLedger === undefined ? builder : builder.setLedgerbounds(0, lastLedger + 1)
+}
+
+async function prepareClassic(chain: Chain, source: Keypair, ops: readonly xdr.Operation[], inclusionFee: number, lastLedger: number | undefined): Promise<Prepared> {
+  const builder = await newBuilder(chain, source, inclusionFee, lastLedger)
   for (const op of ops) builder.addOperation(op)
   return { tx: builder.setTimebounds(0, maxTimeOf(chain)).build(), resourceFee: 0n }
 }
@@ -201,8 +213,11 @@ async function prepareSoroban(
   options: SubmitOptions,
   inclusionFee: number,
 ): Promise<Prepared> {
-  let raw = (await newBuilder(chain, source, inclusionFee)).addOperation(op).setTimebounds(0, maxTimeOf(chain)).build()
+  const { lastLedger } = options
+  let raw = (await newBuilder(chain, source, inclusionFee, lastLedger)).addOperation(op).setTimebounds(0, maxTimeOf(chain)).build()
   const sim = await simulateOrThrow(chain, raw, options.nonRootAuth === true ? 'record_allow_nonroot' : undefined)
+  // The simulation ran after the last ledger closed: sending could only be refused.
+  if (lastLedger !== undefined && sim.latestLedger >= lastLedger) throw new LedgerMissedError(lastLedger, { details: `latest ledger ${sim.latestLedger}` })
 
   const auth = sim.result?.auth ?? []
   const needsSigning = auth.some(hasAddressCredentials)
@@ -228,7 +243,10 @@ async function prepareSoroban(
     const withAuth = Operation.invokeHostFunction({ func: invoke.hostFunction, auth: signed })
     // The same sequence number as the transaction simulated (its account as read then).
     const account = new Account(source.publicKey(), (BigInt(raw.sequence) - 1n).toString())
-    raw = new TransactionBuilder(account, { fee: String(inclusionFee), networkPassphrase: chain.networkPassphrase }).addOperation(withAuth).setTimebounds(0, maxTimeOf(chain)).build()
+    raw = bounded(new TransactionBuilder(account, { fee: String(inclusionFee), networkPassphrase: chain.networkPassphrase }), lastLedger)
+      .addOperation(withAuth)
+      .setTimebounds(0, maxTimeOf(chain))
+      .build()
   }
   const tx = rpc.assembleTransaction(raw, sim).build()
   return { tx, resourceFee: BigInt(sim.minResourceFee) }

@@ -132,9 +132,12 @@ export async function runLockstep(p: LoopParameters): Promise<LoopResult> {
       p.mempool.closed(closed.applied ?? [], end.sequence, closed.dropped ?? [])
     } else {
       const plan = p.mempool.plan(p.ledgerSeconds * 1000)
-      end = await p.close({ order: plan.order })
+      const closed = await p.close({ order: plan.order })
+      end = { sequence: closed.sequence, closeTimeMs: closed.closeTimeMs }
       p.scheduler.closed()
-      p.mempool.closed(plan.order, end.sequence)
+      // The node drops what is past its ledger bound instead of applying it.
+      const dropped = closed.dropped ?? []
+      p.mempool.closed(closed.applied ?? plan.order.filter((h) => !dropped.includes(h)), end.sequence, dropped)
     }
     for (const k of p.keepers) k.observe(end)
     await p.onClose(end, step, 0)

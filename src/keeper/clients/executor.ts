@@ -86,7 +86,7 @@ export interface ExecutorLiquidationResult {
 }
 
 /** Submission options of one call (its inclusion fee and fee-bump policy); the lane's signers stay. */
-export type ExecutorCallOptions = Pick<SubmitOptions, 'inclusionFee' | 'feeBump'>
+export type ExecutorCallOptions = Pick<SubmitOptions, 'inclusionFee' | 'feeBump' | 'lastLedger'>
 
 /**
  * Who sends a call: the owner itself (a keypair), or a submission lane (a channel account as the

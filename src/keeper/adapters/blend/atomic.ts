@@ -9,7 +9,7 @@
  * pays more, each part with its own floor. The registry's bond limit
  * does not bound it (that is for two-step draws).
  */
-import { ContractError, type SubmissionLanes } from '../../../chain/index.js'
+import { ContractError, LedgerMissedError, type SubmissionLanes } from '../../../chain/index.js'
 import type { ExecutorContract, ExecutorSwap } from '../../clients/executor.js'
 import { mulDiv, SCALAR_12, slippageFloor } from '../../../core/index.js'
 import { executionFee, makeResult, type Result } from '../../sdk/index.js'
@@ -87,10 +87,20 @@ export function atomicExecutor(p: AtomicExecutorParameters): AtomicExecutor {
       const responseTimeMs = await fc.responseTimeMs(fill.block)
       let sent: Awaited<ReturnType<ExecutorLiquidator['liquidate']>>
       try {
+        // Valued for the planned ledger only: a fill that misses it is planned again on the
+        // figures of the ledger it would land in, never sent (or fee-bumped) into a later one.
         sent = await p.lanes.run((lane) =>
-          p.executor.liquidate({ pool: p.pool, draw: order.drew, requests: order.requests, swaps, minProceeds: order.drew, responseTimeMs }, lane, f.fee),
+          p.executor.liquidate(
+            { pool: p.pool, draw: order.drew, requests: order.requests, swaps, minProceeds: order.drew, responseTimeMs },
+            lane,
+            { ...f.fee, lastLedger: fill.block },
+          ),
         )
       } catch (err) {
+        if (err instanceof LedgerMissedError) {
+          // Nothing was applied or charged: not a failure of the fill, so no failure budget.
+          return makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: 0, success: false, note: `atomic fill of ${fill.percent} % missed ledger ${fill.block}; planned again`, error: err })
+        }
         // Nothing was drawn: the transaction either landed whole or not at all.
         const now = await loadAuction(p.reader, p.pool, AuctionType.UserLiquidation, plan.data.user).catch(() => f.auction)
         const lost = now === undefined || !sameAuction(now, f.auction)

@@ -1,6 +1,6 @@
 import { Keypair } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
-import { createChain, SubmissionLanes } from '../../../chain/index.js'
+import { createChain, LedgerMissedError, SubmissionLanes, type SubmitOptions } from '../../../chain/index.js'
 import type { ExecutionPlan, FireContext, Task } from '../../sdk/index.js'
 import { atomicExecutor } from './atomic.js'
 import type { BlendContext } from './context.js'
@@ -98,5 +98,41 @@ describe('a lost race carries the ErrAlreadyFilled type, not only its words', ()
     const result = await exec.liquidateAtomic({ chain, keypair: op, plan: { ...plan, path: 'atomic' }, auction, fill, order, reserves: new Map(), prices: new Map(), fc, fee: {} })
     expect(result).toMatchObject({ success: false, lost: true, drew: 0n })
     expect(result.error).toBeInstanceOf(ErrAlreadyFilled)
+  })
+})
+
+describe('an atomic fill bounded to its planned ledger', () => {
+  it('is sent with the planned ledger as its last; a miss is no failed transaction and no lost race', async () => {
+    const op = Keypair.random()
+    const seen: Array<SubmitOptions | undefined> = []
+    const exec = atomicExecutor({
+      executor: {
+        contractId: randomContract(),
+        liquidate: async (_l, _lane, options) => {
+          seen.push(options)
+          throw new LedgerMissedError(options?.lastLedger ?? -1)
+        },
+      },
+      lanes: new SubmissionLanes(op),
+      pool: randomContract(),
+      usdc: async () => usdc,
+      router: randomContract(),
+      slippageBps: 100,
+      // The auction is still there: had it been looked up, nothing would say the race was lost.
+      reader: new FakeLedger() as unknown as PoolReader,
+    })
+    const fc: FireContext = {
+      vault: { draw: async () => {}, returnProceeds: async () => 0n },
+      step: async () => {},
+      waitUntilSendable: async () => {},
+      responseTimeMs: async () => 0,
+    }
+    const order = { drew: 100n, requests: [], lotAssets: [] }
+    const result = await exec.liquidateAtomic({ chain, keypair: op, plan: { ...plan, path: 'atomic' }, auction, fill, order, reserves: new Map(), prices: new Map(), fc, fee: { inclusionFee: 500 } })
+    expect(seen).toEqual([{ inclusionFee: 500, lastLedger: 240 }])
+    expect(result).toMatchObject({ success: false, drew: 0n, note: 'atomic fill of 100 % missed ledger 240; planned again' })
+    expect(result.lost).toBeFalsy()
+    expect(result.failedTransaction).toBeUndefined()
+    expect(result.error).toBeInstanceOf(LedgerMissedError)
   })
 })
