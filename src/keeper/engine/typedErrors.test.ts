@@ -64,9 +64,11 @@ describe('typed errors through the engine to the record, the log, the events and
 
     // /api/state and /api/performance (the book as the next cycle's refresh copies it).
     w.deps.state.executions = w.deps.engine.executions()
-    const app = await buildApp({ state: w.deps.state, events: w.deps.events, metrics: w.deps.metrics })
+    // The planned executions are served only with the API token.
+    const apiToken = 'typed-errors-api-token-0123'
+    const app = await buildApp({ state: w.deps.state, events: w.deps.events, metrics: w.deps.metrics, apiToken })
     try {
-      const s = (await app.inject({ method: 'GET', url: '/api/state' })).json()
+      const s = (await app.inject({ method: 'GET', url: '/api/state', headers: { authorization: `Bearer ${apiToken}` } })).json()
       const view = (key: string) => s.executions.find((e: { key: string }) => e.key === key)
       expect(view('blend:GLOST').error).toEqual({ name: 'ErrAlreadyFilled', code: 'ALREADY_FILLED', message: 'auction for GLOST already filled' })
       expect(view('blend:GLOST').result).toMatchObject({ success: false, lost: true, error: { name: 'ErrAlreadyFilled' } })
