@@ -20,6 +20,8 @@ import { worldKeeperEnv } from '../../../test/keeper/worldKeeperEnv.js'
 import { until } from '../../../test/until.js'
 
 const UNIT = 10_000_000n
+// The planned executions on /api/state are served only with the keeper's API token.
+const API_TOKEN = 'fill-fee-api-token-0123456789'
 
 describe('fills bid by the fee strategy (sandbox, real Blend v2)', () => {
   let sandbox: Sandbox
@@ -81,7 +83,13 @@ describe('fills bid by the fee strategy (sandbox, real Blend v2)', () => {
     const keeper = world.keepers[0]!
     const executor = await deployExecutor(world, keeper, { register: false })
     daemon = await startDaemon(
-      parseConfig(worldKeeperEnv(world, keeper, 'fees-fixed', { EXECUTOR_CONTRACT: executor.contractId, REBALANCE_VAULT: '', INCLUSION_FEE: '1000', FEE_STRATEGY: 'fixed' })),
+      parseConfig(worldKeeperEnv(world, keeper, 'fees-fixed', {
+        EXECUTOR_CONTRACT: executor.contractId,
+        REBALANCE_VAULT: '',
+        INCLUSION_FEE: '1000',
+        FEE_STRATEGY: 'fixed',
+        API_TOKEN,
+      })),
       { logger: pino({ level: 'silent' }), stopGraceMs: 5_000 },
     )
     const borrower = world.borrowers[0]!
@@ -94,7 +102,8 @@ describe('fills bid by the fee strategy (sandbox, real Blend v2)', () => {
     expect(fee).toEqual({ bidStroops: 1000, chargedStroops: chain.feeCharged, bumped: false, sentLedger: expect.any(Number), includedLedger: chain.ledger })
     expect(fee.includedLedger - fee.sentLedger!).toBeGreaterThanOrEqual(1)
 
-    const state = (await daemon.app.inject({ method: 'GET', url: '/api/state' })).json() as { executions: Array<{ label: string; fee: unknown }> }
+    const auth = { authorization: `Bearer ${API_TOKEN}` }
+    const state = (await daemon.app.inject({ method: 'GET', url: '/api/state', headers: auth })).json() as { executions: Array<{ label: string; fee: unknown }> }
     expect(state.executions.find((e) => e.label === borrower.address)?.fee).toEqual({
       bidStroops: 1000,
       chargedStroops: chain.feeCharged.toString(),
