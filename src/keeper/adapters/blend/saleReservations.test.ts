@@ -35,6 +35,20 @@ describe('SaleReservations', () => {
     expect(r.adjustHop(10, back)).toBe(back)
     expect(r.adjustHop(11, pair)).toBe(pair)
   })
+  it('values as if n more fills like one had sold first, and keeps none of it', async () => {
+    const r = new SaleReservations()
+    r.reserve(10, { XLM: { amountIn: 100n, out: 45n } })
+    const fill = { sales: { XLM: { amountIn: 10n, out: 4n } } }
+    const seen = await r.assuming(10, fill, 3, async () => r.adjust(10, 'XLM', pool))
+    expect(seen).toEqual({ reserveIn: 1130n, reserveOut: 443n })
+    expect(r.adjust(10, 'XLM', pool)).toEqual({ reserveIn: 1100n, reserveOut: 455n })
+    // Across venues: per pool flow, summed where two swaps pass one pool; undone after a throw too.
+    const swaps = [{ flows: [{ id: 'PAIR', tokenIn: 'XLM', amountIn: 5n, out: 2n }] }, { flows: [{ id: 'PAIR', tokenIn: 'XLM', amountIn: 5n, out: 2n }] }]
+    const pair = { id: 'PAIR', tokenIn: 'XLM', pool }
+    expect((await r.assuming(11, { swaps }, 2, async () => r.adjustHop(11, pair))).pool).toEqual({ reserveIn: 1020n, reserveOut: 492n })
+    await expect(r.assuming(11, { swaps }, 2, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom')
+    expect(r.adjustHop(11, pair)).toBe(pair)
+  })
   it('counts the fills planned for a ledger that share a pool, until each has reserved', () => {
     const r = new SaleReservations()
     r.intend(20, 'a', ['XLM'])

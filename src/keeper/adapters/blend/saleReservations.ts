@@ -114,12 +114,56 @@ export class SaleReservations {
     this.byLedger.set(ledger, at)
   }
 
+  /**
+   * Runs `fn` (a valuation, inside `exclusive`) as if `times` more fills selling what `fill`
+   * sells had reserved their sales for `ledger` first; nothing of it stays reserved.
+   */
+  async assuming<T>(ledger: number, fill: ReservedFill, times: number, fn: () => Promise<T>): Promise<T> {
+    const entries = Object.entries(fillSales(fill)).map(([key, s]) => [key, { amountIn: s.amountIn * BigInt(times), out: s.out * BigInt(times) }] as const)
+    const at = this.byLedger.get(ledger) ?? new Map<string, Sale>()
+    this.byLedger.set(ledger, at)
+    const before = new Map(entries.map(([key]) => [key, at.get(key)]))
+    for (const [key, s] of entries) {
+      const b = at.get(key) ?? { amountIn: 0n, out: 0n }
+      at.set(key, { amountIn: b.amountIn + s.amountIn, out: b.out + s.out })
+    }
+    try {
+      return await fn()
+    } finally {
+      for (const [key, b] of before) {
+        if (b === undefined) at.delete(key)
+        else at.set(key, b)
+      }
+      if (at.size === 0) this.byLedger.delete(ledger)
+    }
+  }
+
   /** Runs `fn` after every earlier `exclusive` call has finished (a fill's value-and-reserve step). */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.tail.then(fn, fn)
     this.tail = run.catch(() => undefined)
     return run
   }
+}
+
+/** What a valued fill sells: per router pair (`sales`, by asset) or per pool flow of its swaps. */
+export interface ReservedFill {
+  sales?: Readonly<Record<string, Sale>> | undefined
+  swaps?: readonly { flows: readonly { id: string; tokenIn: string; amountIn: bigint; out: bigint }[] }[] | undefined
+}
+
+/** The reservation entries of `fill`: its swaps' flows when it has swaps, else its sales. */
+function fillSales(fill: ReservedFill): Record<string, Sale> {
+  if (fill.swaps !== undefined) {
+    const out: Record<string, Sale> = {}
+    for (const f of fill.swaps.flatMap((s) => s.flows)) {
+      const key = flowKey(f.id, f.tokenIn)
+      const b = out[key] ?? { amountIn: 0n, out: 0n }
+      out[key] = { amountIn: b.amountIn + f.amountIn, out: b.out + f.out }
+    }
+    return out
+  }
+  return { ...(fill.sales ?? {}) }
 }
 
 /** Ledgers after a fill's own whose planned first fills share its pools with it. */

@@ -230,15 +230,21 @@ export function userLiquidations(ctx: BlendContext) {
       const inputs = { auction, reserves, prices: prices.prices, fromBlock: earliest, seen: latest.sequence, usdc, maxPercent: limits.maxPercent }
       let f = await valueFill(chain, inputs)
       // The first fills of other auctions this keeper planned for this ledger or the two after it
-      // sell into the same pools: an auction's first fill takes its share (1/n of its largest
-      // part), so each of them still lands in the first ledger it pays, rather than one whole and
-      // the rest a ledger on. Later parts are not shared: in thin pools more, smaller sales would only meet
+      // sell into the same pools. Where the pools are deep enough that this fill still pays whole
+      // after the n − 1 others each sold as much, it goes whole: fewer, larger transactions, so
+      // more auctions fit in a ledger. Otherwise it takes its share (1/n of its largest part), so
+      // each of them still lands in the first ledger it pays, rather than one whole and the rest
+      // a ledger on. Later parts are not shared: in thin pools more, smaller sales would only meet
       // each other (and other keepers') there.
       const first = ctx.origins.left(id, auction) === 100
       const sharing = f !== null && f.block === earliest && first ? ctx.sales.sharing(earliest, id, lotAssets) : 1
       if (f !== null && sharing > 1) {
-        const share = await valueFill(chain, { ...inputs, maxPercent: Math.min(inputs.maxPercent, Math.ceil(f.percent / sharing)) })
-        if (share !== null && share.block === earliest) f = share
+        const whole = f
+        const deep = await ctx.sales.assuming(earliest, whole, sharing - 1, () => valueFill(chain, inputs))
+        if (deep === null || deep.block !== earliest || deep.percent < whole.percent) {
+          const share = await valueFill(chain, { ...inputs, maxPercent: Math.min(inputs.maxPercent, Math.ceil(whole.percent / sharing)) })
+          if (share !== null && share.block === earliest) f = share
+        }
       }
       if (f !== null && plan.path === 'two-step') {
         const fitted = await fitBondLimit(chain, user, inputs, f)
