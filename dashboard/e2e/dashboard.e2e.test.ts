@@ -186,6 +186,8 @@ describe('dashboard in chromium', () => {
   it('shows the keeper’s borrowers with their health factors', async () => {
     await view('auctions')
     await page.locator('[data-testid^="borrower-row-"]').first().waitFor({ timeout: 60_000 })
+    // the page's ?keeperToken= is the keeper's API_TOKEN: its planned executions are not hidden
+    expect(await page.getByTestId('keeper-plans-hidden').count()).toBe(0)
     await screenshot('auctions-borrowers')
   })
 
@@ -234,6 +236,18 @@ describe('dashboard in chromium', () => {
     await row.getByText(/% of the lot left/).waitFor({ timeout: 60_000 })
     expect(await row.textContent()).toMatch(/\d+\.\d % of the lot left/)
     await screenshot('auctions')
+  })
+
+  it('the keeper answers the dashboard’s origin only, and lists its planned executions only with its token', async () => {
+    const state = `http://127.0.0.1:${env.keeper.port}/api/state`
+    const mine = await fetch(state, { headers: { origin: env.origin, authorization: `Bearer ${env.apiToken}` } })
+    expect(mine.headers.get('access-control-allow-origin')).toBe(env.origin)
+    expect(((await mine.json()) as { executions: unknown[] }).executions.length).toBeGreaterThan(0)
+    const other = await fetch(state, { headers: { origin: 'http://127.0.0.1:1' } })
+    expect(other.headers.get('access-control-allow-origin')).toBeNull()
+    const hidden = (await other.json()) as { strategyDetails?: boolean; executions?: unknown }
+    expect(hidden.strategyDetails).toBe(false)
+    expect(hidden.executions).toBeUndefined()
   })
 
   it('lays out every view on a phone (390×844) and a desktop (1280×900) without a sideways page scroll', async () => {

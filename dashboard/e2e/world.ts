@@ -1,9 +1,13 @@
 /**
  * The world the dashboard's browser tests run against: a sandbox node, a seeded world with no
  * depositors yet (so the vault has no share-price history), one keeper daemon with its HTTP API,
- * and the dashboard server (static build, config.json, the sandbox USDC faucet).
+ * and the dashboard server (static build, config.json, the sandbox USDC faucet). The keeper
+ * admits the dashboard's origin (API_CORS_ORIGINS) and shows its planned executions to the
+ * holder of its API_TOKEN, which the page gets as `?keeperToken=` (`url` carries it).
  */
+import { randomBytes } from 'node:crypto'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
@@ -27,9 +31,26 @@ export interface DashboardWorld {
   sandbox: Sandbox
   world: World
   keeper: Daemon
+  /** The dashboard's page with the keeper's API token: `http://127.0.0.1:PORT/?keeperToken=…`. */
   url: string
+  /** The dashboard's origin, the one the keeper admits (`http://127.0.0.1:PORT`). */
+  origin: string
+  /** The keeper's API_TOKEN. */
+  apiToken: string
   addressesFile: string
   stop(): Promise<void>
+}
+
+/** A TCP port free on 127.0.0.1 now: the keeper must know the dashboard's origin before it starts. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      probe.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0))
+    })
+  })
 }
 
 export async function startDashboardWorld(): Promise<DashboardWorld> {
@@ -50,6 +71,9 @@ export async function startDashboardWorld(): Promise<DashboardWorld> {
       addressesFile,
       vaultConfig: { depositCap: DEPOSIT_CAP, withdrawCooldown: BigInt(WITHDRAW_COOLDOWN_SECONDS) },
     })
+    const dashboardPort = await freePort()
+    const origin = `http://127.0.0.1:${dashboardPort}`
+    const apiToken = randomBytes(16).toString('hex')
     const keeper = await startDaemon(
       parseConfig({
         ...world.addresses.env,
@@ -57,6 +81,8 @@ export async function startDashboardWorld(): Promise<DashboardWorld> {
         KEEPER_NAME: 'e2e-daemon',
         API_PORT: '0',
         POLL_INTERVAL: '3',
+        API_CORS_ORIGINS: origin,
+        API_TOKEN: apiToken,
       }),
       { logger: pino({ level: 'silent' }), stopGraceMs: 2_000 },
     )
@@ -70,13 +96,14 @@ export async function startDashboardWorld(): Promise<DashboardWorld> {
     const server = await startDashboardServer({
       addressesFile,
       runsDir,
-      port: 0,
+      port: dashboardPort,
       host: '127.0.0.1',
       keeperApis: [`http://127.0.0.1:${keeper.port}`],
       build: true,
     })
     stops.push(() => server.close())
-    return { sandbox, world, keeper, url: server.url, addressesFile, stop }
+    if (new URL(server.url).origin !== origin) throw new Error(`the dashboard is at ${server.url}, not at the origin the keeper admits (${origin})`)
+    return { sandbox, world, keeper, url: `${server.url}?keeperToken=${apiToken}`, origin, apiToken, addressesFile, stop }
   } catch (err) {
     await stop()
     throw err
