@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises'
 import { relative, resolve } from 'node:path'
 import { startSandbox, type ForkStatus, type Sandbox } from '../../sandbox/ts/launch.js'
 import { ErrNotBlendV2 } from '../../src/keeper/adapters/blend/errors.js'
-import { urlForLogs } from '../../src/keeper/adapters/blend/historyBackfill.js'
+import { redactUrl } from '../../src/chain/redact.js'
 import type { World } from '../../src/world/index.js'
 import type { ScanResult } from '../../src/keeper/adapters/blend/scan.js'
 import {
@@ -58,7 +58,7 @@ export async function startFromFound(p: FoundParameters): Promise<FoundStart> {
     return await start(p)
   } catch (err) {
     if (err instanceof FoundWorldError) throw err
-    throw new FoundWorldError(`cannot start from ${p.scenario.world.from.snapshot ?? urlForLogs(p.scenario.world.from.fork ?? '')}: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
+    throw new FoundWorldError(`cannot start from ${p.scenario.world.from.snapshot ?? redactUrl(p.scenario.world.from.fork ?? '')}: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
   }
 }
 
@@ -87,7 +87,7 @@ async function start(p: FoundParameters): Promise<FoundStart> {
       throw new FoundWorldError(err instanceof Error ? err.message : String(err))
     }
   }
-  p.log(snapshot !== undefined ? `starting from ${snapshot.file} on "${networkPassphrase}"` : `forking ${urlForLogs(from.fork!)}`)
+  p.log(snapshot !== undefined ? `starting from ${snapshot.file} on "${networkPassphrase}"` : `forking ${redactUrl(from.fork!)}`)
   // A fork takes the upstream's passphrase; one given must be the upstream's (the node refuses another).
   const sandbox = await startSandbox({
     manual: true,
@@ -107,7 +107,7 @@ async function start(p: FoundParameters): Promise<FoundStart> {
       const status = await sandbox.call<ForkStatus>('sandbox_forkStatus')
       ledger = status.forkLedger
       if (from.ledger !== undefined && from.ledger !== ledger) {
-        throw new FoundWorldError(`world.from.ledger is ${from.ledger} but ${urlForLogs(from.fork!)} is at ledger ${ledger}: an RPC serves only its latest state (start from a snapshot to keep a ledger)`)
+        throw new FoundWorldError(`world.from.ledger is ${from.ledger} but ${redactUrl(from.fork!)} is at ledger ${ledger}: an RPC serves only its latest state (start from a snapshot to keep a ledger)`)
       }
       p.log('reading the pool\'s events upstream')
       lists['events'] = await borrowersInUpstreamEvents(from.fork!, from.pool, ledger, from.headers)
@@ -129,7 +129,7 @@ async function start(p: FoundParameters): Promise<FoundStart> {
         txTimeoutSeconds: 0,
         source: {
           kind: snapshot !== undefined ? 'snapshot' : 'fork',
-          ...(snapshot !== undefined ? { file: relative(p.dir, snapshot.file), sha256: snapshot.sha256 } : { url: urlForLogs(from.fork!) }),
+          ...(snapshot !== undefined ? { file: relative(p.dir, snapshot.file), sha256: snapshot.sha256 } : { url: redactUrl(from.fork!) }),
           ledger,
           borrowerSources: counts,
         },

@@ -6,7 +6,8 @@
 import { readFile } from 'node:fs/promises'
 import { rpc } from '@stellar/stellar-sdk'
 import { isBorrowerAddress, parseHints } from '../../keeper/adapters/blend/hints.js'
-import { HistoryBackfill, urlForLogs } from '../../keeper/adapters/blend/historyBackfill.js'
+import { redactUrl } from '../../chain/redact.js'
+import { HistoryBackfill } from '../../keeper/adapters/blend/historyBackfill.js'
 
 /** Loosely typed serde JSON of stellar-xdr values, as LedgerSnapshot files hold them. */
 type Json = any
@@ -64,7 +65,7 @@ export async function borrowersInUpstreamEvents(url: string, pool: string, lates
   })
   backfill.request(latestLedger + 1)
   const found = await backfill.run()
-  if (backfill.failures > 0) throw new Error(`reading the pool's events from ${urlForLogs(url)}: ${failure ?? 'failed'}`)
+  if (backfill.failures > 0) throw new Error(`reading the pool's events from ${redactUrl(url)}: ${failure ?? 'failed'}`)
   return found
 }
 

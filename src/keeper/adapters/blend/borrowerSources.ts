@@ -14,7 +14,8 @@
 import type { AdapterContext, AdapterLogger } from '../../sdk/index.js'
 import type { EventsReader } from './discovery.js'
 import { BorrowerHintsFile, isBorrowerAddress } from './hints.js'
-import { HistoryBackfill, urlForLogs } from './historyBackfill.js'
+import { redactUrl } from '../../../chain/redact.js'
+import { HistoryBackfill } from './historyBackfill.js'
 
 export interface BorrowerSourcesOptions {
   pool: string
@@ -77,7 +78,7 @@ export async function openBorrowerSources(o: BorrowerSourcesOptions): Promise<Bo
       watchAddresses: watch.length,
       hintsFile: o.hintsFile ?? null,
       hints: hints?.addresses.length ?? 0,
-      historyApiUrl: o.historyApiUrl === undefined ? null : urlForLogs(o.historyApiUrl),
+      historyApiUrl: o.historyApiUrl === undefined ? null : redactUrl(o.historyApiUrl),
     },
     'borrower sources',
   )

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { BorrowerDiscovery } from './discovery.js'
 import { borrowEvent, FakeEvents } from './fakeEvents.test-util.js'
 import { randomAccount, randomContract } from './fakeLedger.test-util.js'
-import { HistoryBackfill, urlForLogs } from './historyBackfill.js'
+import { HistoryBackfill } from './historyBackfill.js'
 import { createServer, type AddressInfo } from 'node:net'
 
 const URL_ = 'https://archive.example.org/rpc'
@@ -163,7 +163,30 @@ describe('history backfill', () => {
     expect(history.pending).toBeUndefined()
   })
 
-  it('connects to a plain http URL with the SDK client (allowHttp) and masks secrets in logs', async () => {
+  it('names the node by the one masking rule (chain/redact.ts): credentials masked in its lines, the error quoting the URL included', async () => {
+    const c = chain(3)
+    const secretUrl = 'https://alice:s3cret-pw@archive.example.org/v1/9f2c41d7e8a0b3c5d6e7f801/rpc?apikey=abcdef123456&network=public'
+    const shown = 'https://***@archive.example.org/v1/***/rpc?apikey=***&network=public'
+    c.history.down = new Error(`request to ${secretUrl} failed: ECONNRESET`)
+    const rec = recorder()
+    const history = new HistoryBackfill({ pool: c.pool, url: secretUrl, server: c.history, log: rec.log })
+    history.request(400)
+    expect(await history.run()).toEqual([])
+    expect(rec.lines).toHaveLength(1)
+    expect(rec.lines[0]!.msg).toBe(
+      `history RPC ${shown} unreachable or failing (request to ${shown} failed: ECONNRESET): borrower backfill retried next cycle; discovery goes on with the main RPC`,
+    )
+    expect(rec.lines[0]!.obj).toMatchObject({ url: shown, err: `request to ${shown} failed: ECONNRESET` })
+    const written = JSON.stringify(rec.lines)
+    for (const secret of ['alice', 's3cret-pw', '9f2c41d7e8a0b3c5d6e7f801', 'abcdef123456']) expect(written).not.toContain(secret)
+
+    // Once it answers, the done line names it the same way.
+    c.history.down = undefined
+    await history.run()
+    expect(rec.lines.at(-1)).toMatchObject({ level: 'info', msg: 'history backfill done', obj: { url: shown } })
+  })
+
+  it('connects to a plain http URL with the SDK client (allowHttp)', async () => {
     const rec = recorder()
     // a loopback port that was just free: the SDK's own client reports the failure
     const port = await freePort()
@@ -173,6 +196,5 @@ describe('history backfill', () => {
     expect(rec.warns()[0]).toBe(
       `history RPC http://127.0.0.1:${port}/rpc unreachable or failing (cannot reach the RPC at http://127.0.0.1:${port}/rpc (ECONNREFUSED)): borrower backfill retried next cycle; discovery goes on with the main RPC`,
     )
-    expect(urlForLogs('https://user:s3cret@archive.example.org/rpc?apikey=abc')).toBe('https://user:***@archive.example.org/rpc?...')
   })
 })

@@ -14,6 +14,7 @@ import type { AdapterLogger } from '../../sdk/index.js'
 import { borrowerEventFilters, borrowerOf, type EventsReader } from './borrowerEvents.js'
 import type { RpcStats } from './rpcStats.js'
 import { withConnectionErrors } from '../../../chain/connection.js'
+import { redactText, redactUrl } from '../../../chain/redact.js'
 import { eventPages } from '../../../chain/events.js'
 import { withLazyLatestLedger } from '../../../chain/latestLedger.js'
 
@@ -44,21 +45,9 @@ export interface HistoryBackfillOptions {
   log?: Pick<AdapterLogger, 'info' | 'warn'>
 }
 
-/** The URL for logs: a password in it is masked, a query string dropped. */
-export function urlForLogs(url: string): string {
-  try {
-    const u = new URL(url)
-    if (u.password !== '') u.password = '***'
-    const query = u.search !== '' ? '?...' : ''
-    u.search = ''
-    return u.toString() + query
-  } catch {
-    return url
-  }
-}
-
+/** An error's message, any URL in it masked as the node's own URL is (chain/redact.ts). */
 function errText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
+  return redactText(err instanceof Error ? err.message : String(err))
 }
 
 export class HistoryBackfill {
@@ -83,7 +72,7 @@ export class HistoryBackfill {
     this.server =
       o.server ??
       // A node it cannot reach fails as a ConnectionError naming the (masked) URL and the socket's code.
-      withConnectionErrors(withLazyLatestLedger(new rpc.Server(o.url, { allowHttp: o.url.startsWith('http:'), timeout: o.timeoutMs ?? 15_000 })), o.url, { label: urlForLogs(o.url) })
+      withConnectionErrors(withLazyLatestLedger(new rpc.Server(o.url, { allowHttp: o.url.startsWith('http:'), timeout: o.timeoutMs ?? 15_000 })), o.url, { label: redactUrl(o.url) })
   }
 
   /** The range still to read, if any. */
@@ -129,7 +118,7 @@ export class HistoryBackfill {
         }
         from = Math.max(range.from ?? health.oldestLedger, health.oldestLedger, 1)
         end = Math.min(range.until, health.latestLedger + 1)
-        const where = urlForLogs(this.url)
+        const where = redactUrl(this.url)
         if (range.from !== undefined && health.oldestLedger > range.from) {
           this.log?.warn(
             { url: where, wanted: range.from, oldestLedger: health.oldestLedger },
@@ -166,7 +155,7 @@ export class HistoryBackfill {
       return [...found]
     } catch (err) {
       this.failures += 1
-      const where = urlForLogs(this.url)
+      const where = redactUrl(this.url)
       this.log?.warn(
         { url: where, err: errText(err), failures: this.failures, foundSoFar: found.size },
         `history RPC ${where} unreachable or failing (${errText(err)}): borrower backfill retried next cycle; discovery goes on with the main RPC`,
@@ -181,7 +170,7 @@ export class HistoryBackfill {
     this.last = { borrowers: [...found], fromLedger: from, toLedger: to, pages, ms: performance.now() - started }
     if (to >= from) {
       this.log?.info(
-        { url: urlForLogs(this.url), borrowers: found.size, fromLedger: from, toLedger: to, pages, ms: Math.round(this.last.ms) },
+        { url: redactUrl(this.url), borrowers: found.size, fromLedger: from, toLedger: to, pages, ms: Math.round(this.last.ms) },
         'history backfill done',
       )
     }
