@@ -64,7 +64,7 @@ describe('single executable against the sandbox', () => {
     await sandbox?.stop()
   })
 
-  it('runs monitor-only: /healthz, the real vault state, healthcheck exit 0, SIGTERM exit 0', async () => {
+  it('runs monitor-only: /healthz, /readyz, the real vault state, healthcheck exit 0, SIGTERM exit 0', async () => {
     sandbox = await startSandbox()
     const world = await deployVaultWorld(sandbox)
     const keeper = await world.newAccount(200_0000000n)
@@ -77,6 +77,9 @@ describe('single executable against the sandbox', () => {
       const health = await fetch(`http://127.0.0.1:${port}/healthz`)
       expect(health.status).toBe(200)
       expect(await health.text()).toBe('')
+      // A cycle has finished and the RPC answers: ready.
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`)
+      expect(ready.status, await ready.clone().text()).toBe(200)
       const state = (await (await fetch(`http://127.0.0.1:${port}/api/state`)).json()) as { mode: string; vault: { totalUsdc: string } }
       expect(state.mode).toBe('monitor-only')
       expect(state.vault.totalUsdc).toBe('500000000')
