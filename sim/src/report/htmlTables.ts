@@ -277,7 +277,7 @@ export function replaySection(report: Report): string {
 
 /** The invariant audit: ✓/✗ per invariant, warnings, and the detail text. */
 export function auditTable(report: Report): string {
-  const overall = `<p>${markHtml(report.audit.holds)} ${report.audit.holds ? 'The audit holds.' : 'The audit does not hold.'}</p>`
+  const overall = `<p>${render(markHtml(report.audit.holds))} ${report.audit.holds ? 'The audit holds.' : 'The audit does not hold.'}</p>`
   const table = htmlTable(
     report.audit.invariants,
     [
