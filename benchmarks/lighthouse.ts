@@ -3,7 +3,9 @@
  *
  *   world        starts `npm run demo` on free ports (its sandbox, keepers, liquidation and then
  *                the dashboard) and waits for its `dashboard: http://…` line; `--url URL` measures
- *                a dashboard that is already running instead
+ *                a dashboard that is already running instead. The URL's query (the demo's
+ *                `?keeperToken=…`, the keepers' API token) is kept on every page, so the
+ *                Auctions view is measured with the keepers' planned executions
  *   performance  Lighthouse's default run (a phone on a slow 4G link and a 4× slower CPU, all
  *                simulated) on the first view, `--runs N` times (default 3): the median of each
  *                category's score and of each metric
@@ -64,7 +66,13 @@ function freePort(): Promise<number> {
   })
 }
 
-/** Starts the demo and resolves with its dashboard URL once it prints it. */
+/** The dashboard at `raw`: its base (no trailing slash) and its query, `?keeperToken=…` or ''. */
+function dashboardAt(raw: string): { base: string; query: string } {
+  const u = new URL(raw)
+  return { base: `${u.origin}${u.pathname.replace(/\/$/, '')}`, query: u.search }
+}
+
+/** Starts the demo and resolves with its dashboard URL (with its query) once it prints it. */
 async function startDemo(): Promise<{ url: string; demo: ChildProcess }> {
   const [rpc, api, dash] = [await freePort(), await freePort(), await freePort()]
   const demo = spawn('bash', ['scripts/demo.sh', '--port', String(rpc), '--api-port', String(api), '--dashboard-port', String(dash)], {
@@ -81,7 +89,7 @@ async function startDemo(): Promise<{ url: string; demo: ChildProcess }> {
       const m = /dashboard: (http:\/\/\S+)/.exec(buffered)
       if (m) {
         clearTimeout(timer)
-        resolve({ url: m[1]!.replace(/\/$/, ''), demo })
+        resolve({ url: m[1]!, demo })
       }
     })
     demo.on('exit', (code) => reject(new Error(`the demo exited (${code}) before its dashboard started`)))
@@ -125,7 +133,7 @@ async function runLighthouse(url: string, categories: readonly string[]): Promis
   }
 }
 
-async function axeViolations(url: string): Promise<{ view: string; viewport: string; violations: string[] }[]> {
+async function axeViolations(pageUrl: (view: string) => string): Promise<{ view: string; viewport: string; violations: string[] }[]> {
   const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
   const browser = await launchChromium()
   const out: { view: string; viewport: string; violations: string[] }[] = []
@@ -133,7 +141,7 @@ async function axeViolations(url: string): Promise<{ view: string; viewport: str
     for (const vp of VIEWPORTS) {
       const page = await browser.newPage({ viewport: { width: vp.width, height: vp.height } })
       for (const view of VIEWS) {
-        await page.goto(`${url}/#/${view}`)
+        await page.goto(pageUrl(view))
         await page.waitForLoadState('networkidle').catch(() => undefined)
         await page.waitForTimeout(1500)
         await page.addScriptTag({ content: axeSource })
@@ -153,16 +161,19 @@ async function axeViolations(url: string): Promise<{ view: string; viewport: str
 
 async function main(): Promise<number> {
   let demo: ChildProcess | undefined
-  let url = args.url?.replace(/\/$/, '')
-  if (url === undefined) {
+  let raw = args.url
+  if (raw === undefined) {
     process.stderr.write('starting npm run demo (builds, deploys, liquidates, then serves the dashboard)…\n')
-    ;({ url, demo } = await startDemo())
+    ;({ url: raw, demo } = await startDemo())
   }
+  // The printed and reported URL is the base: the token stays out of the output.
+  const { base: url, query } = dashboardAt(raw)
+  const pageUrl = (view?: string) => `${url}/${query}${view === undefined ? '' : `#/${view}`}`
   try {
     const first: LighthouseResult[] = []
     for (let i = 0; i < runs; i++) {
       process.stderr.write(`lighthouse ${i + 1}/${runs} on ${url}/\n`)
-      first.push(await runLighthouse(`${url}/`, CATEGORIES))
+      first.push(await runLighthouse(pageUrl(), CATEGORIES))
     }
     const perf = median(first.map((r) => r.scores.performance!))
     const rows = [
@@ -176,10 +187,10 @@ async function main(): Promise<number> {
     const perView: { view: string; accessibility: number; bestPractices: number; failing: string[] }[] = []
     for (const view of VIEWS) {
       process.stderr.write(`lighthouse accessibility + best practices on #/${view}\n`)
-      const r = await runLighthouse(`${url}/#/${view}`, ['accessibility', 'best-practices'])
+      const r = await runLighthouse(pageUrl(view), ['accessibility', 'best-practices'])
       perView.push({ view, accessibility: r.scores.accessibility!, bestPractices: r.scores['best-practices']!, failing: r.failing })
     }
-    const axe = await axeViolations(url)
+    const axe = await axeViolations(pageUrl)
     process.stdout.write(`\nevery view\n`)
     process.stdout.write(
       `${textTable(
