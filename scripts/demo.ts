@@ -267,7 +267,7 @@ async function main(): Promise<void> {
     const report = await audit(world.chain, audited)
     process.stdout.write(renderReport(report, { rpcUrl: sandbox.rpcUrl, ...audited }, process.stdout.columns ?? 120))
     if (o.once) await stopAll(report.holds && after.totalProfit > before.totalProfit ? 0 : 1)
-    say(`running: RPC ${sandbox.rpcUrl}, keepers on the ports above${dashboard ? `, dashboard ${dashboard.url}` : ''}; Ctrl-C stops everything`)
+    say(`running: RPC ${sandbox.rpcUrl}, keepers on the ports above${dashboard ? `, dashboard ${dashboard.url}?keeperToken=${apiToken}` : ''}; Ctrl-C stops everything`)
   } catch (err) {
     process.stderr.write(`demo failed: ${(err as Error).stack ?? String(err)}\n`)
     await stopAll(1)
