@@ -11,14 +11,15 @@
  * Exit status: 0 done (a run whose core replay or audit failed, or whose determinism check found
  * a difference, exits 1), 2 bad input.
  */
-import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative, resolve } from 'node:path'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { basename, join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import cliProgress from 'cli-progress'
 import { parseDocument } from 'yaml'
 import { REPO_ROOT } from '../../sandbox/ts/launch.js'
 import { summaryTable } from './report/summary.js'
 import { loadScenario, parseValue, ScenarioError, type Override } from './scenario/load.js'
+import { nearest } from './scenario/suggest.js'
 import { checkSnapshotAt, parseSnapshotAt, SnapshotOptionError, type SnapshotFile, type SnapshotStep } from './record/snapshots.js'
 import { runScenario, stepsOf } from './run.js'
 import { FoundWorldError } from './found.js'
@@ -31,7 +32,7 @@ function overrides(list: string[] | undefined): Override[] {
   return (list ?? []).map((s) => {
     const eq = s.indexOf('=')
     if (eq <= 0) throw new UsageError(`--set ${s}: expected path=value`)
-    return { path: s.slice(0, eq), value: parseValue(s.slice(eq + 1)) }
+    return { path: s.slice(0, eq), value: parseValue(s.slice(eq + 1)), origin: `--set ${s}` }
   })
 }
 
@@ -50,12 +51,12 @@ function startOverrides(snapshot: string | undefined, forkUrl: string | undefine
   if (snapshot !== undefined && forkUrl !== undefined) throw new UsageError('--snapshot and --fork-url both say where the world starts: give one')
   if (snapshot !== undefined) {
     return [
-      { path: 'world.from.snapshot', value: resolve(snapshot) },
+      { path: 'world.from.snapshot', value: resolve(snapshot), origin: `--snapshot ${snapshot}` },
       { path: 'world.from.fork', value: undefined },
       { path: 'world.from.ledger', value: undefined },
     ]
   }
-  if (forkUrl !== undefined) return [{ path: 'world.from.fork', value: forkUrl }, { path: 'world.from.snapshot', value: undefined }]
+  if (forkUrl !== undefined) return [{ path: 'world.from.fork', value: forkUrl, origin: `--fork-url ${forkUrl}` }, { path: 'world.from.snapshot', value: undefined }]
   return []
 }
 
@@ -63,18 +64,28 @@ function startOverrides(snapshot: string | undefined, forkUrl: string | undefine
 function scenarioPath(arg: string | undefined): string {
   if (arg === undefined) throw new UsageError('give a scenario file (npm run sim -- list shows the shipped ones)')
   const direct = resolve(arg)
+  if (isFile(direct)) return direct
+  const name = basename(arg).replace(/\.ya?ml$/, '')
+  const named = join(SCENARIOS, `${name}.yaml`)
+  // A bare name (no folder) may be a shipped scenario's.
+  if (!arg.includes('/') && isFile(named)) return named
+  throw new UsageError(missingScenario(arg, name))
+}
+
+function isFile(path: string): boolean {
   try {
-    readFileSync(direct)
-    return direct
+    return statSync(path).isFile()
   } catch {
-    const named = join(SCENARIOS, arg.endsWith('.yaml') ? arg : `${arg}.yaml`)
-    try {
-      readFileSync(named)
-      return named
-    } catch {
-      throw new UsageError(`no scenario file ${arg} (and no sim/scenarios/${arg}.yaml)`)
-    }
+    return false
   }
+}
+
+/** One line for a scenario that is neither a file nor a shipped name, with the nearest shipped name. */
+function missingScenario(arg: string, name: string): string {
+  const shipped = readdirSync(SCENARIOS).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -'.yaml'.length))
+  const near = nearest(name, shipped)
+  const hint = near === undefined ? ' (npm run sim -- list shows the shipped ones)' : `; did you mean ${near}?`
+  return arg.includes('/') ? `no scenario file ${arg}${hint}` : `no scenario file ${arg} here and no shipped scenario named ${name}${hint}`
 }
 
 /** `--snapshot-at` checked against the run's length; a bad value is a usage error. */

@@ -9,7 +9,7 @@ describe('scenario files', () => {
   it('names the line, the field and what was expected for each problem', () => {
     const p = problems('run:\n  ledgers: 10\nkeepers:\n  count: 3\n  minProfit: 0.5\n  latency:\n    model: weird\n')
     expect(p).toHaveLength(2)
-    expect(p.find((x) => x.includes('keepers.minProfit'))).toMatch(/^line 5, column 14: keepers\.minProfit: .*>=1/)
+    expect(p.find((x) => x.includes('keepers.minProfit'))).toMatch(/^line 5, column 14: keepers\.minProfit: must be at least 1, got 0\.5$/)
     expect(p.find((x) => x.includes('keepers.latency.model'))).toMatch(/^line 7, column 12: .*'constant' \| 'uniform' \| 'lognormal'/)
   })
 
@@ -21,8 +21,8 @@ describe('scenario files', () => {
     const p = problems(
       'run: {ledgers: 10}\nmarket:\n  prices:\n    DOGE: {model: constant}\nkeepers:\n  count: 2\n  crashes: [{keeper: 5, at: drawn}]\n',
     )
-    expect(p.some((x) => x.includes('market.prices.DOGE: no world asset'))).toBe(true)
-    expect(p.some((x) => x.includes('keepers.crashes: keeper 5'))).toBe(true)
+    expect(p.some((x) => /^line 4, column 5: market\.prices\.DOGE: DOGE is no world asset/.test(x))).toBe(true)
+    expect(p.some((x) => /^line 7, column 22: keepers\.crashes\.0\.keeper: keeper 5 does not exist: keepers\.count is 2; keepers are 0 to 1 \(keeper-1 to keeper-2: indexes are 0-based\)$/.test(x))).toBe(true)
     expect(problems('run: {ledgers: 10, duration: 1h}\n')[0]).toMatch(/exactly one of run\.ledgers or run\.duration/)
     expect(problems('run: {duration: 10x}\n')[0]).toMatch(/run\.duration.*"15m"/)
   })
@@ -34,10 +34,10 @@ describe('scenario files', () => {
     const p = problems('run: {ledgers: 10}\nworld:\n  vault: {keeperFeeBps: 6000, profitUnlockSecs: 0, withdrawCooldown: 31d}\n  registry: {slashRateBps: 0, slashTimeout: 8d}\n')
     expect(p).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/world\.vault\.keeperFeeBps: .*5000/),
+        expect.stringMatching(/^line 3, column 25: world\.vault\.keeperFeeBps: must be at most 5000, got 6000$/),
         expect.stringMatching(/world\.vault\.profitUnlockSecs: from 1 second to 30 days/),
         expect.stringMatching(/world\.vault\.withdrawCooldown: at most 30 days/),
-        expect.stringMatching(/world\.registry\.slashRateBps: .*>=1/),
+        expect.stringMatching(/^line 4, column 28: world\.registry\.slashRateBps: must be at least 1, got 0$/),
         expect.stringMatching(/world\.registry\.slashTimeout: from 1 second to 7 days/),
       ]),
     )
@@ -133,12 +133,12 @@ describe('scenario files', () => {
     it('refuses the fields that would deploy a world, and router outages on routers it does not own', () => {
       const p = problems(found(`{snapshot: a.json, pool: ${POOL}}`, '  assets: [{code: WETH, price: 1}, {code: WBTC, price: 2}]\n  borrowers: {count: 3}\n  lenderSupply: 5\n'))
       expect(p).toEqual([
-        expect.stringMatching(/^world\.assets: not used with world\.from/),
-        expect.stringMatching(/^world\.borrowers: not used with world\.from/),
-        expect.stringMatching(/^world\.lenderSupply: not used with world\.from/),
+        expect.stringMatching(/^line 4, column 3: world\.assets: not used with world\.from/),
+        expect.stringMatching(/^line 5, column 3: world\.borrowers: not used with world\.from/),
+        expect.stringMatching(/^line 6, column 3: world\.lenderSupply: not used with world\.from \(the pool's own supply is found\)/),
       ])
       expect(problems(found(`{snapshot: a.json, pool: ${POOL}, routers: {primary: ${ROUTER}}}`, 'dex: {primaryFailureRate: 0.1}\n'))).toEqual([
-        expect.stringMatching(/^dex\.primaryFailureRate: the sim pauses only routers it deployed/),
+        expect.stringMatching(/^line \d+, column \d+: dex\.primaryFailureRate: the sim pauses only routers it deployed/),
       ])
     })
   })

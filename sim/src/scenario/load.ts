@@ -1,14 +1,18 @@
 /**
- * Reading a scenario: YAML → plain object → `--set` overrides → zod. A bad file gets one error
- * per problem naming the file, the line and column, the field path and what was expected.
+ * Reading a scenario: YAML → plain object → `--set` overrides → zod and the cross-references. A
+ * bad file gets every problem in one pass, one line each, naming the line and column of the
+ * offending key or value (or the `--set name=value` it came from), the field path and what is
+ * wrong with it (problems.ts).
  */
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { basename, dirname, extname, resolve } from 'node:path'
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml'
+import { LineCounter, parseDocument } from 'yaml'
 import { Keypair, StrKey } from '@stellar/stellar-sdk'
 import { ConfigError, parseConfig } from '../../../src/keeper/config/index.js'
 import { feeEnv, type KeeperFee } from './chainSchema.js'
+import { crossReferenceProblems, type Defaults } from './crossRefs.js'
+import { describe, fromIssue, issueMessage, type Origin, type Problem, type Source } from './problems.js'
 import { scenarioSchema, type Scenario } from './schema.js'
 
 export class ScenarioError extends Error {
@@ -36,7 +40,11 @@ export interface LoadedScenario {
 export interface Override {
   path: string
   value: unknown
+  /** How the command line said it (`--set path=value`), for problems with the value. */
+  origin?: string
 }
+
+const originOf = (o: Override): string => o.origin ?? `--set ${o.path}=${o.value === undefined ? '' : typeof o.value === 'string' ? o.value : JSON.stringify(o.value)}`
 
 /** `"1.02"` → 1.02, `"true"` → true, `"null"` → null, otherwise the string (YAML scalar rules). */
 export function parseValue(raw: string): unknown {
@@ -65,18 +73,6 @@ export function setPath(target: Record<string, unknown>, path: string, value: un
   }
 }
 
-function location(doc: Document, lines: LineCounter, path: (string | number | symbol)[]): string {
-  // The deepest node that exists on the path (a missing field points at its parent).
-  for (let n = path.length; n >= 0; n--) {
-    const node = doc.getIn(path.slice(0, n) as (string | number)[], true)
-    if (isNode(node) && node.range) {
-      const { line, col } = lines.linePos(node.range[0])
-      return `line ${line}, column ${col}`
-    }
-  }
-  return 'line 1'
-}
-
 /** Price models whose diffusion shocks `market.correlation` can mix. */
 const CORRELATABLE = new Set(['gbm', 'jumps'])
 
@@ -95,58 +91,67 @@ export function assetCodeProblems(s: Pick<Scenario, 'market'>, assets: ReadonlyS
 
 /** `market.correlation` assets that are no world asset, or whose price model has no GBM shocks. */
 function correlationAssetProblems(market: Scenario['market'], assets: ReadonlySet<string>): string[] {
-  const problems: string[] = []
+  return correlationProblemsOf(market, assets, true).map((p) => `${p.path.join('.')}: ${p.message}`)
+}
+
+function correlationProblemsOf(market: Scenario['market'], assets: ReadonlySet<string>, unknown: boolean): Problem[] {
+  const problems: Problem[] = []
   market.correlation?.assets.forEach((code, i) => {
-    const where = `market.correlation.assets.${i}`
-    if (!assets.has(code)) problems.push(`${where}: ${code} is no world asset (assets: ${[...assets].join(', ')})`)
-    else {
+    const path = ['market', 'correlation', 'assets', i]
+    if (!assets.has(code)) {
+      if (unknown) problems.push({ path, message: `${code} is no world asset (assets: ${[...assets].join(', ')})` })
+    } else {
       const model = Object.hasOwn(market.prices, code) ? market.prices[code]!.model : 'constant (no market.prices entry)'
-      if (!CORRELATABLE.has(model)) problems.push(`${where}: ${code}'s price model is ${model}; only gbm and jumps models can be correlated`)
+      if (!CORRELATABLE.has(model)) problems.push({ path, message: `${code}'s price model is ${model}; only gbm and jumps models can be correlated` })
     }
   })
   return problems
 }
 
-/** Validates an already parsed object (from YAML, JSON or a sweep's grid point). */
-export function validateScenario(input: unknown, file: string, doc?: { doc: Document; lines: LineCounter }): Scenario {
-  const parsed = scenarioSchema.safeParse(input)
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
-      const path = issue.path.length === 0 ? '(top level)' : issue.path.map(String).join('.')
-      const where = doc ? `${location(doc.doc, doc.lines, issue.path)}: ` : ''
-      return `${where}${path}: ${issue.message}`
-    })
-    throw new ScenarioError(file, problems)
+/** What the schema fills in for a scenario that leaves it out (the cross-references' view). */
+let defaults: Defaults | undefined
+function schemaDefaults(): Defaults {
+  if (defaults === undefined) {
+    const d = scenarioSchema.parse({ run: { ledgers: 1 } })
+    defaults = { assets: d.world.assets.map((a) => a.code), keepers: d.keepers.count, depositors: d.world.depositors.count }
   }
+  return defaults
+}
+
+/**
+ * Validates an already parsed object (from YAML, JSON or a sweep's grid point). Every problem is
+ * reported at once: the schema's and the cross-references'; those needing complete values (a
+ * found world's, adversaries', strategies', fees') once the schema holds. With `src` each problem
+ * names its line and column; `origins` name the overridden paths' command-line options.
+ */
+export function validateScenario(input: unknown, file: string, src?: Source, origins: readonly Origin[] = [], earlier: readonly Problem[] = []): Scenario {
+  const parsed = scenarioSchema.safeParse(input, { error: (iss) => issueMessage(iss) })
+  const found: Problem[] = [...earlier]
+  if (!parsed.success) found.push(...parsed.error.issues.flatMap((issue) => fromIssue(issue, scenarioSchema)))
+  if (typeof input === 'object' && input !== null && !Array.isArray(input)) found.push(...crossReferenceProblems(input as Record<string, unknown>, schemaDefaults()))
+  if (!parsed.success) throw new ScenarioError(file, describe(found, src, origins))
   const name = parsed.data.name ?? basename(file, extname(file))
   const problems: string[] = []
   if (parsed.data.world.from === undefined) {
     const assets = new Set(parsed.data.world.assets.map((a) => a.code))
-    problems.push(...assetCodeProblems(parsed.data, assets))
-    for (const code of Object.keys(parsed.data.world.borrowers.collateralMix ?? {})) {
-      if (!assets.has(code)) problems.push(`world.borrowers.collateralMix.${code}: no world asset with that code`)
-    }
+    // Unknown assets are the cross-references' (reported with the schema's problems).
+    found.push(...correlationProblemsOf(parsed.data.market, assets, false))
   } else {
     // A found world's assets and borrowers are the pool's: what would deploy them has no say.
     const world = ((input as Record<string, unknown>)['world'] ?? {}) as Record<string, unknown>
     for (const field of ['assets', 'borrowers', 'lenderSupply']) {
-      if (world[field] !== undefined) problems.push(`world.${field}: not used with world.from (the pool's own ${field === 'lenderSupply' ? 'supply' : field} are found); remove it`)
+      if (world[field] !== undefined) found.push({ path: ['world', field], at: 'key', message: `not used with world.from (the pool's own ${field === 'lenderSupply' ? 'supply is' : `${field} are`} found); remove it` })
     }
     if (parsed.data.world.from.routers !== undefined && parsed.data.dex.primaryFailureRate > 0) {
-      problems.push('dex.primaryFailureRate: the sim pauses only routers it deployed; with world.from.routers it must be 0')
+      found.push({ path: ['dex', 'primaryFailureRate'], message: 'the sim pauses only routers it deployed; with world.from.routers it must be 0' })
     }
   }
   const k = parsed.data.keepers
-  for (const o of k.individual) if (o.index >= k.count) problems.push(`keepers.individual: index ${o.index} but keepers.count is ${k.count}`)
-  for (const c of k.crashes) if (c.keeper >= k.count) problems.push(`keepers.crashes: keeper ${c.keeper} but keepers.count is ${k.count}`)
-  for (const f of parsed.data.world.depositors.flows) {
-    if (f.depositor >= parsed.data.world.depositors.count) problems.push(`world.depositors.flows: depositor ${f.depositor} but depositors.count is ${parsed.data.world.depositors.count}`)
-  }
   problems.push(...adversaryProblems(parsed.data))
   problems.push(...strategyProblems(parsed.data))
   problems.push(...feeProblems('keepers.fee', k.fee))
   for (const o of k.individual) if (o.fee !== undefined) problems.push(...feeProblems(`keepers.individual (index ${o.index}).fee`, { ...k.fee, ...o.fee }))
-  if (problems.length > 0) throw new ScenarioError(file, problems)
+  if (found.length > 0 || problems.length > 0) throw new ScenarioError(file, [...describe(found, src, origins), ...problems])
   return { ...parsed.data, name }
 }
 
@@ -245,15 +250,16 @@ export function parseScenarioText(text: string, file: string, overrides: readonl
   const raw = doc.toJS() ?? {}
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new ScenarioError(file, ['line 1: the scenario must be a mapping of sections (run, world, market, dex, keepers)'])
   const input = raw as Record<string, unknown>
+  const earlier: Problem[] = []
   for (const o of overrides) {
     try {
       setPath(input, o.path, o.value)
     } catch (err) {
-      throw new ScenarioError(file, [(err as Error).message])
+      earlier.push({ path: o.path.split('.'), message: (err as Error).message.replace(/^--set [^:]*: /, '') })
     }
   }
-  // Line numbers only point into the file when nothing was overridden there.
-  const scenario = validateScenario(input, file, overrides.length === 0 ? { doc, lines } : undefined)
+  // Problems in what the file says keep their lines; those in overridden values name their option.
+  const scenario = validateScenario(input, file, { doc, lines }, overrides.map((o) => ({ path: o.path, origin: originOf(o) })), earlier)
   return { scenario, input, file, dir: dirname(resolve(file)), hash: scenarioHash(scenario) }
 }
 

@@ -34,15 +34,15 @@ describe('market.correlation in a scenario file', () => {
   })
 
   it('needs world assets with a gbm or jumps model', () => {
-    expect(problems(scenario('{assets: [WETH, DOGE], rho: 0.5}'))).toEqual(['market.correlation.assets.1: DOGE is no world asset (assets: WETH, WBTC)'])
+    expect(problems(scenario('{assets: [WETH, DOGE], rho: 0.5}'))).toEqual(['line 6, column 32: market.correlation.assets.1: DOGE is no world asset (world.assets: WETH, WBTC)'])
     const csv = 'run: {duration: 1h}\nmarket:\n  prices:\n    WETH: {model: gbm, volatility: 0.8}\n  correlation: {assets: [WETH, WBTC], rho: 0.5}\n'
-    expect(problems(csv)).toEqual(["market.correlation.assets.1: WBTC's price model is constant (no market.prices entry); only gbm and jumps models can be correlated"])
+    expect(problems(csv)).toEqual(["line 5, column 32: market.correlation.assets.1: WBTC's price model is constant (no market.prices entry); only gbm and jumps models can be correlated"])
   })
 
   it('takes one --set for a "broken correlation" sweep: rho, or a whole matrix', () => {
     const base = scenario('{assets: [WETH, WBTC], rho: 0.8}')
     expect(parseScenarioText(base, 'x.yaml', [{ path: 'market.correlation.rho', value: -0.2 }]).scenario.market.correlation?.rho).toBe(-0.2)
-    expect(problems(base, [{ path: 'market.correlation.rho', value: 1.5 }])).toEqual(['market.correlation.rho: a correlation between -1 and 1, got 1.5'])
+    expect(problems(base, [{ path: 'market.correlation.rho', value: 1.5 }])).toEqual(['--set market.correlation.rho=1.5: market.correlation.rho: a correlation between -1 and 1, got 1.5'])
     // A matrix file: --set replaces the whole matrix; one entry alone would break symmetry.
     const full = scenario('{assets: [WETH, WBTC], matrix: [[1, 0.8], [0.8, 1]]}')
     const swapped = parseScenarioText(full, 'x.yaml', [{ path: 'market.correlation.matrix', value: [[1, 0.1], [0.1, 1]] }])

@@ -31,7 +31,12 @@ export const duration = z.union([
       const m = DURATION_RE.exec(s)!
       return Number(m[1]) * UNIT_SECONDS[m[2]!]!
     }),
-], { error: 'a duration: seconds (a number) or a string like "90s", "15m", "6h" or "2d"' })
+], {
+  error: (iss) =>
+    (typeof iss.input === 'number' && iss.input < 0) || (typeof iss.input === 'string' && /^\s*-/.test(iss.input))
+      ? `must not be negative, got ${JSON.stringify(iss.input)} (a duration: seconds, or a string like "90s", "15m", "6h" or "2d")`
+      : `a duration: seconds (a number) or a string like "90s", "15m", "6h" or "2d", got ${JSON.stringify(iss.input)}`,
+})
 
 const fraction = z.number().min(0).max(1)
 /** The vault's longest cooldown and unlock period (s). */
@@ -250,7 +255,7 @@ export type KeeperStrategy = z.infer<typeof keeperStrategy>
 
 const keeperOverride = z
   .object({
-    /** Which keeper (0-based). */
+    /** Which keeper, 0-based: index 0 is keeper-1. */
     index: z.number().int().nonnegative(),
     /** An attacker instead of a keeper: its operator sends the attack, no keeper process runs. */
     hostile: hostileKeeper.optional(),
@@ -273,7 +278,7 @@ const keeperOverride = z
 
 const crash = z
   .object({
-    /** Which keeper (0-based). */
+    /** Which keeper, 0-based: keeper 0 is keeper-1. */
     keeper: z.number().int().nonnegative(),
     /** The step after which it dies: drawn, filled or swapped. */
     at: crashPoint,
