@@ -2,6 +2,8 @@
  * Keeper daemon benchmark on the sandbox: start-up time (spawn → API listening → first cycle),
  * monitor-only cycle duration, HTTP latency and throughput of /healthz, /api/state, /metrics,
  * and the submission pipeline's latency for one contract call (simulate → send → confirmed).
+ * The keeper has an API_TOKEN and every request carries it (`Authorization: Bearer`), so
+ * /api/state is measured in full, with its strategy details (without the token it is smaller).
  *
  * Run: npx tsx benchmarks/keeper-api.ts            (keeper from source)
  *      KEEPER_BIN=dist/keeper npx tsx benchmarks/keeper-api.ts   (the single executable)
@@ -18,6 +20,9 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16)
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 5)
 const CALLS = Number(process.env.BENCH_CALLS ?? 20)
+// The keeper's API token: /api/state carries its strategy details only for a request with it.
+const API_TOKEN = 'keeper-api-benchmark-token-0123456789'
+const AUTH = { authorization: `Bearer ${API_TOKEN}` }
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b)
@@ -32,7 +37,7 @@ async function hammer(url: string): Promise<{ p50: number; p99: number; rps: num
     Array.from({ length: CONCURRENCY }, async () => {
       while (next++ < REQUESTS) {
         const s = performance.now()
-        const res = await fetch(url)
+        const res = await fetch(url, { headers: AUTH })
         await res.arrayBuffer()
         if (res.status !== 200) throw new Error(`${url}: ${res.status}`)
         lat.push(performance.now() - s)
@@ -61,7 +66,7 @@ try {
   const t0 = performance.now()
   const bin = process.env.KEEPER_BIN
   const k = spawnKeeper(
-    vaultKeeperEnv(world, sandbox, keeper, { KNOWN_DEPOSITORS: depositor.publicKey(), LOG_LEVEL: 'info' }),
+    vaultKeeperEnv(world, sandbox, keeper, { KNOWN_DEPOSITORS: depositor.publicKey(), LOG_LEVEL: 'info', API_TOKEN }),
     bin ? { executable: resolve(bin) } : {},
   )
   const port = await k.port()
@@ -70,6 +75,8 @@ try {
   const firstCycle = performance.now() - t0
   await k.waitForLog((l) => l.msg === 'cycle done' && Number(l.cycle) >= CYCLES, 30_000 + CYCLES * 4_000)
   const durations = k.lines.filter((l) => l.msg === 'cycle done').map((l) => Number(l.durationMs))
+  const full = (await (await fetch(`http://127.0.0.1:${port}/api/state`, { headers: AUTH })).json()) as { strategyDetails?: boolean }
+  if (full.strategyDetails === false) throw new Error('/api/state left its strategy details out: the API token was not accepted')
 
   const rows: string[][] = []
   for (const route of ['/healthz', '/api/state', '/api/performance', '/metrics']) {
@@ -81,7 +88,7 @@ try {
   const code = await k.exited
   const stopMs = performance.now() - t1
 
-  console.log(`keeper: ${bin ? `single executable ${bin}` : 'from source (tsx)'}; ${REQUESTS} requests per route, concurrency ${CONCURRENCY}`)
+  console.log(`keeper: ${bin ? `single executable ${bin}` : 'from source (tsx)'}; ${REQUESTS} requests per route, concurrency ${CONCURRENCY}, with the API token (full /api/state)`)
   console.log(`start-up: API listening ${listening.toFixed(0)} ms (registration included), first cycle done ${firstCycle.toFixed(0)} ms`)
   console.log(`monitor-only cycle (recovery check + vault state + keepers + 1 depositor): p50 ${pct(durations, 50)} ms, max ${Math.max(...durations)} ms over ${durations.length} cycles [${durations.join(", ")}]`)
   console.log(`submission pipeline (vault.deposit, simulate → confirmed): p50 ${pct(calls, 50).toFixed(0)} ms, p99 ${pct(calls, 99).toFixed(0)} ms over ${CALLS} calls`)
