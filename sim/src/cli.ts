@@ -1,9 +1,6 @@
 /**
- * `npm run sim -- <command>`:
- *   run <scenario.yaml> [--seed N] [--out DIR] [--set path=value ...] [--snapshot-at STEP[,STEP...|end]] [--check-determinism] [--snapshot FILE | --fork-url URL]
- *   list
- *   sweep <scenario.yaml> --set path=v1,v2 ... [--seeds N] [--seed-base N] [--workers N] [--out DIR] [--shard i/N] [--resume | --no-resume] [--check-determinism N]
- *   merge <dir...> --out DIR
+ * `npm run sim -- <command>`: run, list, sweep, merge (usage.ts and sweepCli.ts hold each
+ * command's options and usage; `--help` / `-h` prints them).
  * `run --check-determinism` runs the seed twice (the second into a temporary directory) and
  * compares the two runs' determinism traces (sim/src/determinism; trace.jsonl in the run
  * directory) and output files; `sweep --check-determinism N` runs N of the sweep's jobs again
@@ -13,20 +10,38 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, join, relative, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
 import cliProgress from 'cli-progress'
 import { parseDocument } from 'yaml'
 import { REPO_ROOT } from '../../sandbox/ts/launch.js'
 import { summaryTable } from './report/summary.js'
 import { loadScenario, parseValue, ScenarioError, type Override } from './scenario/load.js'
-import { nearest } from './scenario/suggest.js'
+import { didYouMean, nearest } from './scenario/suggest.js'
+import { flagsOf, wantsHelp } from '../../src/cli/help.js'
+import { MERGE_OPTIONS, SWEEP_OPTIONS } from './sweepCli.js'
+import { LIST_USAGE, RUN_USAGE, SIM_USAGE, RUN_OPTIONS } from './usage.js'
 import { checkSnapshotAt, parseSnapshotAt, SnapshotOptionError, type SnapshotFile, type SnapshotStep } from './record/snapshots.js'
 import { runScenario, stepsOf } from './run.js'
 import { FoundWorldError } from './found.js'
 
 const SCENARIOS = join(REPO_ROOT, 'sim', 'scenarios')
 
-class UsageError extends Error {}
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly usage: string = SIM_USAGE,
+  ) {
+    super(message)
+  }
+}
+
+const COMMANDS = ['run', 'list', 'sweep', 'merge']
+const OPTIONS_OF: Record<string, ParseArgsOptionsConfig> = { run: RUN_OPTIONS, sweep: SWEEP_OPTIONS, merge: MERGE_OPTIONS }
+
+function usageError(message: string): number {
+  process.stderr.write(`${message}\n${SIM_USAGE}\n`)
+  return 2
+}
 
 function overrides(list: string[] | undefined): Override[] {
   return (list ?? []).map((s) => {
@@ -69,7 +84,7 @@ function scenarioPath(arg: string | undefined): string {
   const named = join(SCENARIOS, `${name}.yaml`)
   // A bare name (no folder) may be a shipped scenario's.
   if (!arg.includes('/') && isFile(named)) return named
-  throw new UsageError(missingScenario(arg, name))
+  throw new UsageError(missingScenario(arg, name), '')
 }
 
 function isFile(path: string): boolean {
@@ -100,19 +115,8 @@ function snapshotSteps(raw: string[] | undefined, steps: number, out: string): S
 }
 
 async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      seed: { type: 'string' },
-      out: { type: 'string' },
-      set: { type: 'string', multiple: true },
-      'snapshot-at': { type: 'string', multiple: true },
-      'check-determinism': { type: 'boolean' },
-      snapshot: { type: 'string' },
-      'fork-url': { type: 'string' },
-    },
-  })
+  if (wantsHelp(argv)) return help(RUN_USAGE)
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: RUN_OPTIONS })
   const file = scenarioPath(positionals[0])
   const loaded = loadScenario(file, [...overrides(values.set), ...startOverrides(values.snapshot, values['fork-url'])])
   const seed = intOption('seed', values.seed, loaded.scenario.run.seed)
@@ -184,7 +188,9 @@ async function checkDeterminism(loaded: ReturnType<typeof loadScenario>, seed: n
   return !r.ok || r.report.summary.replayMismatches > 0 || !r.report.summary.auditHolds ? 1 : 0
 }
 
-function list(): number {
+function list(argv: string[]): number {
+  if (wantsHelp(argv)) return help(LIST_USAGE)
+  if (argv.length > 0) throw new UsageError(`list takes no arguments, got ${argv.join(' ')}`, LIST_USAGE)
   const files = readdirSync(SCENARIOS).filter((f) => f.endsWith('.yaml')).sort()
   for (const f of files) {
     const doc = parseDocument(readFileSync(join(SCENARIOS, f), 'utf8')).toJS() as { description?: string } | null
@@ -204,22 +210,31 @@ async function merge(argv: string[]): Promise<number> {
   return mergeCommand(argv)
 }
 
-const USAGE = `usage: npm run sim -- run <scenario> [--seed N] [--out DIR] [--set path=value ...] [--snapshot-at STEP[,STEP...|end]] [--check-determinism] [--snapshot FILE | --fork-url URL]
-       npm run sim -- list
-       npm run sim -- sweep <scenario> --set path=v1,v2 [--seeds N] [--seed-base N] [--workers N] [--out DIR] [--shard i/N] [--resume | --no-resume] [--check-determinism N]
-       npm run sim -- merge <dir...> --out DIR`
+function help(text: string): number {
+  process.stdout.write(`${text}\n`)
+  return 0
+}
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2)
   try {
     if (command === 'run') return await run(rest)
-    if (command === 'list') return list()
+    if (command === 'list') return list(rest)
+    if (command === undefined || command === 'help' || wantsHelp([command])) return command === undefined ? usageError('no command') : help(SIM_USAGE)
     if (command === 'sweep') return await sweep(rest)
     if (command === 'merge') return await merge(rest)
-    throw new UsageError(command === undefined ? 'no command' : `unknown command ${command}`)
+    throw new UsageError(`unknown command ${command}${didYouMean(command, COMMANDS)}`)
   } catch (err) {
-    if (err instanceof ScenarioError || err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`${(err as Error).message}\n${err instanceof UsageError ? `${USAGE}\n` : ''}`)
+    const code = (err as { code?: string }).code
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      // Node's message advises on positionals; say which option is unknown and what is near it.
+      const flag = /'([^']+)'/.exec((err as Error).message)?.[1] ?? '?'
+      const known = flagsOf(OPTIONS_OF[command!] ?? {})
+      process.stderr.write(`unknown option ${flag} for ${command}${didYouMean(flag, known)} (npm run sim -- ${command} --help lists the options)\n`)
+      return 2
+    }
+    if (err instanceof ScenarioError || err instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`${(err as Error).message}\n${err instanceof UsageError && err.usage !== '' ? `${err.usage}\n` : ''}`)
       return 2
     }
     if (err instanceof FoundWorldError) {
