@@ -30,10 +30,10 @@
  * Then it keeps the network, the keepers and the dashboard running until Ctrl-C (or exits with `--once`: 0 when
  * a liquidation was booked and every invariant holds, 1 otherwise).
  *
- * Options: --seed N (default 1), --port N (RPC port, default 8000), --api-port N (first keeper's
- * API port, default 8080; the others follow), --keepers N (default 3), --ledger-interval S
- * (default 0.3: faster ledgers, so the auction's ~180 ledgers of ripening take about a minute), --drop PERCENT (default 20), --timeout SECONDS (default 300), --path atomic|two-step (default atomic),
- * --dashboard-port N (default 5173; 0 = any free port), --no-dashboard, --once (skips the dashboard).
+ * Options (scripts/demo/usage.ts; `--help` prints them with their defaults): --seed, --port,
+ * --api-port, --keepers, --ledger-interval (default 0.3: faster ledgers, so the auction's ~180
+ * ledgers of ripening take about a minute), --drop, --timeout, --path, --dashboard-port,
+ * --no-dashboard, --once (skips the dashboard).
  */
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -52,6 +52,7 @@ import { deployExecutor, deployWorld } from '../src/world/index.js'
 import { REPO_ROOT, startSandbox, type Sandbox } from '../sandbox/ts/launch.js'
 import { startDashboardServer, type DashboardServer } from '../dashboard/server/index.js'
 import { RipeningProgress, fmt7 } from './demo/progress.js'
+import { DEMO_OPTIONS, DEMO_USAGE } from './demo/usage.js'
 
 /** A port free now on 127.0.0.1 (for `--dashboard-port 0`: the keepers must know the dashboard's origin first). */
 function freePort(): Promise<number> {
@@ -95,26 +96,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 async function main(): Promise<void> {
   let parsed
   try {
-    parsed = parseArgs({
-      options: {
-        seed: { type: 'string' },
-        port: { type: 'string' },
-        'api-port': { type: 'string' },
-        keepers: { type: 'string' },
-        'ledger-interval': { type: 'string' },
-        drop: { type: 'string' },
-        timeout: { type: 'string' },
-        once: { type: 'boolean', default: false },
-        path: { type: 'string' },
-        'dashboard-port': { type: 'string' },
-        'no-dashboard': { type: 'boolean', default: false },
-      },
-      strict: true,
-    })
+    parsed = parseArgs({ options: DEMO_OPTIONS, strict: true })
   } catch (err) {
     usage((err as Error).message)
   }
   const o = parsed.values
+  if (o.help) {
+    process.stdout.write(`${DEMO_USAGE}\n`)
+    return
+  }
   const seed = intOption('seed', o.seed, 1, 0, 2 ** 31)
   const port = intOption('port', o.port, 8000, 0, 65535)
   const apiPort = intOption('api-port', o['api-port'], 8080, 0, 65535)

@@ -3,6 +3,8 @@ import { ConfigError, applyDeploymentsFile, loadEnvironment, parseConfig, resolv
 import { configSecrets, redactingDestination } from './config/redact.js'
 import { checkSecretFiles, secretFilesOf, type SecretFileProblem } from './config/secretFiles.js'
 import { ApiListenError, startDaemon } from './daemon.js'
+import { wantsHelp } from '../cli/help.js'
+import { KEEPER_USAGE } from './usage.js'
 
 /**
  * The process entry (server.ts and the single executable call it): 1 load .env then the
@@ -12,6 +14,10 @@ import { ApiListenError, startDaemon } from './daemon.js'
  * Every log line goes out with the RPC URLs' credentials, the seed and the API token masked.
  */
 export async function main(args: readonly string[] = process.argv.slice(2)): Promise<void> {
+  if (wantsHelp(args)) {
+    process.stdout.write(`${KEEPER_USAGE}\n`)
+    return
+  }
   if (args[0] === 'healthcheck') return healthcheck()
   let config: KeeperConfig
   let exposed: SecretFileProblem[]
