@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Keypair, StrKey } from '@stellar/stellar-sdk'
+import type { ParseArgsOptionsConfig } from 'node:util'
 import { parseFlags } from '../cli/flags.js'
 import { UsageError } from './errors.js'
 import { PARAMETER_BOUNDS, PARAMETER_NAMES, PRESETS, boundsText, isPresetName, parseUsdc, type PresetName, type ServiceParameters } from './preset.js'
@@ -55,11 +56,14 @@ options:
                              (default service); another label deploys another pair
   --wasm-dir DIR             where vault.wasm, executor.wasm and registry.wasm are (default target/wasm)
   --allow-mainnet            deploy even when the RPC is on the public network
-  -h, --help
+  -h, --help                 this text
 
 A rerun continues an unfinished deployment from the file, or verifies a finished one and sends
 nothing. Exit status: 0 deployed (or already complete), 1 a step failed on the chain (rerun to
-resume), 2 bad command line or a refused file or network.`
+resume), 2 bad command line or a refused file or network.
+
+example:
+  npm run deploy -- --network local --out deployments/local.json`
 
 /** What approved executors may use: the lending pool and the DEX routers (registry.set_venues). */
 export interface Venues {
@@ -138,6 +142,30 @@ function crashPoint(raw: string | undefined): CrashPoint | undefined {
   return raw.trim() as CrashPoint
 }
 
+/** The flags parse accepts (the usage names each). */
+export const DEPLOY_FLAGS = {
+  network: { type: 'string' },
+  'rpc-url': { type: 'string' },
+  preset: { type: 'string' },
+  'min-stake': { type: 'string' },
+  'slash-timeout': { type: 'string' },
+  'slash-rate-bps': { type: 'string' },
+  'deposit-cap': { type: 'string' },
+  'withdraw-cooldown': { type: 'string' },
+  'max-draw-per-keeper': { type: 'string' },
+  'keeper-fee-bps': { type: 'string' },
+  'profit-unlock-secs': { type: 'string' },
+  'lending-pool': { type: 'string' },
+  'dex-router': { type: 'string', multiple: true },
+  usdc: { type: 'string' },
+  'secret-file': { type: 'string' },
+  out: { type: 'string' },
+  salt: { type: 'string' },
+  'wasm-dir': { type: 'string' },
+  'allow-mainnet': { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies ParseArgsOptionsConfig
+
 /**
  * Parses the arguments after `npm run deploy --` and the environment.
  * @throws UsageError
@@ -145,28 +173,7 @@ function crashPoint(raw: string | undefined): CrashPoint | undefined {
 export function parseOptions(argv: readonly string[], env: Record<string, string | undefined>, cwd = process.cwd()): DeployOptions | 'help' {
   const values = parseFlags(
     argv,
-    {
-      network: { type: 'string' },
-      'rpc-url': { type: 'string' },
-      preset: { type: 'string' },
-      'min-stake': { type: 'string' },
-      'slash-timeout': { type: 'string' },
-      'slash-rate-bps': { type: 'string' },
-      'deposit-cap': { type: 'string' },
-      'withdraw-cooldown': { type: 'string' },
-      'max-draw-per-keeper': { type: 'string' },
-      'keeper-fee-bps': { type: 'string' },
-      'profit-unlock-secs': { type: 'string' },
-      'lending-pool': { type: 'string' },
-      'dex-router': { type: 'string', multiple: true },
-      usdc: { type: 'string' },
-      'secret-file': { type: 'string' },
-      out: { type: 'string' },
-      salt: { type: 'string' },
-      'wasm-dir': { type: 'string' },
-      'allow-mainnet': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
+    DEPLOY_FLAGS,
     (message) => new UsageError(message),
   )
   if (values.help) return 'help'

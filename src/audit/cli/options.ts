@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 import { StrKey } from '@stellar/stellar-sdk'
 import { DeploymentsError, type Deployments } from '../../chain/deployments.js'
 import { readDeploymentsFile } from '../../chain/deploymentsFile.js'
+import type { ParseArgsOptionsConfig } from 'node:util'
 import { parseFlags } from '../../cli/flags.js'
 
 /** Bad flags, an unreadable or malformed file: the audit cannot start (exit 2). */
@@ -29,8 +30,13 @@ options:
   --metrics-port P         with --watch: serve Prometheus metrics on P (0 picks a free port)
   --metrics-host H         with --metrics-port: address to bind (default 0.0.0.0)
 
+  -h, --help               this text
+
 exit status: 0 every invariant holds (warnings allowed), 1 an invariant is broken,
-             2 the audit could not run (bad input, or the chain could not be read)`
+             2 the audit could not run (bad input, or the chain could not be read)
+
+example:
+  npm run audit -- --addresses target/demo/addresses.json --watch --metrics-port 9464`
 
 export interface CliOptions {
   rpcUrl: string
@@ -116,27 +122,30 @@ function headers(list: string[] | undefined): Record<string, string> {
   return out
 }
 
+/** The flags parse accepts (the usage names each). */
+export const AUDIT_FLAGS = {
+  addresses: { type: 'string' },
+  'rpc-url': { type: 'string' },
+  'rpc-header': { type: 'string', multiple: true },
+  vault: { type: 'string' },
+  registry: { type: 'string' },
+  usdc: { type: 'string' },
+  'from-ledger': { type: 'string' },
+  depositors: { type: 'string' },
+  concurrency: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  watch: { type: 'boolean', default: false },
+  'interval-ledgers': { type: 'string' },
+  'metrics-port': { type: 'string' },
+  'metrics-host': { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies ParseArgsOptionsConfig
+
 /** Parses the arguments after `npm run audit --`. @throws UsageError */
 export function parseCli(argv: readonly string[]): CliOptions | 'help' {
   const values = parseFlags(
     argv,
-    {
-      addresses: { type: 'string' },
-      'rpc-url': { type: 'string' },
-      'rpc-header': { type: 'string', multiple: true },
-      vault: { type: 'string' },
-      registry: { type: 'string' },
-      usdc: { type: 'string' },
-      'from-ledger': { type: 'string' },
-      depositors: { type: 'string' },
-      concurrency: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      watch: { type: 'boolean', default: false },
-      'interval-ledgers': { type: 'string' },
-      'metrics-port': { type: 'string' },
-      'metrics-host': { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
+    AUDIT_FLAGS,
     (message) => new UsageError(message),
   )
   if (values.help) return 'help'
