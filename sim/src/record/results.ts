@@ -25,10 +25,12 @@ import { vaultSharePrice } from './recorder.js'
 import { feeSummary, keeperFeeFigures, nearestRank } from './fees.js'
 import { keeperLanes } from './lanes.js'
 import { saleCounts, sumSales } from './sales.js'
+import { annualisedReturn, runWarnings } from './runEnd.js'
 import { strategyResults } from './strategies.js'
 import type { KeeperTx } from './transactions.js'
 
 const r7 = (x: number) => Math.round(x * 1e7) / 1e7
+const nullableR7 = (x: number | null) => (x === null ? null : r7(x))
 const usd = (x: bigint) => r7(Number(x) / 1e7)
 /** Blocks after which an unfilled auction's bid has scaled to nothing (Blend v2: 400). */
 const EXPIRY_BLOCKS = 400
@@ -261,6 +263,8 @@ export async function buildReport(p: ReportInput): Promise<Report> {
     summary: {
       lpReturn: r7(spEnd / spStart - 1),
       lpApy: { kind: apy.kind, value: apy.value === null ? null : r7(apy.value), text: apy.text },
+      lpApyAnnualised: nullableR7(annualisedReturn(r7(spEnd / spStart - 1), p.steps * s.run.ledgerSeconds)),
+      warnings: runWarnings(list, p.endLedger, s.run.ledgerSeconds),
       sharePriceStart: r7(spStart),
       sharePriceEnd: r7(spEnd),
       vaultProfit: usd(p.endVault.totalProfit - p.startVault.totalProfit),

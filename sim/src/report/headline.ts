@@ -3,7 +3,7 @@
  * terminal summary and the top of report.html, so the two never disagree.
  */
 import { formatXlm } from './competitionFormat.js'
-import { formatAmount, formatCount, formatDuration, formatPct, formatPrice, formatSales, mark } from './format.js'
+import { formatAmount, formatCount, formatDuration, formatPct, formatPrice, formatSales, mark, MISSING } from './format.js'
 import type { Report } from './types.js'
 
 export interface HeadlineFigure {
@@ -14,7 +14,7 @@ export interface HeadlineFigure {
 }
 
 /**
- * LP return and APY, share price, vault profit, the vault's terms (keeper fee, unlock period), the
+ * LP return (cumulative, annualised, and as the dashboard shows it), share price, vault profit, the vault's terms (keeper fee, unlock period), the
  * keepers' rewards and the profit still locked at the end; auctions created / filled, fills (an auction
  * filled in parts counts each) / missed / expired / open; fill delay median, p95 and max (ledgers
  * after the first profitable one); bad debt; slashes; failed keeper transactions (flagged past
@@ -30,8 +30,7 @@ export function headlineFigures(report: Report): HeadlineFigure[] {
   const s = report.summary
   const failed = report.audit.invariants.filter((i) => !i.holds).length
   const figures: HeadlineFigure[] = [
-    { label: 'LP return', value: formatPct(s.lpReturn, 4) },
-    { label: 'LP APY', value: s.lpApy.text },
+    ...lpFigures(report),
     { label: 'Share price', value: `${formatPrice(s.sharePriceStart)} → ${formatPrice(s.sharePriceEnd)}` },
     { label: 'Vault profit', value: `${formatAmount(s.vaultProfit)} USDC` },
     ...vaultFigures(s),
@@ -84,6 +83,20 @@ export function headlineFigures(report: Report): HeadlineFigure[] {
     },
   )
   return figures
+}
+
+/**
+ * The LP's return three ways, each named for what it is: cumulative over the run (end / start
+ * share price − 1), annualised over the run's simulated time (that return compounded to a year),
+ * and the dashboard's APY rule (annualised from 7 days on, the cumulative return before).
+ */
+function lpFigures(report: Report): HeadlineFigure[] {
+  const s = report.summary
+  const runTime = formatDuration(report.run.ledgers * report.run.ledgerSeconds)
+  const out: HeadlineFigure[] = [{ label: 'LP return, cumulative over the run', value: formatPct(s.lpReturn, 4) }]
+  if (s.lpApyAnnualised !== undefined) out.push({ label: 'LP APY, annualised from the run', value: s.lpApyAnnualised === null ? MISSING : `${formatPct(s.lpApyAnnualised, 2)} (the ${runTime} return compounded to a year)` })
+  out.push({ label: 'LP APY as the dashboard shows it', value: s.lpApy.kind === 'cumulative' ? `${s.lpApy.text} (under 7 days the dashboard shows the cumulative return)` : s.lpApy.text })
+  return out
 }
 
 /** The vault's terms and what they did: the keepers' fees out of the fills' gross profit, the profit still locked at the end. */

@@ -29,6 +29,7 @@ th { background: #f6f8fa; } td.num, th.num { text-align: right; font-variant-num
 tr.alert td { background: #ffebe9; } tr.warn td { background: #fff8c5; }
 .ok { color: #1a7f37; font-weight: bold; } .bad { color: #cf222e; font-weight: bold; }
 .note { color: #57606a; font-style: italic; }
+.warning { background: #fff8c5; border-left: 4px solid #bf8700; padding: 0.5em 0.75em; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 1.2rem; }
 figure { margin: 0; } .canvas-box { position: relative; height: 300px; }
 figcaption { color: #57606a; font-size: 12px; margin-top: 0.3rem; }
@@ -48,7 +49,7 @@ export function reportHtml(report: Report): string {
     `${header(report)}
 <section id="headline">
 <h2>Headline figures</h2>
-${headlineTable(report)}
+${warnings(report)}${headlineTable(report)}
 </section>
 ${report.source === undefined ? '' : `${sourceSection(report)}\n`}${charts(report)}
 <section id="events">
@@ -98,6 +99,11 @@ ${auditTable(report)}
 ${chartJsSource()}</script>
 <script>${PAGE_SCRIPT}</script>`,
   )
+}
+
+/** The run's warnings (a run too short for its auctions), one paragraph each, above the figures. */
+function warnings(report: Report): string {
+  return (report.summary.warnings ?? []).map((w) => `<p class="warning" role="note"><strong>Warning:</strong> ${escapeHtml(w)}</p>\n`).join('')
 }
 
 function header(report: Report): string {

@@ -12,8 +12,8 @@ describe('summaryTable', () => {
   })
 
   it('holds the figures a researcher reads first', () => {
-    expect(row('LP return')).toMatch(/ 0\.1234%$/)
-    expect(row('LP APY')).toMatch(/ 0\.12% cumulative$/)
+    expect(row('LP return, cumulative over the run')).toMatch(/ 0\.1234%$/)
+    expect(row('LP APY as the dashboard shows it')).toMatch(/ 0\.12% cumulative \(under 7 days the dashboard shows the cumulative return\)$/)
     expect(row('Liquidations filled')).toMatch(/ 2$/)
     expect(row('Liquidations missed (!)')).toMatch(/ 1$/)
     expect(row('Auctions expired (!)')).toMatch(/ 1$/)
@@ -72,7 +72,7 @@ describe('summaryTable', () => {
 
   it('shows a quiet run with dashes and a holding audit, and no audit table', () => {
     const quiet = summaryTable(emptyReportFixture())
-    expect(quiet).toMatch(/LP APY +—\n/)
+    expect(quiet).toMatch(/LP APY as the dashboard shows it +—\n/)
     expect(quiet).toMatch(/Fill delay median \(ledgers\) +—\n/)
     expect(quiet).toMatch(/Audit +✓ holds\n/)
     expect(quiet).not.toContain('(!)')

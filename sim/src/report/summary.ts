@@ -14,7 +14,8 @@ export type Align = 'left' | 'right'
 
 /**
  * The summary: a title line (scenario, seed, ledgers), a line naming the snapshot or fork the
- * run started from (when it did), the headline figures, the keepers
+ * run started from (when it did), a `warning:` line per run warning (a run too short for its
+ * auctions), the headline figures, the keepers
  * (path, MIN_PROFIT, fee strategy, wins, losses, missed, unprofitable, abandoned, win rate, XLM
  * fees in all and per win, inclusion delay p50/p95 in ledgers, its submission lanes with the
  * transactions each had applied and the TRY_AGAIN_LATER answers it got, own
@@ -31,7 +32,8 @@ export function summaryTable(report: Report): string {
   parts.push(
     `${report.scenario.name}  seed ${report.seed}  ledgers ${formatLedger(r.startLedger)}–${formatLedger(r.endLedger)} ` +
       `(${formatCount(r.ledgers)} simulated, ${formatCount(r.fastForwardedLedgers)} fast-forwarded)` +
-      (report.source === undefined ? '' : `\nSource: ${sourceLine(report.source)}; ${liquidatableText(report.source)}`),
+      (report.source === undefined ? '' : `\nSource: ${sourceLine(report.source)}; ${liquidatableText(report.source)}`) +
+      (report.summary.warnings ?? []).map((w) => `\nwarning: ${w}`).join(''),
   )
 
   const figures = headlineFigures(report)

@@ -70,8 +70,23 @@ export interface Report {
 export interface Summary {
   /** Share price at the end / at the start − 1. */
   lpReturn: number
-  /** The core's APY rule (apyDisplay) on the share-price series; text as the dashboard shows it. */
+  /**
+   * The core's APY rule (apyDisplay) on the share-price series; text as the dashboard shows it:
+   * annualised over 7 days or more, the cumulative return (kind `cumulative`) under that.
+   */
   lpApy: { kind: string; value: number | null; text: string }
+  /**
+   * `lpReturn` compounded to a year over the run's simulated time (ledgers × run.ledgerSeconds):
+   * (1 + lpReturn)^(year / run time) − 1; null when it is no finite number. Absent in reports
+   * written before it.
+   */
+  lpApyAnnualised?: number | null
+  /**
+   * What the figures leave unsaid, in words: auctions still ripening at the end (first
+   * profitable after the last ledger: the run was too short). Empty when none; absent in reports
+   * written before it.
+   */
+  warnings?: string[]
   sharePriceStart: number
   sharePriceEnd: number
   /** Vault profit booked during the run (USDC): the fills' gross profit less the keepers' fees, and slash penalties. */
