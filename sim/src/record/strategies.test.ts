@@ -73,9 +73,9 @@ describe('keepers.individual[].strategy', () => {
     expect(problems(text('    - { index: 1, strategy: sniper }\n'))[0]).toMatch(/daemon, seed-rule or nectar/)
     const p = problems(text('    - { index: 1, strategy: nectar, hostile: skim }\n    - { index: 2, strategy: seed-rule, path: two-step, channelAccounts: 2 }\n  crashes: [{ keeper: 2, at: filled }]\n'))
     expect(p).toEqual([
-      expect.stringMatching(/index 1\): strategy nectar and hostile skim/),
-      expect.stringMatching(/index 2\): the seed-rule strategy .*path, channelAccounts do not apply/),
-      expect.stringMatching(/keepers\.crashes: keeper 2 runs the seed-rule strategy/),
+      'line 5, column 29: keepers.individual.0.strategy: strategy nectar and hostile skim: a keeper is one or the other',
+      'line 6, column 40: keepers.individual.1.path: the seed-rule strategy has its own path and sends from its operator alone; path, channelAccounts do not apply',
+      "line 7, column 23: keepers.crashes.0.keeper: keeper 2 (keeper-3) runs the seed-rule strategy; crash points are the daemon's",
     ])
   })
 })

@@ -66,23 +66,23 @@ describe('scenario files', () => {
     it('names an unknown behaviour, keeper settings on a hostile keeper, a hostile crash and a keeper population with no honest keeper', () => {
       expect(problems(scenario('[{index: 1, hostile: steal}]'))[0]).toMatch(/keepers\.individual\.0\.hostile.*draw-and-run, par-returns or skim/)
       expect(problems(scenario('[{index: 1, hostile: skim, minProfit: 1.5, latency: {model: constant, ms: 5}}]'))).toEqual([
-        'keepers.individual (index 1): a hostile keeper (skim) runs no keeper process; minProfit, latency do not apply',
+        'line 6, column 42: keepers.individual.0.minProfit: keeper 1 (keeper-2) is hostile (skim) and runs no keeper process; minProfit, latency do not apply',
       ])
       expect(problems(scenario('[{index: 1, hostile: skim}]') + '  crashes: [{keeper: 1, at: drawn}]\n')).toEqual([
-        'keepers.crashes: keeper 1 is hostile (skim); it runs no keeper process to crash',
+        expect.stringMatching(/^line 7, column \d+: keepers\.crashes\.0\.keeper: keeper 1 \(keeper-2\) is hostile \(skim\); it runs no keeper process to crash$/),
       ])
       const all = '[{index: 0, hostile: skim}, {index: 1, hostile: skim}, {index: 2, hostile: skim}, {index: 3, hostile: draw-and-run}]'
-      expect(problems(scenario(all))).toEqual(['keepers.individual: every keeper is hostile; at least one of the 4 must be an honest keeper'])
+      expect(problems(scenario(all))).toEqual([expect.stringMatching(/^line 6, column \d+: keepers\.individual: every keeper is hostile; at least one of the 4 must be an honest keeper$/)])
     })
 
     it('checks victims and depositors: they exist, each plays one part, and an exit-ahead has a draw to get ahead of', () => {
-      expect(problems(scenario('[{index: 1, hostile: {kind: par-returns, victim: 3}}]'))).toEqual(['keepers.individual (index 1).hostile.victim: depositor 3 but depositors.count is 3'])
+      expect(problems(scenario('[{index: 1, hostile: {kind: par-returns, victim: 3}}]'))).toEqual(['line 6, column 64: keepers.individual.0.hostile.victim: depositor 3 does not exist: world.depositors.count is 3 (depositors are 0-based)'])
       expect(problems(scenario('[{index: 1, hostile: draw-and-run}, {index: 2, hostile: {kind: par-returns, victim: 1}}]', '[{kind: exit-ahead, depositor: 1}]'))).toEqual([
-        'world.depositors.adversaries.0.depositor: depositor 1 is already the par-returns victim of keeper 2; give each adversary its own depositor',
+        expect.stringMatching(/^line 3, column \d+: world\.depositors\.adversaries\.0\.depositor: depositor 1 is already the par-returns victim of keeper 2 \(keeper-3\); give each adversary its own depositor$/),
       ])
       expect(problems(scenario('[{index: 1, hostile: skim}]', '[{kind: exit-ahead, depositor: 7}]'))).toEqual([
-        'world.depositors.adversaries.0.depositor: depositor 7 but depositors.count is 3',
-        'world.depositors.adversaries.0: exit-ahead waits for a two-step draw past the slash timeout; give a keeper hostile: draw-and-run (or crash a two-step keeper at drawn)',
+        expect.stringMatching(/^line 3, column \d+: world\.depositors\.adversaries\.0: exit-ahead waits for a two-step draw past the slash timeout/),
+        expect.stringMatching(/^line 3, column \d+: world\.depositors\.adversaries\.0\.depositor: depositor 7 does not exist: world\.depositors\.count is 3 \(depositors are 0-based\)$/),
       ])
       expect(problems(scenario('[]', '[{kind: jit-deposit}]'))[0]).toMatch(/world\.depositors\.adversaries\.0\.amount/)
       expect(problems(scenario('[]', '[{kind: run-away, depositor: 1}]'))[0]).toMatch(/world\.depositors\.adversaries\.0.*exit-ahead.*jit-deposit/)

@@ -8,10 +8,8 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { basename, dirname, extname, resolve } from 'node:path'
 import { LineCounter, parseDocument } from 'yaml'
-import { Keypair, StrKey } from '@stellar/stellar-sdk'
-import { ConfigError, parseConfig } from '../../../src/keeper/config/index.js'
-import { feeEnv, type KeeperFee } from './chainSchema.js'
 import { crossReferenceProblems, type Defaults } from './crossRefs.js'
+import { adversaryProblems, feeProblems, strategyProblems } from './population.js'
 import { describe, fromIssue, issueMessage, type Origin, type Problem, type Source } from './problems.js'
 import { scenarioSchema, type Scenario } from './schema.js'
 
@@ -131,7 +129,6 @@ export function validateScenario(input: unknown, file: string, src?: Source, ori
   if (typeof input === 'object' && input !== null && !Array.isArray(input)) found.push(...crossReferenceProblems(input as Record<string, unknown>, schemaDefaults()))
   if (!parsed.success) throw new ScenarioError(file, describe(found, src, origins))
   const name = parsed.data.name ?? basename(file, extname(file))
-  const problems: string[] = []
   if (parsed.data.world.from === undefined) {
     const assets = new Set(parsed.data.world.assets.map((a) => a.code))
     // Unknown assets are the cross-references' (reported with the schema's problems).
@@ -146,91 +143,9 @@ export function validateScenario(input: unknown, file: string, src?: Source, ori
       found.push({ path: ['dex', 'primaryFailureRate'], message: 'the sim pauses only routers it deployed; with world.from.routers it must be 0' })
     }
   }
-  const k = parsed.data.keepers
-  problems.push(...adversaryProblems(parsed.data))
-  problems.push(...strategyProblems(parsed.data))
-  problems.push(...feeProblems('keepers.fee', k.fee))
-  for (const o of k.individual) if (o.fee !== undefined) problems.push(...feeProblems(`keepers.individual (index ${o.index}).fee`, { ...k.fee, ...o.fee }))
-  if (found.length > 0 || problems.length > 0) throw new ScenarioError(file, [...describe(found, src, origins), ...problems])
+  found.push(...adversaryProblems(parsed.data), ...strategyProblems(parsed.data), ...feeProblems(parsed.data))
+  if (found.length > 0) throw new ScenarioError(file, describe(found, src, origins))
   return { ...parsed.data, name }
-}
-
-/** The keeper settings a hostile keeper has no use for (it runs no keeper process). */
-const KEEPER_ONLY = ['minProfit', 'pollInterval', 'slippageBps', 'channelAccounts', 'profitBasis', 'latency', 'rpcFaultRate', 'path', 'fee'] as const
-
-/**
- * Hostile keepers and depositor adversaries that cannot run as written: settings of a keeper
- * process on a hostile keeper, a hostile keeper that also crashes, no honest keeper left, a
- * victim or depositor that does not exist or plays two parts, an exit-ahead with no draw that
- * could become overdue.
- */
-export function adversaryProblems(s: Pick<Scenario, 'keepers' | 'world'>): string[] {
-  const problems: string[] = []
-  const k = s.keepers
-  const depositors = s.world.depositors.count
-  const hostile = k.individual.filter((o) => o.hostile !== undefined)
-  for (const o of hostile) {
-    const where = `keepers.individual (index ${o.index})`
-    const extra = KEEPER_ONLY.filter((f) => o[f] !== undefined)
-    if (extra.length > 0) problems.push(`${where}: a hostile keeper (${o.hostile!.kind}) runs no keeper process; ${extra.join(', ')} ${extra.length === 1 ? 'does' : 'do'} not apply`)
-    if (k.crashes.some((c) => c.keeper === o.index)) problems.push(`keepers.crashes: keeper ${o.index} is hostile (${o.hostile!.kind}); it runs no keeper process to crash`)
-    if (o.hostile!.kind === 'par-returns' && o.hostile!.victim >= depositors) problems.push(`${where}.hostile.victim: depositor ${o.hostile!.victim} but depositors.count is ${depositors}`)
-  }
-  const indexes = new Set(hostile.map((o) => o.index))
-  if (hostile.length > 0 && [...Array(k.count).keys()].every((i) => indexes.has(i))) problems.push(`keepers.individual: every keeper is hostile; at least one of the ${k.count} must be an honest keeper`)
-  const parts = new Map<number, string>()
-  for (const o of hostile) if (o.hostile!.kind === 'par-returns') parts.set(o.hostile!.victim, `the par-returns victim of keeper ${o.index}`)
-  s.world.depositors.adversaries.forEach((a, i) => {
-    const where = `world.depositors.adversaries.${i}`
-    if (a.kind !== 'exit-ahead') return
-    if (a.depositor >= depositors) problems.push(`${where}.depositor: depositor ${a.depositor} but depositors.count is ${depositors}`)
-    const other = parts.get(a.depositor)
-    if (other !== undefined) problems.push(`${where}.depositor: depositor ${a.depositor} is already ${other}; give each adversary its own depositor`)
-    parts.set(a.depositor, `the exit-ahead of adversaries.${i}`)
-    const overdue = hostile.some((o) => o.hostile!.kind === 'draw-and-run') || k.crashes.some((c) => c.at === 'drawn' && (k.individual.find((o) => o.index === c.keeper)?.path ?? k.path) === 'two-step')
-    if (!overdue) problems.push(`${where}: exit-ahead waits for a two-step draw past the slash timeout; give a keeper hostile: draw-and-run (or crash a two-step keeper at drawn)`)
-  })
-  return problems
-}
-
-/** Settings a strategy agent (seed-rule, nectar) has no use for: it takes a fixed path and sends from its operator alone. */
-const DAEMON_ONLY = ['path', 'channelAccounts'] as const
-
-/**
- * Strategy agents (sim/src/agents/strategies) that cannot run as written: one that is also
- * hostile, one given a path or channel accounts (its own are fixed), one the scenario crashes
- * (crash points are the daemon's FAULT_CRASH_AT).
- */
-export function strategyProblems(s: Pick<Scenario, 'keepers'>): string[] {
-  const problems: string[] = []
-  for (const o of s.keepers.individual) {
-    if (o.strategy === undefined || o.strategy === 'daemon') continue
-    const where = `keepers.individual (index ${o.index})`
-    if (o.hostile !== undefined) problems.push(`${where}: strategy ${o.strategy} and hostile ${o.hostile.kind}: a keeper is one or the other`)
-    const extra = DAEMON_ONLY.filter((f) => o[f] !== undefined)
-    if (extra.length > 0) problems.push(`${where}: the ${o.strategy} strategy has its own path and sends from its operator alone; ${extra.join(', ')} ${extra.length === 1 ? 'does' : 'do'} not apply`)
-    if (s.keepers.crashes.some((c) => c.keeper === o.index)) problems.push(`keepers.crashes: keeper ${o.index} runs the ${o.strategy} strategy; crash points are the daemon's`)
-  }
-  return problems
-}
-
-/** A keeper's fee settings checked by the daemon's own configuration parser. */
-const PLACEHOLDER = {
-  KEEPER_SECRET: Keypair.fromRawEd25519Seed(Buffer.alloc(32, 1)).secret(),
-  REGISTRY_CONTRACT: StrKey.encodeContract(Buffer.alloc(32, 2)),
-  VAULT_CONTRACT: StrKey.encodeContract(Buffer.alloc(32, 3)),
-}
-
-function feeProblems(where: string, fee: KeeperFee | undefined): string[] {
-  const env = feeEnv(fee)
-  if (Object.keys(env).length === 0) return []
-  try {
-    parseConfig({ ...PLACEHOLDER, ...env })
-    return []
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err
-    return err.problems.map((p) => `${where}: ${p}`)
-  }
 }
 
 export function scenarioHash(s: Scenario): string {

@@ -67,6 +67,11 @@ describe('scenario problems', () => {
     ])
   })
 
+  it('places the population checks too: fee settings the keeper refuses, at their mapping', () => {
+    const p = problems('run: {ledgers: 10}\nkeepers:\n  count: 2\n  fee: {strategy: "feestats:p3"}\n')
+    expect(p).toEqual([expect.stringMatching(/^line 4, column 8: keepers\.fee: FEE_STRATEGY must be .*, got "feestats:p3"$/)])
+  })
+
   it('words bounds as what is wrong with the value', () => {
     expect(problems('run: {ledgers: 10}\nworld:\n  lenderSupply: -5\n')).toEqual(['line 3, column 17: world.lenderSupply: must be greater than 0 (not negative), got -5'])
     expect(problems('run: {ledgers: 2.5}\n')).toEqual(['line 1, column 16: run.ledgers: must be a whole number, got 2.5'])
