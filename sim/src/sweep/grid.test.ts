@@ -124,8 +124,8 @@ describe('validateGrid', () => {
     }
     expect(error).toBeInstanceOf(SweepError)
     expect(error!.message).toMatch(/2 of 3 grid point\(s\) are not valid scenarios/)
-    expect(error!.message).toMatch(/keepers.count=0,keepers.minProfit=1.02:\n\s+- keepers.count: /)
-    expect(error!.message).toMatch(/keepers.count=99,keepers.minProfit=1.02:\n\s+- keepers.count: /)
+    expect(error!.message).toMatch(/keepers.count=0,keepers.minProfit=1.02:\n\s+- --set keepers\.count=0: keepers\.count: must be at least 1, got 0\n/)
+    expect(error!.message).toMatch(/keepers.count=99,keepers.minProfit=1.02:\n\s+- --set keepers\.count=99: keepers\.count: must be at most 16, got 99$/)
     expect(error!.message).not.toMatch(/keepers.count=2,/)
   })
 })

@@ -118,7 +118,7 @@ describe('failing runs', () => {
 
   it('fails before any run when a grid point is not a valid scenario', async () => {
     const out = join(tmp.dir, 'invalid')
-    await expect(runSweep({ file: SWEEP_SCENARIO, sets: ['keepers.count=2,0'], seeds: 2, out, runner: FAKE_RUNNER, progress: 'none' })).rejects.toThrow(/keepers.count=0:\n\s+- keepers.count/)
+    await expect(runSweep({ file: SWEEP_SCENARIO, sets: ['keepers.count=2,0'], seeds: 2, out, runner: FAKE_RUNNER, progress: 'none' })).rejects.toThrow(/keepers.count=0:\n\s+- --set keepers\.count=0: keepers\.count: must be at least 1/)
     expect(existsSync(out)).toBe(false)
   })
 })
