@@ -8,15 +8,16 @@
  * Exit status: 0 done (a run whose core replay or audit failed, or whose determinism check found
  * a difference, exits 1), 2 bad input.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { basename, join, relative, resolve } from 'node:path'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative, resolve } from 'node:path'
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
 import cliProgress from 'cli-progress'
 import { parseDocument } from 'yaml'
 import { REPO_ROOT } from '../../sandbox/ts/launch.js'
 import { summaryTable } from './report/summary.js'
 import { loadScenario, parseValue, ScenarioError, type Override } from './scenario/load.js'
-import { didYouMean, nearest } from './scenario/suggest.js'
+import { didYouMean } from './scenario/suggest.js'
+import { findScenario } from './scenario/find.js'
 import { flagsOf, wantsHelp } from '../../src/cli/help.js'
 import { MERGE_OPTIONS, SWEEP_OPTIONS } from './sweepCli.js'
 import { LIST_USAGE, RUN_USAGE, SIM_USAGE, RUN_OPTIONS } from './usage.js'
@@ -75,32 +76,12 @@ function startOverrides(snapshot: string | undefined, forkUrl: string | undefine
   return []
 }
 
-/** A scenario argument: a path, or a name from sim/scenarios. */
+/** A scenario argument: a path, or a name from sim/scenarios; one that is neither is a usage error of one line. */
 function scenarioPath(arg: string | undefined): string {
   if (arg === undefined) throw new UsageError('give a scenario file (npm run sim -- list shows the shipped ones)')
-  const direct = resolve(arg)
-  if (isFile(direct)) return direct
-  const name = basename(arg).replace(/\.ya?ml$/, '')
-  const named = join(SCENARIOS, `${name}.yaml`)
-  // A bare name (no folder) may be a shipped scenario's.
-  if (!arg.includes('/') && isFile(named)) return named
-  throw new UsageError(missingScenario(arg, name), '')
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile()
-  } catch {
-    return false
-  }
-}
-
-/** One line for a scenario that is neither a file nor a shipped name, with the nearest shipped name. */
-function missingScenario(arg: string, name: string): string {
-  const shipped = readdirSync(SCENARIOS).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -'.yaml'.length))
-  const near = nearest(name, shipped)
-  const hint = near === undefined ? ' (npm run sim -- list shows the shipped ones)' : `; did you mean ${near}?`
-  return arg.includes('/') ? `no scenario file ${arg}${hint}` : `no scenario file ${arg} here and no shipped scenario named ${name}${hint}`
+  const found = findScenario(arg, SCENARIOS)
+  if (typeof found !== 'string') throw new UsageError(found.missing, '')
+  return found
 }
 
 /** `--snapshot-at` checked against the run's length; a bad value is a usage error. */
