@@ -88,6 +88,12 @@ export interface Chain {
    */
   nextClose?: ((signal: AbortSignal) => Promise<unknown>) | undefined
   /**
+   * The latest ledger the caller's ledger clock has seen close (undefined before the first): a
+   * transaction bounded to an earlier ledger (`SubmitOptions.lastLedger`) is given up without a
+   * request to the node.
+   */
+  latestLedger?: (() => number | undefined) | undefined
+  /**
    * Told of every TRY_AGAIN_LATER answer to a send (the node did not queue the envelope: its
    * source account already has a transaction queued): `tries` counts them for this envelope.
    */

@@ -74,6 +74,20 @@ describe('submit with a last ledger', () => {
     expect(n.sent).toHaveLength(0)
   })
 
+  it("gives up without a request once the caller's ledger clock has seen the last ledger close", async () => {
+    const n = node(10, ['SUCCESS'])
+    let seen: number | undefined
+    const chain = { ...chainOf(n.server), latestLedger: () => seen }
+    seen = 11
+    const res = await submit(chain, kp, op, { lastLedger: 12 })
+    expect(res.ledger).toBe(12)
+    seen = 12
+    const err = await submit(chain, kp, op, { lastLedger: 12 }).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(LedgerMissedError)
+    expect(n.calls.account).toBe(1)
+    expect(n.sent).toHaveLength(1)
+  })
+
   it('takes a txTOO_LATE refusal of a bounded transaction as missed, not as a rejection to rebuild', async () => {
     const n = node(10, ['SUCCESS'], 'TOO_LATE')
     await expect(submit(chainOf(n.server), kp, op, { lastLedger: 11 })).rejects.toBeInstanceOf(LedgerMissedError)

@@ -157,6 +157,11 @@ async function submitNow(
   let lastReason = ''
   const feeBump = options.feeBump === null ? undefined : (options.feeBump ?? chain.fees?.feeBump)
   for (let attempt = 1; attempt <= chain.retry.rebuilds + 1; attempt++) {
+    // A bounded transaction whose last ledger has closed (it waited for its account) cannot land.
+    const seen = options.lastLedger === undefined ? undefined : chain.latestLedger?.()
+    if (options.lastLedger !== undefined && seen !== undefined && seen >= options.lastLedger) {
+      throw new LedgerMissedError(options.lastLedger, { details: `latest ledger ${seen}` })
+    }
     const inclusionFee = options.inclusionFee ?? (await chain.fees?.inclusionFee?.()) ?? chain.inclusionFee
     const prepared = soroban
       ? await prepareSoroban(chain, source, ops[0]!, options, inclusionFee)

@@ -304,6 +304,8 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
   // Before the first ledger is seen there is no "next" one: the timed poll alone.
   const untilAborted = (signal: AbortSignal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }))
   if (opts.clock === undefined) chain.nextClose = (signal) => (seenLedger === 0 ? untilAborted(signal) : clock.waitFor(seenLedger + 1, signal))
+  // A fill bounded to a ledger that closed while it waited for a lane is given up before any request.
+  chain.latestLedger = () => (seenLedger === 0 ? undefined : seenLedger)
   const work = new InFlight()
   const usdc = config.usdcContract
   const ledgerReader = chain.server as Partial<LedgerReader>
