@@ -1,17 +1,13 @@
 import { Asset, Keypair, Networks, Operation, xdr, type rpc, type Transaction } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
-import { fakeNode } from '../../test/chain/fakeNode.js'
+import { FAST_RETRY, fakeNode, someCall } from '../../test/chain/fakeNode.js'
 import { createChain, type RpcLike } from './connection.js'
 import { LedgerMissedError } from './errors.js'
 import { submit } from './submit.js'
 
-const op = Operation.invokeContractFunction({
-  contract: 'CA3D5KRYM6CB7OWQ6TWYRR3Z4T7GNZLKERYNZGGA5SOAOPIFY6YQGAXE',
-  function: 'get_state',
-  args: [],
-})
+const op = someCall('get_state')
 const kp = Keypair.random()
-const fast = { backoffMs: 1, pollIntervalMs: 1, expiryGraceMs: 0 }
+const fast = FAST_RETRY
 
 /**
  * A node whose simulation reads ledger `simLedger`, and whose getTransaction answers `gets` in

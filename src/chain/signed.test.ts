@@ -1,14 +1,14 @@
 import { Asset, Keypair, Networks, Operation, TransactionBuilder } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
-import { fakeNode } from '../../test/chain/fakeNode.js'
+import { FAST_RETRY, fakeNode, someCall } from '../../test/chain/fakeNode.js'
 import { createChain } from './connection.js'
 import { ChainError, ContractError } from './errors.js'
 import { contractErrorMessage } from './records/errorMessages.js'
 import { prepareWrite, sendSigned, type EnvelopeSigner } from './signed.js'
 
-const op = Operation.invokeContractFunction({ contract: 'CA3D5KRYM6CB7OWQ6TWYRR3Z4T7GNZLKERYNZGGA5SOAOPIFY6YQGAXE', function: 'deposit', args: [] })
+const op = someCall('deposit')
 const kp = Keypair.random()
-const fast = { backoffMs: 1, pollIntervalMs: 1, expiryGraceMs: 0 }
+const fast = FAST_RETRY
 const wallet: EnvelopeSigner = async (envelope, passphrase) => {
   const tx = TransactionBuilder.fromXdr(envelope, passphrase)
   tx.sign(kp)

@@ -1,17 +1,13 @@
-import { Keypair, Networks, Operation, type rpc } from '@stellar/stellar-sdk'
+import { Keypair, Networks, type rpc } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
-import { fakeNode } from '../../test/chain/fakeNode.js'
+import { FAST_RETRY, fakeNode, someCall } from '../../test/chain/fakeNode.js'
 import { createChain, type RpcLike } from './connection.js'
 import { ContractError, RetriesExhaustedError, SimulationError, TransactionRejectedError } from './errors.js'
 import { submit } from './submit.js'
 
-const op = Operation.invokeContractFunction({
-  contract: 'CA3D5KRYM6CB7OWQ6TWYRR3Z4T7GNZLKERYNZGGA5SOAOPIFY6YQGAXE',
-  function: 'get_state',
-  args: [],
-})
+const op = someCall('get_state')
 const kp = Keypair.random()
-const fast = { backoffMs: 1, pollIntervalMs: 1, expiryGraceMs: 0 }
+const fast = FAST_RETRY
 
 describe('submit', () => {
   it('charges inclusion fee + simulated resource fee and returns the value', async () => {

@@ -1,6 +1,14 @@
 /** A scripted Stellar RPC node for the submission pipeline's unit tests. */
-import { Account, Networks, SorobanDataBuilder, rpc, xdr } from '@stellar/stellar-sdk'
+import { Account, Networks, Operation, SorobanDataBuilder, rpc, xdr } from '@stellar/stellar-sdk'
 import type { RpcLike } from '../../src/chain/connection.js'
+
+/** Retries that do not wait: the scripted node answers at once. */
+export const FAST_RETRY = { backoffMs: 1, pollIntervalMs: 1, expiryGraceMs: 0 }
+
+/** A contract invocation for the pipeline to carry (the scripted node never runs it). */
+export function someCall(fn: string): xdr.Operation {
+  return Operation.invokeContractFunction({ contract: 'CA3D5KRYM6CB7OWQ6TWYRR3Z4T7GNZLKERYNZGGA5SOAOPIFY6YQGAXE', function: fn, args: [] })
+}
 
 export type Send = 'PENDING' | 'TRY_AGAIN_LATER' | 'DUPLICATE' | 'ERROR'
 

@@ -18,27 +18,31 @@ interface Def {
 
 const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def
 
-/** The object schemas `schema` may be (through wrappers and unions). */
-function objects(schema: z.ZodType, depth = 0): Def[] {
-  if (depth > 20) return []
-  const def = defOf(schema)
+/** What a wrapper, pipe or union stands for (the schemas to look through); undefined for any other kind. */
+function through(def: Def): z.ZodType[] | undefined {
   switch (def.type) {
-    case 'object':
-      return [def]
     case 'optional':
     case 'nullable':
     case 'default':
     case 'prefault':
     case 'readonly':
     case 'catch':
-      return objects(def.innerType!, depth + 1)
+      return [def.innerType!]
     case 'pipe':
-      return [...objects(def.in!, depth + 1), ...objects(def.out!, depth + 1)]
+      return [def.in!, def.out!]
     case 'union':
-      return def.options!.flatMap((o) => objects(o, depth + 1))
+      return def.options!
     default:
-      return []
+      return undefined
   }
+}
+
+/** The object schemas `schema` may be (through wrappers and unions). */
+function objects(schema: z.ZodType, depth = 0): Def[] {
+  if (depth > 20) return []
+  const def = defOf(schema)
+  if (def.type === 'object') return [def]
+  return through(def)?.flatMap((s) => objects(s, depth + 1)) ?? []
 }
 
 /** Schemas reached by one step of `path` from `schema`. */
@@ -52,19 +56,8 @@ function step(schema: z.ZodType, part: string | number, depth = 0): z.ZodType[] 
       return [def.element!]
     case 'record':
       return [def.valueType!]
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'readonly':
-    case 'catch':
-      return step(def.innerType!, part, depth + 1)
-    case 'pipe':
-      return [...step(def.in!, part, depth + 1), ...step(def.out!, part, depth + 1)]
-    case 'union':
-      return def.options!.flatMap((o) => step(o, part, depth + 1))
     default:
-      return []
+      return through(def)?.flatMap((s) => step(s, part, depth + 1)) ?? []
   }
 }
 

@@ -2,7 +2,7 @@ import { Keypair } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
 import { createChain, LedgerMissedError, SubmissionLanes, type SubmitOptions } from '../../../chain/index.js'
 import type { ExecutionPlan, FireContext, Task } from '../../sdk/index.js'
-import { atomicExecutor } from './atomic.js'
+import { atomicExecutor, type ExecutorLiquidator } from './atomic.js'
 import type { BlendContext } from './context.js'
 import { ErrAlreadyFilled } from './errors.js'
 import { FailureBudget } from './failureBudget.js'
@@ -29,6 +29,27 @@ const plan: ExecutionPlan<UserPlanData> = {
   data: { kind: 'user_liquidation', user, auction, reserves: new Map(), prices: new Map(), fill, venues: '', seen: 230 },
 }
 const noFire = {} as FireContext
+/** A fire context that waits for nothing and records nothing. */
+const quietFire: FireContext = {
+  vault: { draw: async () => {}, returnProceeds: async () => 0n },
+  step: async () => {},
+  waitUntilSendable: async () => {},
+  responseTimeMs: async () => 0,
+}
+const order = { drew: 100n, requests: [], lotAssets: [] }
+
+/** An atomic executor for operator `op` whose flash fill is `liquidate`. */
+function atomicWith(op: Keypair, liquidate: ExecutorLiquidator['liquidate']) {
+  return atomicExecutor({
+    executor: { contractId: randomContract(), liquidate },
+    lanes: new SubmissionLanes(op),
+    pool: randomContract(),
+    usdc: async () => usdc,
+    router: randomContract(),
+    slippageBps: 100,
+    reader: new FakeLedger() as unknown as PoolReader,
+  })
+}
 
 /** A Blend context in which the auction is gone (another keeper filled it). */
 function goneContext(): BlendContext {
@@ -74,28 +95,10 @@ describe('a lost race carries the ErrAlreadyFilled type, not only its words', ()
 
   it('atomic fill: the executor transaction fails and the auction is gone', async () => {
     const op = Keypair.random()
-    const exec = atomicExecutor({
-      executor: {
-        contractId: randomContract(),
-        liquidate: async () => {
-          throw new Error('HostError: Error(Contract, #1200)')
-        },
-      },
-      lanes: new SubmissionLanes(op),
-      pool: randomContract(),
-      usdc: async () => usdc,
-      router: randomContract(),
-      slippageBps: 100,
-      reader: new FakeLedger() as unknown as PoolReader,
+    const exec = atomicWith(op, async () => {
+      throw new Error('HostError: Error(Contract, #1200)')
     })
-    const fc: FireContext = {
-      vault: { draw: async () => {}, returnProceeds: async () => 0n },
-      step: async () => {},
-      waitUntilSendable: async () => {},
-      responseTimeMs: async () => 0,
-    }
-    const order = { drew: 100n, requests: [], lotAssets: [] }
-    const result = await exec.liquidateAtomic({ chain, keypair: op, plan: { ...plan, path: 'atomic' }, auction, fill, order, reserves: new Map(), prices: new Map(), fc, fee: {} })
+    const result = await exec.liquidateAtomic({ chain, keypair: op, plan: { ...plan, path: 'atomic' }, auction, fill, order, reserves: new Map(), prices: new Map(), fc: quietFire, fee: {} })
     expect(result).toMatchObject({ success: false, lost: true, drew: 0n })
     expect(result.error).toBeInstanceOf(ErrAlreadyFilled)
   })
@@ -105,30 +108,12 @@ describe('an atomic fill bounded to its planned ledger', () => {
   it('is sent with the planned ledger as its last; a miss is no failed transaction and no lost race', async () => {
     const op = Keypair.random()
     const seen: Array<SubmitOptions | undefined> = []
-    const exec = atomicExecutor({
-      executor: {
-        contractId: randomContract(),
-        liquidate: async (_l, _lane, options) => {
-          seen.push(options)
-          throw new LedgerMissedError(options?.lastLedger ?? -1)
-        },
-      },
-      lanes: new SubmissionLanes(op),
-      pool: randomContract(),
-      usdc: async () => usdc,
-      router: randomContract(),
-      slippageBps: 100,
-      // The auction is still there: had it been looked up, nothing would say the race was lost.
-      reader: new FakeLedger() as unknown as PoolReader,
+    // The auction is still there (the reader's): had it been looked up, nothing would say the race was lost.
+    const exec = atomicWith(op, async (_l, _lane, options) => {
+      seen.push(options)
+      throw new LedgerMissedError(options?.lastLedger ?? -1)
     })
-    const fc: FireContext = {
-      vault: { draw: async () => {}, returnProceeds: async () => 0n },
-      step: async () => {},
-      waitUntilSendable: async () => {},
-      responseTimeMs: async () => 0,
-    }
-    const order = { drew: 100n, requests: [], lotAssets: [] }
-    const result = await exec.liquidateAtomic({ chain, keypair: op, plan: { ...plan, path: 'atomic' }, auction, fill, order, reserves: new Map(), prices: new Map(), fc, fee: { inclusionFee: 500 } })
+    const result = await exec.liquidateAtomic({ chain, keypair: op, plan: { ...plan, path: 'atomic' }, auction, fill, order, reserves: new Map(), prices: new Map(), fc: quietFire, fee: { inclusionFee: 500 } })
     expect(seen).toEqual([{ inclusionFee: 500, lastLedger: 240 }])
     expect(result).toMatchObject({ success: false, drew: 0n, note: 'atomic fill of 100 % missed ledger 240; planned again' })
     expect(result.lost).toBeFalsy()
