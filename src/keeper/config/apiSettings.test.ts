@@ -1,21 +1,11 @@
 import { Keypair } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, parseConfig } from './config.js'
+import { C1, C2, configProblems, minimalEnv } from '../../../test/keeper/configEnv.js'
+import { parseConfig } from './config.js'
 import { safetySwitchesOff } from './safety.js'
 
-const C1 = 'CA3D5KRYM6CB7OWQ6TWYRR3Z4T7GNZLKERYNZGGA5SOAOPIFY6YQGAXE'
-const C2 = 'CBIELTK6YBZJU5UP2WWQEUCYKLPU6AUNZ2BQ4WWFEIE3USCIHMXQDAMA'
-const base = { KEEPER_SECRET: Keypair.random().secret(), REGISTRY_CONTRACT: C1, VAULT_CONTRACT: C2 }
-
-function problems(env: Record<string, string | undefined>): string[] {
-  try {
-    parseConfig(env)
-  } catch (e) {
-    expect(e).toBeInstanceOf(ConfigError)
-    return (e as ConfigError).problems
-  }
-  throw new Error('expected a ConfigError')
-}
+const base = minimalEnv(Keypair.random())
+const problems = configProblems
 
 describe('API and secret settings', () => {
   it('default to safe values', () => {

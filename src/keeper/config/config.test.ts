@@ -3,24 +3,14 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, TESTNET_DEFAULTS, parseConfig } from './config.js'
+import { TESTNET_DEFAULTS, parseConfig } from './config.js'
 import { applyDeploymentsFile } from './deployments.js'
 import { loadEnvironment, parseDotEnv, resolveSecretFiles } from './dotenv.js'
+import { C1, C2, configProblems, minimalEnv } from '../../../test/keeper/configEnv.js'
 
-const C1 = 'CA3D5KRYM6CB7OWQ6TWYRR3Z4T7GNZLKERYNZGGA5SOAOPIFY6YQGAXE'
-const C2 = 'CBIELTK6YBZJU5UP2WWQEUCYKLPU6AUNZ2BQ4WWFEIE3USCIHMXQDAMA'
 const kp = Keypair.random()
-const base = { KEEPER_SECRET: kp.secret(), REGISTRY_CONTRACT: C1, VAULT_CONTRACT: C2 }
-
-function problems(env: Record<string, string | undefined>): string[] {
-  try {
-    parseConfig(env)
-  } catch (e) {
-    expect(e).toBeInstanceOf(ConfigError)
-    return (e as ConfigError).problems
-  }
-  throw new Error('expected a ConfigError')
-}
+const base = minimalEnv(kp)
+const problems = configProblems
 
 describe('parseConfig', () => {
   it('applies the documented defaults', () => {
