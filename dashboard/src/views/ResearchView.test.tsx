@@ -23,7 +23,7 @@ describe('ResearchView', () => {
     choose(JSON.stringify(reportFixture()), 'report.json')
     const charts = await screen.findAllByTestId('research-chart')
     expect(charts).toHaveLength(8)
-    expect(screen.getByText('LP APY').nextElementSibling?.textContent).toBe('0.12% cumulative')
+    expect(screen.getByText('LP APY as the dashboard shows it').nextElementSibling?.textContent).toBe('0.12% cumulative (under 7 days the dashboard shows the cumulative return)')
     expect(screen.queryByTestId('research-error')).toBeNull()
   })
 
