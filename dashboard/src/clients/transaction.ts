@@ -1,24 +1,28 @@
 /**
  * One transaction as the RPC node's getTransaction tells it, decoded for people: status, ledger,
  * close time, fee charged, source account, each operation (a contract call: contract, function,
- * arguments) and the contract events it emitted. Nodes keep only recent transactions; an older
- * one is `found: false` with the ledgers the node does keep.
+ * arguments) and the contract events it emitted, their amounts with their 7 decimals and units
+ * (clients/scValText.ts). Nodes keep only recent transactions; an older one is `found: false`
+ * with the ledgers the node does keep.
  */
-import { Address, FeeBumpTransaction, StrKey, TransactionBuilder, scValToNative, type rpc, type xdr } from '@stellar/stellar-sdk'
+import { Address, FeeBumpTransaction, StrKey, TransactionBuilder, type rpc, type xdr } from '@stellar/stellar-sdk'
+import { txValue, unitFor, valueText, type KnownContracts, type TxValue } from './scValText.js'
+
+export { valueText, type KnownContracts, type TxValue }
 
 export interface TxOperation {
   /** The operation type, e.g. `invokeHostFunction`, `changeTrust`. */
   type: string
-  /** For a contract call: the contract (C…), the function and its arguments as text. */
+  /** For a contract call: the contract (C…), the function and its arguments. */
   contract?: string
   fn?: string
-  args?: string[]
+  args?: TxValue[]
 }
 
 export interface TxEvent {
   contract: string
   topics: string[]
-  data: string
+  data: TxValue
 }
 
 export type TxSummary =
@@ -37,40 +41,35 @@ export type TxSummary =
       events: TxEvent[]
     }
 
-const hex = (bytes: ArrayLike<number>): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
-
-/** A decoded ScVal as short text: bigints as integers, bytes as hex, maps and lists as JSON. */
-export function valueText(v: xdr.ScVal): string {
-  const native: unknown = scValToNative(v)
-  if (typeof native === 'string') return native
-  if (typeof native === 'bigint') return native.toString()
-  return JSON.stringify(native, (_k, x: unknown) => {
-    if (typeof x === 'bigint') return x.toString()
-    if (x instanceof Uint8Array) return hex(x)
-    if (typeof x === 'object' && x !== null && (x as { type?: unknown }).type === 'Buffer') return hex((x as { data: number[] }).data)
-    return x
-  })
+/**
+ * The node's `createdAt` as unix seconds: the SDK types it as a number, but nodes send the JSON
+ * string of one ("1700000000"); an ISO time is read too. 0 when it is none of these.
+ */
+export function unixSeconds(createdAt: unknown): number {
+  if (typeof createdAt === 'number') return Number.isFinite(createdAt) ? createdAt : 0
+  if (typeof createdAt === 'bigint') return Number(createdAt)
+  if (typeof createdAt !== 'string' || createdAt.trim() === '') return 0
+  const n = Number(createdAt)
+  if (Number.isFinite(n)) return n
+  const ms = Date.parse(createdAt)
+  return Number.isFinite(ms) ? Math.floor(ms / 1000) : 0
 }
 
-function operationOf(op: { type: string; func?: xdr.HostFunction }): TxOperation {
+function operationOf(op: { type: string; func?: xdr.HostFunction }, known: KnownContracts): TxOperation {
   if (op.type !== 'invokeHostFunction' || op.func === undefined || op.func.type !== 'hostFunctionTypeInvokeContract') return { type: op.type }
   const call = op.func.invokeContract
-  return {
-    type: op.type,
-    contract: Address.fromScAddress(call.contractAddress).toString(),
-    fn: call.functionName.toString(),
-    args: call.args.map(valueText),
-  }
+  const contract = Address.fromScAddress(call.contractAddress).toString()
+  const fn = call.functionName.toString()
+  const unit = unitFor(contract, known, { fn })
+  return { type: op.type, contract, fn, args: call.args.map((a) => txValue(a, unit)) }
 }
 
-function eventOf(ev: xdr.ContractEvent): TxEvent {
+function eventOf(ev: xdr.ContractEvent, known: KnownContracts): TxEvent {
   const id = ev.contractId
   const body = ev.body.v0
-  return {
-    contract: id === null ? '—' : StrKey.encodeContract(id.toBytes()),
-    topics: body.topics.map(valueText),
-    data: valueText(body.data),
-  }
+  const contract = id === null ? '—' : StrKey.encodeContract(id.toBytes())
+  const topics = body.topics.map(valueText)
+  return { contract, topics, data: txValue(body.data, unitFor(contract, known, { topics })) }
 }
 
 /** The contract events of a found transaction: the node's `events` field, else its meta (older nodes). */
@@ -87,8 +86,8 @@ function eventsOf(res: rpc.Api.GetSuccessfulTransactionResponse | rpc.Api.GetFai
   }
 }
 
-/** Decodes a getTransaction answer (see the file comment). */
-export function summarize(res: rpc.Api.GetTransactionResponse, networkPassphrase: string): TxSummary {
+/** Decodes a getTransaction answer (see the file comment); `known` names the units of the dashboard's contracts. */
+export function summarize(res: rpc.Api.GetTransactionResponse, networkPassphrase: string, known: KnownContracts = {}): TxSummary {
   if (res.status !== 'SUCCESS' && res.status !== 'FAILED') return { found: false, oldestLedger: res.oldestLedger, latestLedger: res.latestLedger }
   const tx = TransactionBuilder.fromXDR(res.envelopeXdr, networkPassphrase)
   const inner = tx instanceof FeeBumpTransaction ? tx.innerTransaction : tx
@@ -96,16 +95,21 @@ export function summarize(res: rpc.Api.GetTransactionResponse, networkPassphrase
     found: true,
     status: res.status,
     ledger: res.ledger,
-    closeTime: res.createdAt,
+    closeTime: unixSeconds(res.createdAt),
     feeCharged: res.resultXdr.feeCharged,
     source: inner.source,
     feeBump: tx instanceof FeeBumpTransaction,
-    operations: inner.operations.map((op) => operationOf(op as { type: string; func?: xdr.HostFunction })),
-    events: eventsOf(res).map(eventOf),
+    operations: inner.operations.map((op) => operationOf(op as { type: string; func?: xdr.HostFunction }, known)),
+    events: eventsOf(res).map((e) => eventOf(e, known)),
   }
 }
 
 /** Asks the node for transaction `hash` and decodes the answer. */
-export async function readTransaction(server: Pick<rpc.Server, 'getTransaction'>, networkPassphrase: string, hash: string): Promise<TxSummary> {
-  return summarize(await server.getTransaction(hash), networkPassphrase)
+export async function readTransaction(
+  server: Pick<rpc.Server, 'getTransaction'>,
+  networkPassphrase: string,
+  hash: string,
+  known: KnownContracts = {},
+): Promise<TxSummary> {
+  return summarize(await server.getTransaction(hash), networkPassphrase, known)
 }

@@ -1,10 +1,11 @@
 /**
  * One transaction, `#/tx/HASH`: what the configured RPC node's getTransaction says about it
  * (status, ledger, close time, fee charged, source, the contract call, the events it emitted).
- * The history and the write status link here on networks without a public explorer (the sandbox).
+ * Amounts read with their 7 decimals and units; each value's raw form is its title. The history
+ * and the write status link here on networks without a public explorer (the sandbox).
  */
 import { For, Match, Show, Switch, createResource } from 'solid-js'
-import { readTransaction, type TxSummary } from '../clients/transaction.js'
+import { readTransaction, type TxSummary, type TxValue } from '../clients/transaction.js'
 import { useConfig } from '../stores/config.js'
 import { settle } from '../stores/position.js'
 import { formatAmount } from '../logic/amounts.js'
@@ -20,7 +21,7 @@ export function TxView(props: { hash: string }) {
       const r = reads()
       return r === undefined || !isTxHash(props.hash) ? undefined : { reads: r, hash: props.hash.toLowerCase() }
     },
-    ({ reads, hash }) => settle(readTransaction(reads.chain.server, reads.chain.networkPassphrase, hash)),
+    ({ reads, hash }) => settle(readTransaction(reads.chain.server, reads.chain.networkPassphrase, hash, reads.contracts ?? {})),
   )
   const found = () => {
     const d = tx.latest?.data
@@ -71,7 +72,7 @@ export function TxView(props: { hash: string }) {
                 </div>
                 <div>
                   <dt>Closed</dt>
-                  <dd>{formatLedgerDateTime(t().closeTime)}</dd>
+                  <dd data-testid="tx-closed">{formatLedgerDateTime(t().closeTime)}</dd>
                 </div>
                 <div>
                   <dt>Fee charged</dt>
@@ -90,7 +91,16 @@ export function TxView(props: { hash: string }) {
                       <Show when={op.fn} fallback={op.type}>
                         {(fn) => (
                           <>
-                            {fn()}({op.args?.join(', ')}) on contract <code>{op.contract}</code>
+                            {fn()}(
+                            <For each={op.args ?? []}>
+                              {(a, i) => (
+                                <>
+                                  {i() > 0 ? ', ' : ''}
+                                  <Value value={a} />
+                                </>
+                              )}
+                            </For>
+                            ) on contract <code>{op.contract}</code>
                           </>
                         )}
                       </Show>
@@ -118,7 +128,9 @@ export function TxView(props: { hash: string }) {
                           </td>
                           <td>{ev.topics.join(', ')}</td>
                           <td>
-                            <code>{ev.data}</code>
+                            <code>
+                              <Value value={ev.data} />
+                            </code>
                           </td>
                         </tr>
                       )}
@@ -132,5 +144,14 @@ export function TxView(props: { hash: string }) {
         </Match>
       </Switch>
     </section>
+  )
+}
+
+/** A value for people, its raw form (base units) in its title when they differ. */
+function Value(props: { value: TxValue }) {
+  return (
+    <span class="tx-value" data-raw={props.value.raw} title={props.value.raw === props.value.text ? undefined : `raw: ${props.value.raw}`}>
+      {props.value.text}
+    </span>
   )
 }
