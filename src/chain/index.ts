@@ -58,3 +58,4 @@ export {
 } from './ledgerTime.js'
 export { cursorLedger, eventId, eventPages, LEDGER_SCAN_LIMIT, scanEndCursor, type EventPage, type EventPagingOptions, type EventsAnswer, type EventsRequest } from './events.js'
 export { redactText, redactUrl, urlSecrets } from './redact.js'
+export { DryRunRefusal, envelopeCall, refusesSends, refusingSends } from './dryRun.js'

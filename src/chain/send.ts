@@ -1,10 +1,11 @@
 /**
  * The back half of the submission pipeline: simulate for submission, send a signed envelope and
  * follow it to its outcome. Shared by `submit` (keys held here) and `sendSigned` (a wallet signs).
- * Browser-safe: only `@stellar/stellar-sdk`, ./errors.js and ./fees.js.
+ * Browser-safe: only `@stellar/stellar-sdk`, ./errors.js, ./fees.js and ./dryRun.js.
  */
 import { rpc, xdr, type Keypair, type Transaction } from '@stellar/stellar-sdk'
 import type { Chain } from './connection.js'
+import { DryRunRefusal } from './dryRun.js'
 import { inclusionFeeOf, signedFeeBump, type FeeBumpPolicy, type FeeBumpRecord, type QueuedTransaction } from './fees.js'
 import {
   ChainError,
@@ -180,7 +181,9 @@ async function sendWithRetry(
     let sent: rpc.Api.SendTransactionResponse
     try {
       sent = await chain.server.sendTransaction(tx)
-    } catch {
+    } catch (err) {
+      // A dry run's client refused it before any request: nothing to follow.
+      if (err instanceof DryRunRefusal) throw err
       // No answer (connection reset, timeout): the envelope may have reached the network, so
       // the only safe next step is to follow it by hash, never to send a new one.
       return { kind: 'sent', latestLedger: undefined }
@@ -270,7 +273,8 @@ async function bumpOnce(
         res.status === 'PENDING' || res.status === 'DUPLICATE'
           ? { hash: bumpHash, inclusionFee: bid, outcome: 'accepted' }
           : { hash: bumpHash, inclusionFee: bid, outcome: 'refused', reason: res.status === 'ERROR' ? (res.errorResult?.result.type ?? 'ERROR') : res.status }
-    } catch {
+    } catch (err) {
+      if (err instanceof DryRunRefusal) throw err
       // No answer: it may have reached the network; follow it like the original.
       record = { hash: bumpHash, inclusionFee: bid, outcome: 'unanswered' }
     }
