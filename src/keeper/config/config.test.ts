@@ -88,9 +88,9 @@ describe('parseConfig', () => {
     expect(parseConfig(base)).toMatchObject({ profitBasis: 'oracle', cometPools: [] })
     const pool = 'CA3D5KRYM6CB7OWQ6TWYRR3Z4T7GNZLKERYNZGGA5SOAOPIFY6YQGAXE'
     expect(parseConfig({ ...base, PROFIT_BASIS: 'executable', COMET_POOLS: `${pool}, ${pool}` })).toMatchObject({ profitBasis: 'executable', cometPools: [pool] })
-    expect(problems({ ...base, PROFIT_BASIS: 'dex' })).toEqual(['PROFIT_BASIS must be oracle or executable'])
+    expect(problems({ ...base, PROFIT_BASIS: 'dex' })).toEqual(['PROFIT_BASIS must be oracle or executable, got "dex"'])
     expect(problems({ ...base, COMET_POOLS: 'GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H' })).toEqual([
-      'COMET_POOLS entry is not a contract address (C..., 56 characters): "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"',
+      'COMET_POOLS entries must be contract addresses (C..., 56 characters), got "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"',
     ])
   })
 
@@ -111,7 +111,7 @@ describe('parseConfig', () => {
       'RPC_INSTRUCTION_LEEWAY must be an integer in [0, 100000000], got "-5"',
     ])
     expect(problems({ ...base, LOG_LEVEL: 'loud' })).toEqual([
-      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
     ])
   })
 
@@ -119,12 +119,12 @@ describe('parseConfig', () => {
     const secretProblems = problems({ ...base, KEEPER_SECRET: 'SNOTASECRET' })
     expect(secretProblems).toEqual(['KEEPER_SECRET must be a Stellar secret seed (S..., 56 characters)'])
     expect(problems({ ...base, VAULT_CONTRACT: kp.publicKey() })).toEqual([
-      'VAULT_CONTRACT must be a contract address (C..., 56 characters)',
+      `VAULT_CONTRACT must be a contract address (C..., 56 characters), got "${kp.publicKey()}"`,
     ])
-    expect(problems({ ...base, LENDING_POOL: 'pool' })).toEqual(['LENDING_POOL must be a contract address (C..., 56 characters)'])
+    expect(problems({ ...base, LENDING_POOL: 'pool' })).toEqual(['LENDING_POOL must be a contract address (C..., 56 characters), got "pool"'])
     expect(problems({ ...base, CONTRACT_RPC: 'ftp://x' })).toEqual(['CONTRACT_RPC must be an http(s) URL, got "ftp://x"'])
     expect(problems({ ...base, KNOWN_DEPOSITORS: `${kp.publicKey()},nobody` })).toEqual([
-      'KNOWN_DEPOSITORS entry is not a Stellar address (G... or C...): "nobody"',
+      'KNOWN_DEPOSITORS entries must be Stellar addresses (G... or C...), got "nobody"',
     ])
     // Several problems are all reported.
     expect(problems({ ...base, POLL_INTERVAL: '1', MIN_PROFIT: '0' })).toHaveLength(2)
@@ -208,7 +208,7 @@ describe('borrower discovery variables', () => {
     expect(c.watchAddresses).toEqual([g, C1])
     expect(c.borrowerHintsFile).toBe('/var/lib/keeper/borrowers.txt')
     expect(c.historyApiUrl).toBe('https://archive.example.org/rpc')
-    expect(problems({ ...base, WATCH_ADDRESSES: 'GNOPE' })).toEqual(['WATCH_ADDRESSES entry is not a Stellar address (G... or C...): "GNOPE"'])
+    expect(problems({ ...base, WATCH_ADDRESSES: 'GNOPE' })).toEqual(['WATCH_ADDRESSES entries must be Stellar addresses (G... or C...), got "GNOPE"'])
     expect(problems({ ...base, HISTORY_API_URL: 'ftp://x' })).toEqual(['HISTORY_API_URL must be an http(s) URL of a Stellar RPC, got "ftp://x"'])
   })
 })

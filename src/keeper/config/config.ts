@@ -4,7 +4,7 @@ import type { FeeStrategy } from '../../core/index.js'
 import { redactText } from '../../chain/redact.js'
 import { apiFields, apiSettings, type ApiSettings } from './api.js'
 import { feeFields, feeProblem, feeSettings } from './fees.js'
-import { numberIn, optional } from './fields.js'
+import { numberIn, oneOf, optional } from './fields.js'
 
 /**
  * The public testnet. CONTRACT_RPC and NETWORK_PASSPHRASE default to it; USDC_CONTRACT has no
@@ -129,9 +129,9 @@ export class ConfigError extends Error {
 }
 
 
-const contractId = (key: string) =>
+const contractId = (key: string, orEmpty = '') =>
   optional.refine((v) => v === undefined || StrKey.isValidContract(v), {
-    message: `${key} must be a contract address (C..., 56 characters)`,
+    error: (issue) => `${key} must be a contract address (C..., 56 characters)${orEmpty}, got "${String(issue.input)}"`,
   })
 
 const url = (key: string, dflt: string) =>
@@ -153,7 +153,7 @@ const addressList = (key: string) =>
     const list = (v ?? '').split(/[\s,]+/).filter((s) => s !== '')
     for (const a of list) {
       if (!StrKey.isValidEd25519PublicKey(a) && !StrKey.isValidContract(a)) {
-        ctx.addIssue({ code: 'custom', message: `${key} entry is not a Stellar address (G... or C...): "${a}"` })
+        ctx.addIssue({ code: 'custom', message: `${key} entries must be Stellar addresses (G... or C...), got "${a}"` })
         return z.NEVER
       }
     }
@@ -165,7 +165,7 @@ const contractList = (key: string) =>
     const list = (v ?? '').split(/[\s,]+/).filter((s) => s !== '')
     for (const a of list) {
       if (!StrKey.isValidContract(a)) {
-        ctx.addIssue({ code: 'custom', message: `${key} entry is not a contract address (C..., 56 characters): "${a}"` })
+        ctx.addIssue({ code: 'custom', message: `${key} entries must be contract addresses (C..., 56 characters), got "${a}"` })
         return z.NEVER
       }
     }
@@ -189,7 +189,7 @@ const schema = z.object({
   REGISTRY_CONTRACT: contractId('REGISTRY_CONTRACT'),
   VAULT_CONTRACT: contractId('VAULT_CONTRACT'),
   KEEPER_NAME: optional.transform((v) => v ?? 'service-keeper-1').refine((v) => v.length <= 64, {
-    message: 'KEEPER_NAME must be at most 64 characters',
+    error: (issue) => `KEEPER_NAME must be at most 64 characters, got "${String(issue.input)}" (${String(issue.input).length})`,
   }),
   KEEPER_BOND: optional.transform((v, ctx) => {
     if (v === undefined) return 0n
@@ -203,9 +203,7 @@ const schema = z.object({
   LENDING_POOL: contractId('LENDING_POOL'),
   EXECUTOR_CONTRACT: contractId('EXECUTOR_CONTRACT'),
   // USDC_CONTRACT: unset or empty → none (stale-draw recovery disabled).
-  USDC_CONTRACT: optional.refine((v) => v === undefined || StrKey.isValidContract(v), {
-    message: 'USDC_CONTRACT must be a contract address (C..., 56 characters) or empty',
-  }),
+  USDC_CONTRACT: contractId('USDC_CONTRACT', ' or empty'),
   CONTRACT_RPC: url('CONTRACT_RPC', TESTNET_DEFAULTS.CONTRACT_RPC),
   HISTORY_API_URL: optional.transform((v, ctx) => {
     if (v === undefined) return undefined
@@ -232,9 +230,7 @@ const schema = z.object({
   PRIMARY_DEX_ROUTER: contractId('PRIMARY_DEX_ROUTER'),
   FALLBACK_DEX_ROUTER: contractId('FALLBACK_DEX_ROUTER'),
   SLIPPAGE_BPS: numberIn('SLIPPAGE_BPS', 0, 10_000, 100, true),
-  PROFIT_BASIS: optional
-    .transform((v) => v ?? 'oracle')
-    .refine((v) => v === 'oracle' || v === 'executable', { message: 'PROFIT_BASIS must be oracle or executable' }),
+  PROFIT_BASIS: oneOf('PROFIT_BASIS', ['oracle', 'executable'], 'oracle', 'oracle or executable'),
   COMET_POOLS: contractList('COMET_POOLS'),
   REBALANCE_VAULT: contractId('REBALANCE_VAULT'),
   REBALANCE_DRIFT_BPS: numberIn('REBALANCE_DRIFT_BPS', 0, 10_000, 500, true),
@@ -243,20 +239,14 @@ const schema = z.object({
   CHANNEL_ACCOUNTS: numberIn('CHANNEL_ACCOUNTS', 0, 16, 4, true),
   LEDGER_POLL_MS: numberIn('LEDGER_POLL_MS', 50, 10_000, 250, true),
   ...feeFields,
-  FAULT_CRASH_AT: optional.refine((v) => v === undefined || ['drawn', 'filled', 'swapped'].includes(v), {
-    message: 'FAULT_CRASH_AT must be one of drawn, filled, swapped (or unset)',
-  }),
+  FAULT_CRASH_AT: oneOf('FAULT_CRASH_AT', ['drawn', 'filled', 'swapped'], undefined, 'one of drawn, filled, swapped (or unset)'),
   STRICT_SECRETS: optional.transform((v, ctx) => {
     if (v === undefined || /^(false|0|no)$/i.test(v)) return false
     if (/^(true|1|yes)$/i.test(v)) return true
     ctx.addIssue({ code: 'custom', message: `STRICT_SECRETS must be true or false, got "${v}"` })
     return z.NEVER
   }),
-  LOG_LEVEL: optional
-    .transform((v) => v ?? 'info')
-    .refine((v) => ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v), {
-      message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
-    }),
+  LOG_LEVEL: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
 })
 
 /** Every variable the configuration reads, in the order of the schema, then those read before it. */

@@ -24,3 +24,15 @@ export const numberIn = (key: string, lo: number, hi: number, dflt: number, inte
     }
     return n
   })
+
+/**
+ * One of `values`, `dflt` when unset (undefined: stays unset). A bad value is reported as
+ * `KEY must be one of a, b, c, got "v"`, or with `words` in place of `one of a, b, c`.
+ */
+export const oneOf = <T extends string, D extends T | undefined>(key: string, values: readonly T[], dflt: D, words?: string) =>
+  optional.transform((v, ctx): T | D => {
+    if (v === undefined) return dflt
+    if ((values as readonly string[]).includes(v)) return v as T
+    ctx.addIssue({ code: 'custom', message: `${key} must be ${words ?? `one of ${values.join(', ')}`}, got "${v}"` })
+    return z.NEVER
+  })
