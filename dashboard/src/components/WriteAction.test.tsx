@@ -42,16 +42,20 @@ describe('WriteAction', () => {
 
   it('simulates, shows fee and effect, sends only after Confirm, reports the ledger', async () => {
     const hash = 'ab'.repeat(32)
-    const send = vi.fn(async () => ({ hash, ledger: 321, returnValue: undefined, fee: 1n, resourceFee: 0n, attempts: 1 }))
+    const send = vi.fn(async () => ({ hash, ledger: 321, returnValue: undefined, fee: 123_456n, resourceFee: 0n, feeCharged: 78_703n, attempts: 1 }))
     const before = writes()
     const onDone = setup({ source: 'G', prepare: async () => prepared(i128(999_999_000n)), send })
     click(screen.getByTestId('deposit-submit'))
     const confirm = await screen.findByTestId('write-confirm')
-    expect(screen.getByTestId('write-fee').textContent).toBe('0.0123456 XLM')
+    // the quote is the fee's ceiling, and says so
+    expect(screen.getByTestId('write-fee').textContent).toBe('up to 0.0123456 XLM')
+    expect(screen.getByText('Network fee (maximum)')).toBeTruthy()
+    expect(screen.getByTestId('write-fee-note').textContent).toMatch(/^The most this transaction can cost/)
     expect(screen.getByTestId('write-effect').textContent).toBe('mints 99.9999000 shares')
     expect(send).not.toHaveBeenCalled()
     click(confirm)
     await waitFor(() => expect(screen.getByTestId('write-status').textContent).toBe(`Included in ledger 321 · transaction ${hash.slice(0, 6)}…${hash.slice(-6)}`))
+    expect(screen.getByTestId('write-fee-charged').textContent).toBe('Fee charged: 0.0078703 XLM')
     const link = screen.getByTestId('write-hash')
     // No configuration here: the dashboard's own transaction page.
     expect(link.getAttribute('href')).toBe(`#/tx/${hash}`)

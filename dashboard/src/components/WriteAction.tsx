@@ -1,8 +1,8 @@
 /**
  * The one write flow of the dashboard, as a form: its fields (children) and a submit button;
- * submitting simulates the write and shows the fee and the expected effect; Confirm has the
- * wallet sign and sends it; the status says in which ledger it was included and links the
- * transaction (the network's explorer, or the dashboard's own page). Errors are shown in words in
+ * submitting simulates the write and shows the most it can cost and the expected effect; Confirm
+ * has the wallet sign and sends it; the status says in which ledger it was included, links the
+ * transaction (the network's explorer, or the dashboard's own page) and gives the fee charged. Errors are shown in words in
  * an alert. While the write is sent and after it ends, focus rests on the status or the error (the
  * buttons it was on are gone). The steps themselves are logic/writeFlow.ts.
  */
@@ -10,7 +10,7 @@ import { Show, createEffect, createSignal, on, useContext, type JSX } from 'soli
 import type { xdr } from '@stellar/stellar-sdk'
 import { ConfigContext } from '../stores/config.js'
 import { activeWrite, notifyWrite, startWrite, wallet } from '../stores/wallet.js'
-import { confirmStep, prepareStep, statusText, walletWriteDeps, type SubmitResult, type WriteDeps, type WritePhase } from '../logic/writeFlow.js'
+import { FEE_CEILING_NOTE, confirmStep, prepareStep, statusText, walletWriteDeps, type SubmitResult, type WriteDeps, type WritePhase } from '../logic/writeFlow.js'
 import { TxHashLink } from './TxHashLink.js'
 
 export interface WriteActionProps {
@@ -107,6 +107,10 @@ export function WriteAction(props: WriteActionProps) {
     const p = phase()
     return active() && p.kind === 'done' && p.hash !== '' ? p.hash : undefined
   }
+  const feeCharged = () => {
+    const p = phase()
+    return active() && p.kind === 'done' ? p.feeCharged : undefined
+  }
   const error = () => {
     const p = phase()
     return active() && p.kind === 'error' ? p.message : undefined
@@ -124,8 +128,13 @@ export function WriteAction(props: WriteActionProps) {
       <Show when={quote()}>
         {(q) => (
           <dl class="write-quote">
-            <dt>Network fee</dt>
-            <dd data-testid="write-fee">{q().fee}</dd>
+            <dt>Network fee (maximum)</dt>
+            <dd>
+              <span data-testid="write-fee">{q().fee}</span>
+              <span class="unit" data-testid="write-fee-note">
+                {FEE_CEILING_NOTE}
+              </span>
+            </dd>
             <dt>Expected effect</dt>
             <dd data-testid="write-effect">{q().effect}</dd>
           </dl>
@@ -154,6 +163,13 @@ export function WriteAction(props: WriteActionProps) {
                   </>
                 )}
               </Show>
+            </p>
+          )}
+        </Show>
+        <Show when={feeCharged()}>
+          {(fee) => (
+            <p class="note" data-testid="write-fee-charged">
+              Fee charged: {fee()}
             </p>
           )}
         </Show>

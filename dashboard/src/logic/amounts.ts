@@ -10,27 +10,33 @@ export const DECIMALS = 7
 /** An amount typed by a person: the exact value, or why it cannot be one in words. */
 export type ParsedAmount = { ok: true; value: bigint } | { ok: false; error: string }
 
-/** Digits with optional thousands separators ("1,234") and an optional fraction ("0.5", ".5", "5."). */
-const AMOUNT = /^(\d{1,3}(?:,\d{3})+|\d*)(?:\.(\d*))?$/
+/** What an amount field takes, in words: shown under the field and in every refusal of its format. */
+export const AMOUNT_HINT = 'Digits and at most one “.” for the decimals (up to 7), no “,” or spaces: 1000 or 0.5.'
+
+/** Digits with an optional fraction ("0.5", ".5", "5."). */
+const AMOUNT = /^(\d*)(?:\.(\d*))?$/
 
 /**
- * Parses a positive amount typed by a person into its 7-decimal integer, exactly.
+ * Parses a positive amount typed by a person into its 7-decimal integer, exactly. Only digits and
+ * one "." (AMOUNT_HINT): a "," is refused in words, never guessed at, since "1,000" is a thousand
+ * in one notation and one in another.
  *
  * @example
  * parseAmount('100')   // { ok: true, value: 1_000_000_000n }
  * parseAmount('0.5')   // { ok: true, value: 5_000_000n }
- * parseAmount('1,234.5678901') // { ok: true, value: 12_345_678_901n }
+ * parseAmount('1,000') // { ok: false, error: 'Type the amount without “,”: 1000 for a thousand, 1.5 for one and a half. …' }
  * parseAmount('1e3')   // { ok: false, error: 'Enter a number such as 100 or 0.5 …' }
  */
 export function parseAmount(text: string, decimals = DECIMALS): ParsedAmount {
   const t = text.trim()
   if (t === '') return { ok: false, error: 'Enter an amount.' }
   if (t.startsWith('-')) return { ok: false, error: 'The amount must be greater than zero.' }
+  if (t.includes(',')) return { ok: false, error: `Type the amount without “,”: 1000 for a thousand, 1.5 for one and a half (not “${t}”).` }
   const m = AMOUNT.exec(t)
   if (m === null || (m[1] === '' && (m[2] ?? '') === '')) {
     return { ok: false, error: `Enter a number such as 100 or 0.5 (digits and at most one “.”), not “${t}”.` }
   }
-  const whole = (m[1] ?? '').replaceAll(',', '')
+  const whole = m[1] ?? ''
   const fraction = m[2] ?? ''
   if (fraction.length > decimals) return { ok: false, error: `At most ${decimals} decimal places (the token has ${decimals}).` }
   const value = BigInt(whole === '' ? '0' : whole) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0')

@@ -4,7 +4,7 @@ import { ContractError, SimulationError } from '../../../src/chain/errors.js'
 import { i128 } from '../../../src/chain/scval.js'
 import { InvalidAmountError } from '../../../src/core/index.js'
 import { AmountInputError } from './amounts.js'
-import { confirmStep, errorInWords, feeInXlm, prepareStep, returnedI128, statusText, type PreparedWrite, type WriteDeps } from './writeFlow.js'
+import { confirmStep, errorInWords, feeCeiling, feeInXlm, prepareStep, returnedI128, statusText, type PreparedWrite, type WriteDeps } from './writeFlow.js'
 
 const prepared = (ret?: xdr.ScVal): PreparedWrite => ({ tx: {} as PreparedWrite['tx'], fee: 1_234_567n, resourceFee: 1_234_467n, returnValue: ret, simulatedAt: 7 })
 const op = {} as xdr.Operation
@@ -37,7 +37,8 @@ describe('write steps', () => {
     const phase = await prepareStep(deps(), () => op, (ret) => `mints ${returnedI128(ret)} units`)
     expect(phase.kind).toBe('ready')
     if (phase.kind !== 'ready') return
-    expect(phase.fee).toBe('0.1234567 XLM')
+    // a ceiling, said as one: the network charges what the transaction uses
+    expect(phase.fee).toBe('up to 0.1234567 XLM')
     expect(phase.effect).toBe('mints 999999000 units')
   })
 
@@ -52,12 +53,15 @@ describe('write steps', () => {
     const ok = await confirmStep(deps(), prepared())
     expect(ok.phase).toEqual({ kind: 'done', ledger: 42, hash: 'ab' })
     expect(statusText(ok.phase)).toBe('Included in ledger 42')
+    const charged = await confirmStep(deps({ send: async () => ({ hash: 'ab', ledger: 42, returnValue: undefined, fee: 1_234_567n, resourceFee: 0n, feeCharged: 787_030n, attempts: 1 }) }), prepared())
+    expect(charged.phase).toEqual({ kind: 'done', ledger: 42, hash: 'ab', feeCharged: '0.0787030 XLM' })
     const failed = await confirmStep(deps({ send: () => Promise.reject(new ContractError(108)) }), prepared())
     expect(failed.phase).toEqual({ kind: 'error', message: 'The withdrawal cooldown after your last deposit has not passed yet. (CooldownActive, #108)' })
   })
 
   it('formats fees and return values', () => {
     expect(feeInXlm(100n)).toBe('0.0000100 XLM')
+    expect(feeCeiling(117_815n)).toBe('up to 0.0117815 XLM')
     expect(returnedI128(undefined)).toBe(0n)
     expect(returnedI128(xdr.ScVal.scvVoid())).toBe(0n)
   })

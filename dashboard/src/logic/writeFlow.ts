@@ -1,7 +1,12 @@
 /**
  * The one write flow every write on the page goes through, as steps over plain data:
- * build the operation → simulate (prepareWrite) → show fee and expected effect → the person
- * confirms → the wallet signs → send (sendSigned) → included in ledger N. Errors end in words.
+ * build the operation → simulate (prepareWrite) → show the fee ceiling and the expected effect →
+ * the person confirms → the wallet signs → send (sendSigned) → included in ledger N, with the fee
+ * the network charged. Errors end in words.
+ *
+ * The fee quoted before signing is the transaction's fee field: the most it can cost (inclusion
+ * fee + the simulated resource fee). The network charges the inclusion fee at the ledger's rate
+ * and refunds the resources not used, so the fee charged is usually less.
  */
 import { scValToNative, type xdr } from '@stellar/stellar-sdk'
 import { ContractError } from '../../../src/chain/errors.js'
@@ -36,13 +41,22 @@ export type WritePhase =
   | { kind: 'preparing' }
   | { kind: 'ready'; prepared: PreparedWrite; fee: string; effect: string }
   | { kind: 'sending'; fee: string; effect: string }
-  | { kind: 'done'; ledger: number; hash: string }
+  /** `feeCharged`: what the network charged (XLM), when the node's answer said. */
+  | { kind: 'done'; ledger: number; hash: string; feeCharged?: string }
   | { kind: 'error'; message: string }
 
 /** A fee in stroops as XLM with 7 decimals: 1234567n → "0.1234567 XLM". */
 export function feeInXlm(stroops: bigint): string {
   return `${formatAmount(stroops)} XLM`
 }
+
+/** The quoted fee for what it is, a ceiling: 1234567n → "up to 0.1234567 XLM". */
+export function feeCeiling(stroops: bigint): string {
+  return `up to ${feeInXlm(stroops)}`
+}
+
+/** Under the quote: why the fee charged is usually less. */
+export const FEE_CEILING_NOTE = 'The most this transaction can cost; the network charges what it uses, usually less, and says how much once it is included.'
 
 /**
  * Any failure of a write in words: a contract's refusal by its code
@@ -77,17 +91,18 @@ export async function prepareStep(
 ): Promise<WritePhase> {
   try {
     const prepared = await deps.prepare(build())
-    return { kind: 'ready', prepared, fee: feeInXlm(prepared.fee), effect: effect(prepared.returnValue) }
+    return { kind: 'ready', prepared, fee: feeCeiling(prepared.fee), effect: effect(prepared.returnValue) }
   } catch (e) {
     return { kind: 'error', message: errorInWords(e) }
   }
 }
 
-/** Signs (in the wallet) and sends a confirmed write: `done` with its ledger, or `error`. */
+/** Signs (in the wallet) and sends a confirmed write: `done` with its ledger and the fee charged, or `error`. */
 export async function confirmStep(deps: WriteDeps, prepared: PreparedWrite): Promise<{ phase: WritePhase; result?: SubmitResult }> {
   try {
     const result = await deps.send(prepared)
-    return { phase: { kind: 'done', ledger: result.ledger, hash: result.hash }, result }
+    const charged = result.feeCharged === undefined ? {} : { feeCharged: feeInXlm(result.feeCharged) }
+    return { phase: { kind: 'done', ledger: result.ledger, hash: result.hash, ...charged }, result }
   } catch (e) {
     return { phase: { kind: 'error', message: errorInWords(e) } }
   }

@@ -20,7 +20,7 @@ const VAULT = StrKey.encodeContract(Buffer.alloc(32, 1))
 const HASH = 'ab'.repeat(32)
 const SENT = 'cd'.repeat(32)
 
-const send = vi.fn(async () => ({ hash: SENT, ledger: 555, returnValue: undefined, fee: 1n, resourceFee: 0n, attempts: 1 }))
+const send = vi.fn(async () => ({ hash: SENT, ledger: 555, returnValue: undefined, fee: 100n, resourceFee: 0n, feeCharged: 61n, attempts: 1 }))
 const prepare = vi.fn(async (): Promise<PreparedWrite> => ({ tx: {} as PreparedWrite['tx'], fee: 100n, resourceFee: 0n, returnValue: i128(909_090_909n), simulatedAt: 9 }))
 vi.mock('../logic/writeFlow.js', async (original) => ({
   ...(await original<typeof import('../logic/writeFlow.js')>()),
@@ -167,6 +167,17 @@ describe('PositionView', () => {
     expect((screen.getByTestId('withdraw-submit') as HTMLButtonElement).disabled).toBe(true)
   })
 
+  it('says under the field what an amount may hold, and refuses “1,000” in those words', async () => {
+    show()
+    await waitFor(() => expect(screen.getByTestId('cap-left').textContent).toBe('3,900.0000000'))
+    expect(screen.getByTestId('deposit-hint').textContent).toBe('Digits and at most one “.” for the decimals (up to 7), no “,” or spaces: 1000 or 0.5.')
+    fireEvent.input(screen.getByTestId('deposit-amount'), { target: { value: '1,000' } })
+    expect(screen.getByTestId('deposit-preview').textContent).toBe('Type the amount without “,”: 1000 for a thousand, 1.5 for one and a half (not “1,000”).')
+    screen.getByTestId('deposit-submit').click()
+    expect((await screen.findByTestId('write-error')).textContent).toBe('Type the amount without “,”: 1000 for a thousand, 1.5 for one and a half (not “1,000”).')
+    expect(prepare).not.toHaveBeenCalled()
+  })
+
   it('prices the previews and the earnings on free assets while profit unlocks, and shows a pending withdrawal request', async () => {
     show(unlocking)
     await waitFor(() => expect(screen.getByTestId('position-withdraw-request').textContent).toBe('50.0000000 shares (worth 54.0000000 USDC now)'))
@@ -192,8 +203,10 @@ describe('PositionView', () => {
     fireEvent.input(input, { target: { value: '100' } })
     expect(screen.getByTestId('deposit-preview').textContent).toBe('You receive 90.9090909 shares')
     screen.getByTestId('deposit-submit').click()
+    expect((await screen.findByTestId('write-fee')).textContent).toBe('up to 0.0000100 XLM')
     ;(await screen.findByTestId('write-confirm')).click()
     await waitFor(() => expect(screen.getByTestId('write-status').textContent).toBe(`Included in ledger 555 · transaction cdcdcd…cdcdcd`))
+    expect(screen.getByTestId('write-fee-charged').textContent).toBe('Fee charged: 0.0000061 XLM')
     expect(screen.getByTestId('write-hash').getAttribute('href')).toBe(`#/tx/${SENT}`)
     expect(input.value).toBe('')
     expect(screen.getByTestId('deposit-preview').textContent).toBe('Enter an amount to see the shares it mints.')

@@ -15,7 +15,7 @@ import { useConfig } from '../stores/config.js'
 import { createLedgerClock } from '../stores/ledgerClock.js'
 import { createPositionStore } from '../stores/position.js'
 import { wallet } from '../stores/wallet.js'
-import { formatAmount, parseAmountOrThrow } from '../logic/amounts.js'
+import { AMOUNT_HINT, formatAmount, parseAmountOrThrow } from '../logic/amounts.js'
 import { cooldownRemaining, cooldownText, depositCapLeft, depositPreview, withdrawPreview, withdrawRequestText } from '../logic/positionFigures.js'
 import { returnedI128 } from '../logic/writeFlow.js'
 
@@ -155,8 +155,11 @@ export function PositionView() {
               placeholder="100"
               value={depositText()}
               onInput={(e) => setDepositText(e.currentTarget.value)}
-              aria-describedby="deposit-preview"
+              aria-describedby="deposit-hint deposit-preview"
             />
+            <span class="hint" id="deposit-hint" data-testid="deposit-hint">
+              {AMOUNT_HINT}
+            </span>
           </label>
           <p id="deposit-preview" data-testid="deposit-preview" aria-live="polite" classList={{ error: !depositQuote().ok && depositText() !== '' }}>
             <Show when={depositText() !== ''} fallback="Enter an amount to see the shares it mints.">
@@ -187,8 +190,11 @@ export function PositionView() {
               autocomplete="off"
               value={withdrawText()}
               onInput={(e) => setWithdrawText(e.currentTarget.value)}
-              aria-describedby="withdraw-preview"
+              aria-describedby="withdraw-hint withdraw-preview"
             />
+            <span class="hint" id="withdraw-hint">
+              {AMOUNT_HINT}
+            </span>
           </label>
           <Show when={(mine()?.depositor.shares ?? 0n) > 0n}>
             <button
