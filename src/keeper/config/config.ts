@@ -4,7 +4,7 @@ import type { FeeStrategy } from '../../core/index.js'
 import { redactText } from '../../chain/redact.js'
 import { apiFields, apiSettings, type ApiSettings } from './api.js'
 import { feeFields, feeProblem, feeSettings } from './fees.js'
-import { numberIn, oneOf, optional } from './fields.js'
+import { flag, numberIn, oneOf, optional } from './fields.js'
 
 /**
  * The public testnet. CONTRACT_RPC and NETWORK_PASSPHRASE default to it; USDC_CONTRACT has no
@@ -116,6 +116,12 @@ export interface KeeperConfig extends ApiSettings {
    * readable by group or others, instead of warning.
    */
   strictSecrets: boolean
+  /**
+   * DRY_RUN (default false): shadow mode. The keeper scans, plans and simulates every transaction
+   * it would send, reports what it would have filled and earned, and sends nothing (no
+   * registration, draw, fill, auction, swap or channel account).
+   */
+  dryRun: boolean
 }
 
 /** Invalid configuration; `problems` are the lines to print, one per problem. */
@@ -240,12 +246,8 @@ const schema = z.object({
   LEDGER_POLL_MS: numberIn('LEDGER_POLL_MS', 50, 10_000, 250, true),
   ...feeFields,
   FAULT_CRASH_AT: oneOf('FAULT_CRASH_AT', ['drawn', 'filled', 'swapped'], undefined, 'one of drawn, filled, swapped (or unset)'),
-  STRICT_SECRETS: optional.transform((v, ctx) => {
-    if (v === undefined || /^(false|0|no)$/i.test(v)) return false
-    if (/^(true|1|yes)$/i.test(v)) return true
-    ctx.addIssue({ code: 'custom', message: `STRICT_SECRETS must be true or false, got "${v}"` })
-    return z.NEVER
-  }),
+  STRICT_SECRETS: flag('STRICT_SECRETS'),
+  DRY_RUN: flag('DRY_RUN'),
   LOG_LEVEL: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
 })
 
@@ -305,5 +307,6 @@ export function parseConfig(env: Record<string, string | undefined>): KeeperConf
     ...feeSettings(c),
     crashAt: c.FAULT_CRASH_AT as KeeperConfig['crashAt'],
     strictSecrets: c.STRICT_SECRETS,
+    dryRun: c.DRY_RUN,
   }
 }

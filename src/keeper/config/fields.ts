@@ -36,3 +36,12 @@ export const oneOf = <T extends string, D extends T | undefined>(key: string, va
     ctx.addIssue({ code: 'custom', message: `${key} must be ${words ?? `one of ${values.join(', ')}`}, got "${v}"` })
     return z.NEVER
   })
+
+/** `true` or `false` (also 1/0, yes/no, any case), `false` when unset: `KEY must be true or false, got "v"`. */
+export const flag = (key: string) =>
+  optional.transform((v, ctx) => {
+    if (v === undefined || /^(false|0|no)$/i.test(v)) return false
+    if (/^(true|1|yes)$/i.test(v)) return true
+    ctx.addIssue({ code: 'custom', message: `${key} must be true or false, got "${v}"` })
+    return z.NEVER
+  })
