@@ -5,6 +5,7 @@
  */
 import { For, Match, Show, Switch, createSignal, lazy, onCleanup, type JSX } from 'solid-js'
 import { ConfigContext, createConfigStore } from './stores/config.js'
+import { ViewsNav, type ViewLink } from './components/ViewsNav.js'
 import { WalletBar } from './views/WalletBar.js'
 import { VaultView } from './views/VaultView.js'
 
@@ -16,14 +17,14 @@ const ResearchView = lazy(() => import('./views/ResearchView.js').then((m) => ({
 const SettingsView = lazy(() => import('./views/SettingsView.js').then((m) => ({ default: m.SettingsView })))
 const TxView = lazy(() => import('./views/TxView.js').then((m) => ({ default: m.TxView })))
 
-const VIEWS: { id: string; title: string; view: () => JSX.Element }[] = [
-  { id: 'vault', title: 'Vault', view: VaultView },
-  { id: 'position', title: 'My position', view: PositionView },
-  { id: 'keepers', title: 'Keepers', view: KeepersView },
-  { id: 'auctions', title: 'Positions & auctions', view: AuctionsView },
-  { id: 'log', title: 'Live log', view: LogView },
-  { id: 'research', title: 'Research', view: ResearchView },
-  { id: 'settings', title: 'Settings', view: SettingsView },
+const VIEWS: (ViewLink & { view: () => JSX.Element })[] = [
+  { id: 'vault', title: 'Vault', short: 'Vault', view: VaultView },
+  { id: 'position', title: 'My position', short: 'Position', view: PositionView },
+  { id: 'keepers', title: 'Keepers', short: 'Keepers', view: KeepersView },
+  { id: 'auctions', title: 'Positions & auctions', short: 'Auctions', view: AuctionsView },
+  { id: 'log', title: 'Live log', short: 'Log', view: LogView },
+  { id: 'research', title: 'Research', short: 'Research', view: ResearchView },
+  { id: 'settings', title: 'Settings', short: 'Settings', view: SettingsView },
 ]
 
 const current = () => location.hash.replace(/^#\/?/, '').split('?')[0] || 'vault'
@@ -49,15 +50,7 @@ export function App() {
       <header class="top">
         <h1>Pooled liquidations</h1>
         <WalletBar />
-        <nav aria-label="Views">
-          <For each={VIEWS}>
-            {(v) => (
-              <a href={`#/${v.id}`} aria-current={route() === v.id ? 'page' : undefined}>
-                {v.title}
-              </a>
-            )}
-          </For>
-        </nav>
+        <ViewsNav views={VIEWS} current={route} />
       </header>
       <main id="content" tabindex="-1">
         <Show when={store.loaded.state === 'ready' && store.config() === undefined && route() !== 'settings' && route() !== 'research'}>

@@ -1,4 +1,8 @@
-/** The connected account's deposits and withdrawals, newest first, each with its transaction. */
+/**
+ * The connected account's deposits and withdrawals, newest first, each with its transaction. On a
+ * phone each row stacks into a small card (`table.stack`), every cell under its label, so the
+ * amount and the link are in sight without scrolling sideways.
+ */
 import { For, Show } from 'solid-js'
 import { formatAmount } from '../logic/amounts.js'
 import type { HistoryRow } from '../logic/accountHistory.js'
@@ -14,7 +18,7 @@ export function PositionHistory(props: { rows: readonly HistoryRow[]; networkPas
       </Show>
       <Show when={props.rows.length > 0} fallback={<p class="note" data-testid="history-empty">No deposits or withdrawals by this account in the history this node keeps.</p>}>
         <TableRegion label="My deposits and withdrawals">
-        <table class="history">
+        <table class="history stack">
           <thead>
             <tr>
               <th scope="col">Ledger close time (UTC)</th>
@@ -28,11 +32,15 @@ export function PositionHistory(props: { rows: readonly HistoryRow[]; networkPas
             <For each={props.rows}>
               {(r) => (
                 <tr data-testid="history-row" data-kind={r.kind}>
-                  <td>{formatLedgerDateTime(r.closeTime, r.ledger)}</td>
-                  <td>{r.kind === 'deposit' ? 'Deposit' : 'Withdrawal'}</td>
-                  <td class="num">{formatAmount(r.amount)}</td>
-                  <td class="num">{formatAmount(r.shares)}</td>
-                  <td>
+                  <td class="wide" data-label="Ledger close time (UTC)">{formatLedgerDateTime(r.closeTime, r.ledger)}</td>
+                  <td data-label="Kind">{r.kind === 'deposit' ? 'Deposit' : 'Withdrawal'}</td>
+                  <td class="num" data-label={r.kind === 'deposit' ? 'USDC paid in' : 'USDC paid out'} data-testid="history-amount">
+                    {formatAmount(r.amount)}
+                  </td>
+                  <td class="num" data-label={r.kind === 'deposit' ? 'Shares minted' : 'Shares burnt'}>
+                    {formatAmount(r.shares)}
+                  </td>
+                  <td data-label="Transaction">
                     <Show when={r.txHash !== ''} fallback="—">
                       <TxHashLink hash={r.txHash} networkPassphrase={props.networkPassphrase} testId="history-hash" />
                     </Show>

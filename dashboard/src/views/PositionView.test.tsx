@@ -140,6 +140,14 @@ describe('PositionView', () => {
     expect(rows[0]!.textContent).toContain('Deposit')
     expect(rows[0]!.textContent).toContain('100.0000000')
     expect(rows[0]!.textContent).toContain('90.9090909')
+    // every cell carries its label, which a phone shows above it (rows stack into cards there)
+    expect([...rows[0]!.querySelectorAll('td')].map((td) => td.getAttribute('data-label'))).toEqual([
+      'Ledger close time (UTC)',
+      'Kind',
+      'USDC paid in',
+      'Shares minted',
+      'Transaction',
+    ])
     const link = screen.getByTestId('history-hash')
     expect(link.getAttribute('href')).toBe(`#/tx/${HASH}`)
     expect(link.getAttribute('title')).toBe(HASH)
