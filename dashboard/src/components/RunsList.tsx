@@ -1,15 +1,38 @@
 /**
  * The sim runs and sweeps the dashboard server lists (`GET /api/runs`): kind, scenario, seed(s),
- * when, a few figures and an Open button per row, newest first; in words when there are none.
+ * when, a few figures and an Open button per row, newest first. When there are none, how to make
+ * one: the commands, never the server's folder (a path on another machine says nothing to a
+ * reader, and is not theirs to see).
  */
 import { For, Show } from 'solid-js'
 import { TableRegion } from './TableRegion.js'
 import type { RunEntry, RunsListing } from '../logic/runsApi.js'
 
-/** "No runs found under <dir>: …" (the folder may not exist yet). */
-export function noRunsText(listing: RunsListing): string {
-  const missing = listing.exists ? '' : ' (the folder does not exist yet)'
-  return `No runs found under ${listing.dir}${missing}: run \`npm run sim -- run <scenario>\`.`
+/** The commands the empty state offers: a run, and a sweep. */
+export const RUN_COMMAND = 'npm run sim -- run crash-30 --seed 7'
+export const SWEEP_COMMAND = 'npm run sim -- sweep competition --set keepers.count=1,2,4 --seeds 5'
+
+function NoRuns() {
+  return (
+    <div data-testid="research-runs" class="empty-state">
+      <p>
+        <strong>No sim runs or sweeps yet.</strong> Make one from the repository, then press “List again”:
+      </p>
+      <pre>
+        <code data-testid="research-run-command">{RUN_COMMAND}</code>
+      </pre>
+      <p class="note">
+        It writes <code>runs/crash-30-seed7/</code> (two simulated hours in about half a minute); a sweep over several settings and seeds:
+      </p>
+      <pre>
+        <code>{SWEEP_COMMAND}</code>
+      </pre>
+      <p class="note">
+        The list shows the runs folder the dashboard was started with (<code>npm run dashboard -- --runs runs</code>; <code>npm run demo</code> uses
+        the repository's <code>runs/</code>). <code>npm run sim -- list</code> names every scenario.
+      </p>
+    </div>
+  )
 }
 
 /** A run's seed, or a sweep's seeds as a range. */
@@ -27,10 +50,10 @@ function whenText(iso: string): string {
 
 export function RunsList(props: { listing: RunsListing; onOpen: (e: RunEntry) => void; busy: boolean }) {
   return (
-    <Show when={props.listing.entries.length > 0} fallback={<p data-testid="research-runs">{noRunsText(props.listing)}</p>}>
+    <Show when={props.listing.entries.length > 0} fallback={<NoRuns />}>
       <TableRegion label="Sim runs and sweeps">
       <table data-testid="research-runs">
-        <caption class="note">Under {props.listing.dir}, newest first</caption>
+        <caption class="note">Newest first</caption>
         <thead>
           <tr>
             <th scope="col">kind</th>

@@ -57,13 +57,17 @@ describe('Research: runs and sweeps from the server', () => {
     expect(rows.map((r) => r.dataset['kind'])).toEqual(['sweep', 'run'])
     expect(rows[0]!.textContent).toContain('1–2')
     expect(rows[1]!.textContent).toContain('LP 0.12% cumulative · 2 of 4 auctions filled')
+    expect(screen.getByTestId('research-runs').textContent).not.toContain(listing.dir)
     expect(screen.getAllByTestId('research-open').map((b) => b.textContent)).toEqual(['Open sweep', 'Open report'])
   })
 
-  it('says in words when there are none', async () => {
-    serve({ [RUNS]: { dir: 'runs', exists: false, entries: [] } })
+  it('says how to make a run when there are none, without the server’s folder', async () => {
+    serve({ [RUNS]: { dir: '/srv/secret/place/runs', exists: false, entries: [] } })
     withRuns()
-    expect((await screen.findByTestId('research-runs')).textContent).toBe('No runs found under runs (the folder does not exist yet): run `npm run sim -- run <scenario>`.')
+    const empty = await screen.findByTestId('research-runs')
+    expect(empty.textContent).toMatch(/^No sim runs or sweeps yet\./)
+    expect(screen.getByTestId('research-run-command').textContent).toBe('npm run sim -- run crash-30 --seed 7')
+    expect(empty.textContent).not.toContain('/srv/secret')
   })
 
   it('opens a run as its report, and names it in the hash', async () => {
