@@ -30,10 +30,23 @@ function unavailable(message: string) {
 }
 
 /**
+ * How many of the kept events a stream opened with `?backlog=N` starts with: N as a whole number
+ * from 0 up (the log keeps its last 200 anyway), 0 without the parameter or when it is not one.
+ */
+export function backlogOf(query: unknown): number {
+  const raw = typeof query === 'object' && query !== null ? (query as { backlog?: unknown }).backlog : undefined
+  const text = Array.isArray(raw) ? raw[0] : raw
+  if (typeof text !== 'string' || !/^\d{1,6}$/.test(text)) return 0
+  return Number(text)
+}
+
+/**
  * GET /api/events: Server-Sent Events. Each keeper event is sent as
  * `id: <id>\nevent: <kind>\ndata: <KeeperEvent JSON>\n\n`; a `heartbeat` event (data: time)
- * every `heartbeatMs` keeps proxies from closing an idle stream. Streams end when the app closes,
- * and a stream whose reader does not keep up is closed.
+ * every `heartbeatMs` keeps proxies from closing an idle stream. With `?backlog=N` the stream
+ * starts with the last N events the log keeps (oldest first, the same filtering as live ones), so
+ * a reader that opens it late sees what happened before. Streams end when the app closes, and a
+ * stream whose reader does not keep up is closed.
  */
 export const eventRoutes: FastifyPluginAsync<EventStreamOptions> = async (app, opts) => {
   const clients = new Set<ServerResponse>()
@@ -99,7 +112,9 @@ export const eventRoutes: FastifyPluginAsync<EventStreamOptions> = async (app, o
       if (!details && isStrategyEvent(ev)) return
       write(`id: ${ev.id}\nevent: ${ev.kind}\ndata: ${redact(JSON.stringify(ev))}\n\n`)
     }
+    const backlog = backlogOf(req.query)
     const unsubscribe = opts.events.subscribe(send)
+    if (backlog > 0) for (const ev of opts.events.recent(backlog)) send(ev)
     const heartbeat = setInterval(() => {
       write(`event: heartbeat\ndata: ${JSON.stringify({ ts: new Date().toISOString() })}\n\n`)
     }, opts.heartbeatMs)

@@ -341,7 +341,8 @@ export const openApiDocument = {
       get: {
         summary: 'Server-Sent Events log stream (at most 100 concurrent clients, API_SSE_PER_ADDRESS from one address)',
         description:
-          'event: <kind>, id: <id>, data: the event JSON (same shape as /api/state events); event: heartbeat every 15 s with data {"ts": ...}. plan and progress events only with Authorization: Bearer <API_TOKEN>. A reader more than 256 KiB behind is dropped.',
+          'event: <kind>, id: <id>, data: the event JSON (same shape as /api/state events); event: heartbeat every 15 s with data {"ts": ...}. ?backlog=N starts the stream with the last N events kept (at most 200), oldest first. plan and progress events only with Authorization: Bearer <API_TOKEN>. A reader more than 256 KiB behind is dropped.',
+        parameters: [{ name: 'backlog', in: 'query', required: false, description: 'how many of the kept events to send first', schema: { type: 'integer', minimum: 0 } }],
         security: [{}, { apiToken: [] }],
         responses: {
           '200': { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
