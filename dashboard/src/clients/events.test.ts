@@ -44,7 +44,7 @@ describe('openKeeperStream', () => {
     const seen: string[] = []
     const statuses: StreamStatus[] = []
     const close = openKeeperStream('http://k:8080/', { onEvent: (e) => seen.push(`${e.kind}:${e.message}`), onStatus: (s) => statuses.push(s) }, h.options)
-    expect(h.sources[0]!.url).toBe('http://k:8080/api/events')
+    expect(h.sources[0]!.url).toBe('http://k:8080/api/events?backlog=200')
     h.sources[0]!.fire('open')
     h.sources[0]!.fire('scan', event(1, 'scan', 'blend: 2 task(s)'))
     h.sources[0]!.fire('error', event(2, 'error', 'planning failed'))
@@ -86,7 +86,7 @@ describe('createLogStore', () => {
   it('opens one stream per keeper, merges their lines newest last, and closes them with its owner', () => {
     const h = harness()
     const { log, dispose } = createRoot((dispose) => ({ log: createLogStore(() => ['http://a:1', 'http://b:2'], h.options), dispose }))
-    expect(h.sources.map((s) => s.url)).toEqual(['http://a:1/api/events', 'http://b:2/api/events'])
+    expect(h.sources.map((s) => s.url)).toEqual(['http://a:1/api/events?backlog=200', 'http://b:2/api/events?backlog=200'])
     h.sources[0]!.fire('open')
     h.sources[1]!.fire('scan', event(1, 'scan', 'from b'))
     h.sources[0]!.fire('fill', event(1, 'fill', 'from a'))

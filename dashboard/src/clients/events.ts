@@ -1,6 +1,9 @@
 /**
  * A keeper's live event stream, GET /api/events (src/keeper/routes/events.ts): Server-Sent Events
  * with `id`, `event: <kind>` and `data: <KeeperEvent JSON>`, plus `event: heartbeat` every 15 s.
+ * It is opened with `?backlog=BACKLOG`, so it starts with the recent events the keeper keeps (a
+ * keeper too old for the parameter ignores it and sends only new ones); every reconnection sends
+ * them again, and the log store drops the lines it already has.
  *
  * Named events reach only listeners for their name (not `onmessage`), so the stream listens for
  * every kind the keeper emits (KEEPER_EVENT_KINDS). One kind is called `error`, the name
@@ -11,6 +14,9 @@
  */
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffPolicy } from '../logic/backoff.js'
 import { apiUrl, keeperEventSchema, type KeeperEvent } from './keeperApi.js'
+
+/** How many recent events a stream asks the keeper for first (the keeper keeps its last 200). */
+export const BACKLOG = 200
 
 /** Every `kind` the keeper's event log uses (src/keeper: loop, engine, adapters, runtime). */
 export const KEEPER_EVENT_KINDS = [
@@ -106,7 +112,7 @@ export function openKeeperStream(base: string, handlers: StreamHandlers, options
     handlers.onStatus({ state: 'connecting', attempt })
     let es: EventSourceLike
     try {
-      es = create(apiUrl(base, '/api/events'))
+      es = create(apiUrl(base, `/api/events?backlog=${BACKLOG}`))
     } catch {
       // A malformed URL throws synchronously: retry like any other failure.
       source = { addEventListener: () => undefined, close: () => undefined }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LOG_CAP, appendLines, keeperLabel, statusText, toLogLine, type LogLine } from './log.js'
+import { LOG_CAP, appendLines, isRoutine, keeperLabel, statusText, toLogLine, type LogLine } from './log.js'
 
 const line = (i: number): LogLine => ({ key: `0:${i}`, time: '2025-01-01T00:00:00Z', keeper: 'k', kind: 'scan', summary: `line ${i}` })
 
@@ -13,9 +13,21 @@ describe('the log', () => {
     expect(appendLines([line(1)], [line(2)], 5).map((l) => l.key)).toEqual(['0:1', '0:2'])
   })
 
+  it('adds a line it already has only once (a reconnected stream sends its recent events again)', () => {
+    const shown = appendLines([], [line(1), line(2)])
+    expect(appendLines(shown, [line(1), line(2), line(3)]).map((l) => l.key)).toEqual(['0:1', '0:2', '0:3'])
+    expect(appendLines(shown, [line(2)])).toBe(shown)
+    expect(appendLines([], [line(4), line(4)]).map((l) => l.key)).toEqual(['0:4'])
+  })
+
+  it('calls scans routine, and what a depositor cares about not', () => {
+    expect(isRoutine({ kind: 'scan' })).toBe(true)
+    for (const kind of ['fill', 'draw', 'lifecycle', 'register', 'fill_lost', 'miss', 'recovery']) expect(isRoutine({ kind })).toBe(false)
+  })
+
   it('turns a keeper event into a line keyed by keeper index and event id', () => {
     expect(toLogLine(2, '127.0.0.1:8082', { id: 7, ts: '2025-01-01T00:00:07Z', kind: 'fill', message: 'blend: GA: filled' })).toEqual({
-      key: '2:7',
+      key: '2:7:2025-01-01T00:00:07Z',
       time: '2025-01-01T00:00:07Z',
       keeper: '127.0.0.1:8082',
       kind: 'fill',

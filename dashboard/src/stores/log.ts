@@ -1,7 +1,9 @@
 /**
  * The live log store: one event stream per configured keeper API (clients/events.ts), their lines
  * merged in arrival order (newest last, at most LOG_CAP kept), and each stream's connection
- * status. Streams open when the keeper list is known and close with the owner or when it changes.
+ * status. Each stream opens with the keeper's recent events, so the log starts with history; a
+ * line already shown (a reconnection sends the recent events again) is not added twice. Streams
+ * open when the keeper list is known and close with the owner or when it changes.
  */
 import { createEffect, createSignal, on, onCleanup } from 'solid-js'
 import { openKeeperStream, type StreamOptions, type StreamStatus } from '../clients/events.js'
@@ -11,7 +13,7 @@ import type { KeeperEvent } from '../clients/keeperApi.js'
 export const LOG_CAP = 500
 
 export interface LogLine {
-  /** Unique within the log: keeper index and event id. */
+  /** Unique within the log: keeper index, event id and time (a restarted keeper counts ids from 1 again). */
   key: string
   /** The keeper's ISO time of the event. */
   time: string
@@ -39,16 +41,24 @@ export function keeperLabel(url: string): string {
   }
 }
 
-/** `lines` with `added` at the end, keeping the last `cap`. */
+/** `lines` with those of `added` it does not have yet at the end, keeping the last `cap`. */
 export function appendLines(lines: readonly LogLine[], added: readonly LogLine[], cap = LOG_CAP): LogLine[] {
-  const all = [...lines, ...added]
+  const have = new Set(lines.map((l) => l.key))
+  const fresh = added.filter((l) => !have.has(l.key) && have.add(l.key))
+  if (fresh.length === 0) return lines as LogLine[]
+  const all = [...lines, ...fresh]
   return all.length > cap ? all.slice(all.length - cap) : all
+}
+
+/** A routine line: a scan, which says only how many tasks a poll found. Hidden from the log by default. */
+export function isRoutine(line: Pick<LogLine, 'kind'>): boolean {
+  return line.kind === 'scan'
 }
 
 export function toLogLine(index: number, keeper: string, e: KeeperEvent): LogLine {
   const ledger = e.data?.ledger
   return {
-    key: `${index}:${e.id}`,
+    key: `${index}:${e.id}:${e.ts}`,
     time: e.ts,
     keeper,
     kind: e.kind,
