@@ -71,6 +71,6 @@ describe('LogView', () => {
       handlers.onEvent(e)
     const lines = await screen.findAllByTestId('log-line')
     expect(lines.map((l) => l.dataset['kind'])).toEqual(['fill'])
-    expect(screen.getByTestId('log-count').textContent).toMatch(/^3 line\(s\) .*; 2 routine scan line\(s\) hidden/)
+    expect(screen.getByTestId('log-count').textContent).toMatch(/^3 line\(s\), .*; 2 routine scan line\(s\) hidden/)
   })
 })
