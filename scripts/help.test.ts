@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process'
+import { execFile, spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ParseArgsOptionsConfig } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { REPO_ROOT } from '../sandbox/ts/launch.js'
+import { REPO_ROOT, ensureSandboxBinary } from '../sandbox/ts/launch.js'
 import { flagsOf, wantsHelp } from '../src/cli/help.js'
 import { AUDIT_FLAGS } from '../src/audit/cli/options.js'
 import { DEPLOY_FLAGS } from '../src/deploy/options.js'
@@ -91,6 +91,22 @@ describe('--help on every command', () => {
       expect(entry, flag).toMatch(/default/)
     }
   })
+})
+
+describe('the sandbox node itself (target/sandbox/sandbox, as the launcher runs it)', () => {
+  it('prints its usage on --help and -h and exits 0; a bad argument exits 2', () => {
+    const bin = ensureSandboxBinary()
+    for (const flag of ['--help', '-h']) {
+      const r = spawnSync(bin, ['--port', '0', flag], { encoding: 'utf8', timeout: 10_000 })
+      expect(r.status, r.stderr).toBe(0)
+      expect(r.stdout).toMatch(/^usage: sandbox/)
+      expect(sandboxFlags().filter((f) => !r.stdout.includes(f))).toEqual([])
+      expect(r.stdout).toMatch(/^example:\n {2}\S*sandbox /m)
+    }
+    const bad = spawnSync(bin, ['--bogus'], { encoding: 'utf8', timeout: 10_000 })
+    expect(bad.status).toBe(2)
+    expect(bad.stderr).toContain('unknown argument --bogus')
+  }, 600_000)
 })
 
 describe('wantsHelp', () => {

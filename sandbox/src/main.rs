@@ -17,7 +17,11 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let cfg = match node::config::Config::parse(&args) {
         Ok(c) => c,
-        Err(e) => {
+        Err(node::config::CliError::Help) => {
+            println!("{}", node::config::USAGE);
+            return;
+        }
+        Err(node::config::CliError::Bad(e)) => {
             eprintln!("{e}");
             std::process::exit(2);
         }

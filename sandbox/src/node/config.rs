@@ -124,7 +124,9 @@ impl Config {
         Config { port: 0, manual: true, quiet: true, ..Config::default() }
     }
 
-    pub fn parse(args: &[String]) -> Result<Config, String> {
+    /// The node's configuration from its command line, or why none: `-h` / `--help` asks for
+    /// [`USAGE`] (printed on stdout, exit 0), anything else wrong is a [`CliError::Bad`] (exit 2).
+    pub fn parse(args: &[String]) -> Result<Config, CliError> {
         let mut c = Config::default();
         let mut i = 0;
         let value = |i: &mut usize, name: &str| -> Result<String, String> {
@@ -165,18 +167,18 @@ impl Config {
                     c.apply_order = match value(&mut i, a)?.as_str() {
                         "core" => ApplyOrder::Core,
                         "arrival" => ApplyOrder::Arrival,
-                        other => return Err(format!("--apply-order: {other} is not core or arrival")),
+                        other => return Err(format!("--apply-order: {other} is not core or arrival").into()),
                     }
                 }
                 "--queue-rules" => {
                     c.queue_rules = match value(&mut i, a)?.as_str() {
                         "strict" => QueueRules::Strict,
                         "relaxed" => QueueRules::Relaxed,
-                        other => return Err(format!("--queue-rules: {other} is not strict or relaxed")),
+                        other => return Err(format!("--queue-rules: {other} is not strict or relaxed").into()),
                     }
                 }
-                "--help" | "-h" => return Err(USAGE.into()),
-                other => return Err(format!("unknown argument {other}\n{USAGE}")),
+                "--help" | "-h" => return Err(CliError::Help),
+                other => return Err(format!("unknown argument {other} (--help lists the options)").into()),
             }
             i += 1;
         }
@@ -194,11 +196,61 @@ fn parse_num<T: std::str::FromStr>(s: &str, name: &str) -> Result<T, String> {
     s.parse().map_err(|_| format!("{name}: not a valid number: {s}"))
 }
 
-pub const USAGE: &str = "usage: sandbox [--port N] [--host H] [--ledger-interval SECONDS] [--manual] \
-[--seed S] [--state FILE] [--network-passphrase P] [--start-time UNIX] [--retention-window N] \
-[--min-persistent-ttl N] [--quiet] [--exit-on-stdin-close] [--instant] [--apply-order core|arrival] [--queue-rules strict|relaxed] [--no-simulation-memo] \
-[--snapshot FILE] \
-[--fork-url URL [--fork-header 'Name: value' ...]]";
+/// Why a command line starts no node.
+#[derive(Debug, PartialEq)]
+pub enum CliError {
+    /// `-h` or `--help`: print [`USAGE`] and exit 0.
+    Help,
+    /// A bad argument: print the message and exit 2.
+    Bad(String),
+}
+
+impl From<String> for CliError {
+    fn from(message: String) -> Self {
+        CliError::Bad(message)
+    }
+}
+
+impl From<&str> for CliError {
+    fn from(message: &str) -> Self {
+        CliError::Bad(message.to_string())
+    }
+}
+
+/// The node's usage. Its options block is the one `npm run sandbox -- --help` prints
+/// (scripts/sandbox.sh), which a test keeps identical.
+pub const USAGE: &str = r#"usage: sandbox [options]
+
+A Stellar-RPC-compatible node on the real Soroban engine (sandbox/README.md). It prints
+`sandbox ready <rpc-url>` once it answers; Ctrl-C stops it.
+
+options:
+  --port N                      RPC port, 0 = any free one (default 8000)
+  --host H                      address to bind (default 127.0.0.1)
+  --ledger-interval SECONDS     seconds per ledger (default 1; with --manual: none)
+  --manual                      close ledgers only on sandbox_closeLedgers (default: on a timer)
+  --instant                     close a ledger as soon as a transaction is accepted (default: off)
+  --seed S                      seeded PRNGs and a virtual clock (default: none, wall-clock time)
+  --state FILE                  load the state from FILE when it exists, write it on exit
+                                (default: in memory only)
+  --network-passphrase P        (default "Standalone Network ; February 2017"; a snapshot's or
+                                fork's own network when started from one)
+  --start-time UNIX             with --seed: where the virtual clock starts
+                                (default 2026-01-01T00:00:00Z)
+  --retention-window N          ledgers of history kept (default 17280)
+  --min-persistent-ttl N        least TTL of persistent entries, ledgers (default 2073600)
+  --apply-order core|arrival    order a close applies its transactions in (default core)
+  --queue-rules strict|relaxed  what the queue admits from one source (default strict)
+  --no-simulation-memo          turn off the simulation memo (default: on)
+  --exit-on-stdin-close         stop when stdin closes (default: off)
+  --quiet                       fewer log lines (default: off)
+  --snapshot FILE               start from a LedgerSnapshot file (default: an empty network)
+  --fork-url URL                fork a live RPC lazily (default: none)
+  --fork-header 'Name: value'   an HTTP header for the fork's upstream (repeatable; default none)
+  -h, --help                    this text
+
+example:
+  target/sandbox/sandbox --port 8000 --ledger-interval 5 --seed 7 --state target/sandbox-state.json"#;
 
 #[cfg(test)]
 mod tests {
@@ -229,6 +281,45 @@ mod tests {
         assert_eq!(c.queue_rules, QueueRules::Strict);
         assert_eq!(Config::parse(&args("--queue-rules relaxed")).unwrap().queue_rules, QueueRules::Relaxed);
         assert_eq!(Config::parse(&args("--queue-rules strict")).unwrap().queue_rules, QueueRules::Strict);
+    }
+
+    #[test]
+    fn help_is_not_an_error_of_the_arguments() {
+        for a in ["--help", "-h", "--port 0 --help", "--manual -h --bogus"] {
+            assert_eq!(Config::parse(&args(a)).unwrap_err(), CliError::Help, "{a}");
+        }
+        let Err(CliError::Bad(m)) = Config::parse(&args("--bogus")) else { panic!("--bogus accepted") };
+        assert_eq!(m, "unknown argument --bogus (--help lists the options)");
+    }
+
+    /// The `options:` block of a usage text: from the line after `options:` to the blank line.
+    fn options_block(text: &str) -> String {
+        let start = text.find("\noptions:\n").expect("an options: line") + "\noptions:\n".len();
+        let rest = &text[start..];
+        rest[..rest.find("\n\n").expect("a blank line after the options")].to_string()
+    }
+
+    #[test]
+    fn usage_names_every_flag_and_matches_npm_run_sandbox_help() {
+        let block = options_block(USAGE);
+        let source = include_str!("config.rs");
+        let arms: Vec<&str> = source
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix('"'))
+            .filter_map(|l| l.split_once('"').filter(|(_, rest)| rest.trim_start().starts_with("=>") || rest.starts_with(" | \"-h\" =>")))
+            .map(|(flag, _)| flag)
+            .filter(|f| f.starts_with("--"))
+            .collect();
+        assert!(arms.len() >= 20, "flags found in the parser: {arms:?}");
+        for flag in &arms {
+            assert!(block.contains(&format!("  {flag} ")) || block.contains(&format!(", {flag} ")), "{flag} is not in the usage");
+        }
+        for word in block.split_whitespace().filter(|w| w.starts_with("--") && w.len() > 2) {
+            let flag = word.trim_end_matches(|c: char| !c.is_ascii_alphabetic());
+            assert!(arms.contains(&flag), "the usage names {flag}, which the parser does not take");
+        }
+        let script = include_str!("../../../scripts/sandbox.sh");
+        assert_eq!(block, options_block(script), "the options of npm run sandbox -- --help (scripts/sandbox.sh)");
     }
 
     #[test]
