@@ -94,6 +94,9 @@ describe('AuctionsView', () => {
     expect(auction.textContent).not.toContain(borrower)
     expect(auction.textContent).toMatch(/\d+\.\d % of the lot left/)
     expect(screen.getByRole('region', { name: 'Borrowers table' }).contains(row)).toBe(true)
+    // the view is named, and has a place for what the vault has already booked
+    expect(screen.getByRole('heading', { level: 2, name: 'Positions & auctions' })).toBeTruthy()
+    expect(screen.getByRole('heading', { level: 2, name: 'Liquidations booked' })).toBeTruthy()
     expect(screen.getByRole('region', { name: 'Open auctions table' }).contains(auction)).toBe(true)
     await waitFor(() => expect(screen.getByTestId('auctions-clock').textContent).toMatch(/now \d\d:\d\d:\d\d · ledger 555/))
     // updatedAt 2025-01-01T00:00:00Z, an hour later on the ledger clock.

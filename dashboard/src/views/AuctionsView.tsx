@@ -1,9 +1,11 @@
 /**
- * Borrowers by urgency and the open auctions, as the configured keepers see them. Times are on
- * the ledger clock; addresses are short, with a copy button.
+ * Positions & auctions: borrowers by urgency and the open auctions, as the configured keepers see
+ * them, then the liquidations the vault has already booked (its own events on the chain). Times
+ * are on the ledger clock; addresses are short, with a copy button.
  */
 import { For, Show, createMemo, createSignal } from 'solid-js'
 import { Address } from '../components/Address.js'
+import { BookedLiquidations } from '../components/BookedLiquidations.js'
 import { Chart } from '../components/Chart.js'
 import { KeeperTime } from '../components/KeeperTime.js'
 import { TableRegion } from '../components/TableRegion.js'
@@ -13,11 +15,13 @@ import { createLedgerClock } from '../stores/ledgerClock.js'
 import { auctionChartConfig } from '../logic/auctionCurve.js'
 import { auctionChartFor, createAuctionsStore } from '../stores/auctions.js'
 import { useConfig } from '../stores/config.js'
+import { createVaultStore } from '../stores/vault.js'
 
 export function AuctionsView() {
   const { config, reads } = useConfig()
   const store = createAuctionsStore(() => config()?.keeperApis ?? [], 3000, () => config()?.keeperToken)
   const ledger = createLedgerClock(reads)
+  const vault = createVaultStore(reads)
   const [selected, setSelected] = createSignal<string | undefined>()
   const current = createMemo(() => {
     const rows = store.auctions()
@@ -27,8 +31,13 @@ export function AuctionsView() {
 
   return (
     <>
-      <section aria-labelledby="keeper-sources">
-        <h2 id="keeper-sources">Keepers read</h2>
+      <section aria-labelledby="auctions-view-title">
+        <h2 id="auctions-view-title">Positions & auctions</h2>
+        <p class="intro">
+          The borrowers the keepers watch and the auctions they plan to fill, as each keeper reports them; below, the liquidations the vault
+          has booked, from its own events on the chain.
+        </p>
+        <h3 id="keeper-sources">Keepers read</h3>
         <p class="note" data-testid="auctions-clock">
           Times are the network's ledger close times (UTC); now{' '}
           {ledger.latest === undefined ? '— (not read yet)' : formatLedgerTime(ledger.latest.closeTime, ledger.latest.sequence)}.
@@ -169,6 +178,8 @@ export function AuctionsView() {
           </Show>
         </Show>
       </section>
+
+      <BookedLiquidations load={vault.load()} networkPassphrase={config()?.network.networkPassphrase} />
     </>
   )
 }
