@@ -7,7 +7,7 @@ import type { rpc } from '@stellar/stellar-sdk'
 import type { Logger } from 'pino'
 import { ExecutorContract } from './clients/executor.js'
 import { executorCycleVault } from './loop/executorVault.js'
-import { createChain, nativeBalance, readLedgerTime, type Chain, type LedgerReader, type LedgerTimeReader, type SubmissionLanes } from '../chain/index.js'
+import { createChain, nativeBalance, refusingSends, readLedgerTime, type Chain, type LedgerReader, type LedgerTimeReader, type SubmissionLanes } from '../chain/index.js'
 import { buildAdapters, builtinAdapterFactories, type AdapterFactories } from './adapters/index.js'
 import { startChannelLanes } from './channels.js'
 import { RegistryContract, VaultContract, tokenBalance, type VaultConfig } from './clients/index.js'
@@ -26,6 +26,10 @@ import { DashboardState } from './state/dashboard.js'
 import { KeeperFees, type FeeStatsSource } from './fees/index.js'
 import { EventLog } from './state/events.js'
 import { Readiness, watchedLedgerSource } from './state/readiness.js'
+import { ShadowBook } from './state/shadow.js'
+
+/** What the `keeper starting` line says of DRY_RUN=true. */
+export const DRY_RUN_WORDS = 'DRY_RUN=true: shadow mode, nothing is sent (no registration, draw, fill or channel account)'
 
 export { REGISTRATION_SKIPPED, registerKeeper, type RegisterOutcome } from './loop/registration.js'
 
@@ -94,9 +98,11 @@ export interface KeeperRuntime {
 /** Registers, builds lanes, adapters and the engine, and starts the engine on its clock. */
 export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRuntimeOptions): Promise<KeeperRuntime> {
   const { logger } = opts
-  const baseChain =
+  const givenChain =
     opts.chain ??
     createChain({ rpcUrl: config.rpcUrl, networkPassphrase: config.networkPassphrase, instructionLeeway: config.instructionLeeway })
+  // DRY_RUN: the node client itself refuses every send (after simulation), whatever path asks.
+  const baseChain: Chain = config.dryRun ? { ...givenChain, server: refusingSends(givenChain.server) } : givenChain
   const state = new DashboardState()
   const events = new EventLog()
   const metrics = createMetrics()
@@ -148,6 +154,9 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
   state.operator = config.operator
   state.keeperName = config.keeperName
   state.mode = config.lendingPool ? 'liquidating' : 'monitor-only'
+  let vaultConfig: VaultConfig | undefined
+  // DRY_RUN: the would-fills' books (service_shadow_*, `shadow` on /api/state).
+  if (config.dryRun) state.shadow = new ShadowBook(metrics.own, () => vaultConfig?.keeperFeeBps)
   metrics.pollInterval.set(config.pollIntervalSeconds)
 
   logger.info(
@@ -168,10 +177,11 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
       feeBumpLedgers: config.feeBumpLedgers,
       api: { host: config.apiHost, port: config.apiPort, cors: config.apiCorsOrigins, token: config.apiToken !== undefined },
       off: safetySwitchesOff(config),
+      ...(config.dryRun ? { dryRun: DRY_RUN_WORDS } : {}),
     },
     'keeper starting',
   )
-  events.push('lifecycle', `keeper ${config.keeperName} starting (${state.mode})`)
+  events.push('lifecycle', `keeper ${config.keeperName} starting (${state.mode}${config.dryRun ? ', DRY_RUN: nothing is sent' : ''})`)
 
   // A wrong passphrase makes every signature invalid: say so before the first transaction.
   try {
@@ -195,14 +205,16 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
   const registration = new KeeperRegistration({ registry, config, logger, events, executor }, (outcome) => {
     state.registration = outcome
   })
-  if (opts.register !== false) await registration.start()
+  // A dry run registers nothing and needs no stake.
+  const registers = opts.register !== false && !config.dryRun
+  if (registers) await registration.start()
 
   // 4. adapters, with the channel accounts as extra submission lanes (retried in the background
   // when they cannot be set up now, and added to the same lanes once they can)
   const channels = await startChannelLanes({
     chain,
     operator: config.keypair,
-    count: config.channelAccounts,
+    count: config.dryRun ? 0 : config.channelAccounts,
     logger,
     onReady: (size) => events.push('lifecycle', `channel accounts ready: ${size} submission lanes`),
     retry: opts.retryChannels ?? true,
@@ -260,7 +272,6 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     })
   clock.setNetworkMs(ledgerTime.ms)
   const engineLogger = logger.child({ component: 'engine' })
-  let vaultConfig: VaultConfig | undefined
   // The draw watch ages draws on the engine's ledger clock; the engine reports its draws to it.
   const draws = new DrawWatch({
     state,
@@ -290,6 +301,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     onError: (adapter, stage) => metrics.adapterErrors.inc({ adapter, stage }),
     crashAt: config.crashAt,
     ...(opts.crash === undefined ? {} : { crash: opts.crash }),
+    ...(state.shadow === null ? {} : { dryRun: state.shadow }),
   })
   engine = theEngine
   theEngine.start()
@@ -316,7 +328,8 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     keypair: config.keypair,
     vault: keeperVault,
     registry,
-    usdcBalance: usdc ? (holder) => tokenBalance(chain, usdc, holder) : undefined,
+    // Stale-draw recovery returns draws: not in a dry run.
+    usdcBalance: usdc && !config.dryRun ? (holder) => tokenBalance(chain, usdc, holder) : undefined,
     ...(typeof ledgerReader.getLedgerEntries === 'function' ? { xlmBalance: (account: string) => nativeBalance(ledgerReader as LedgerReader, account) } : {}),
     adapters,
     knownDepositors: config.knownDepositors,
@@ -325,7 +338,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     metrics,
     logger: logger.child({ component: 'cycle' }),
     draws,
-    ...(opts.register === false ? {} : { registration }),
+    ...(registers ? { registration } : {}),
   }
   return {
     config,

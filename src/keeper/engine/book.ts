@@ -53,10 +53,12 @@ export interface Entry {
   moved: boolean
   /** Set once the entry reached its final stage (the adapter's `returned` step is not final). */
   done: boolean
+  /** The target ledger of the entry's first plan (re-plans move `plan.targetLedger`). */
+  firstTarget: number
 }
 
 /** What a new entry is made from; the book fills in the rest. */
-export type NewEntry = Omit<Entry, 'seq' | 'stage' | 'plannedAt' | 'history' | 'progress' | 'note' | 'result' | 'error' | 'firing' | 'moved' | 'done'>
+export type NewEntry = Omit<Entry, 'seq' | 'stage' | 'plannedAt' | 'history' | 'progress' | 'note' | 'result' | 'error' | 'firing' | 'moved' | 'done' | 'firstTarget'>
 
 /** How the log and the event stream name an error: its class name, its code when it has one. */
 export function errorTag(err: Error | undefined | null): { name: string; code?: string | number; message: string } | undefined {
@@ -112,6 +114,7 @@ export class ExecutionBook {
       firing: false,
       moved: false,
       done: false,
+      firstTarget: e.plan.targetLedger,
     }
     this.active.set(e.plan.key, entry)
     if (isDueAt(entry.plan, this.latest)) this.move(entry, 'due')

@@ -15,12 +15,13 @@
  * keeper rebuilds its plans from the next scan and stale-draw recovery settles any draw.
  */
 import type { Keypair } from '@stellar/stellar-sdk'
-import type { Chain } from '../../chain/index.js'
+import { DryRunRefusal, refusesSends, type Chain } from '../../chain/index.js'
 import { isSkip, isStaged, type AdapterLogger, type ProtocolAdapter, type Result, type StepBoundary, type Task, type VaultClient } from '../sdk/index.js'
 import { errMessage, errorTag, ExecutionBook, isDueAt, type Entry, type ExecutionView } from './book.js'
 import { Firer } from './fire.js'
 import type { LedgerClock, LedgerInfo } from './ledgerClock.js'
 import { Scheduler, type CapitalLimits } from './schedule.js'
+import type { ShadowSink } from './shadowFire.js'
 
 export { errorTag, type CapitalLimits, type ExecutionView }
 
@@ -49,6 +50,11 @@ export interface EngineParameters {
   progressEvery?: number
   /** Finished executions kept for the API (default 100). */
   keepFinished?: number
+  /**
+   * Dry run (DRY_RUN=true): a due fill is valued and simulated as it would be live, then booked
+   * here as a would-fill; the chain the engine is given must refuse every send (refusingSends).
+   */
+  dryRun?: ShadowSink | undefined
 }
 
 function nameOf(a: ProtocolAdapter<any>): string {
@@ -71,6 +77,8 @@ export class ExecutionEngine {
   private stopped = false
 
   constructor(private readonly p: EngineParameters) {
+    // Skipping the sends is not enough for a dry run: its chain must refuse them all as well.
+    if (p.dryRun !== undefined && !refusesSends(p.chain.server)) throw new Error('a dry run needs a chain whose node client refuses every send (refusingSends)')
     this.book = new ExecutionBook({ keepFinished: p.keepFinished, emit: p.emit })
     this.scheduler = new Scheduler({
       book: this.book,
@@ -243,6 +251,16 @@ export class ExecutionEngine {
       })
       this.scheduler.pump()
     } catch (err) {
+      if (err instanceof DryRunRefusal) {
+        // A dry run: what planning would have sent (opening the auction) was simulated, not sent.
+        const skip = `dry run: would send ${err.call} (simulation passed; not sent)`
+        if (book.skipped.get(key) !== skip) {
+          book.skipped.set(key, skip)
+          this.p.logger.info({ adapter: name, key, reason: skip }, 'nothing to plan')
+          this.p.emit('shadow', `${name}: ${task.label ?? key}: ${skip}`, { adapter: name, key })
+        }
+        return
+      }
       this.p.onError?.(name, 'plan', err)
       this.p.logger.error({ adapter: name, key, err: errMessage(err) }, 'planning failed')
       this.p.emit('error', `${name}: ${task.label ?? key}: planning failed: ${errMessage(err)}`, { adapter: name, key })

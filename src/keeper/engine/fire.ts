@@ -4,10 +4,11 @@
  */
 import type { Keypair } from '@stellar/stellar-sdk'
 import type { Chain } from '../../chain/index.js'
-import { isReplan, isStaged, returnWithFee, type AdapterLogger, type FireContext, type Result, type Stage, type StepBoundary, type VaultClient } from '../sdk/index.js'
+import { isReplan, isStaged, makeResult, returnWithFee, type AdapterLogger, type FireContext, type Result, type Stage, type StepBoundary, type VaultClient, type WouldFill } from '../sdk/index.js'
 import { errMessage, errorTag, isDueAt, view, type Entry, type ExecutionBook, type ExecutionView } from './book.js'
 import type { LedgerClock } from './ledgerClock.js'
 import type { Scheduler } from './schedule.js'
+import { shadowNote, shadowRecord, type ShadowSink } from './shadowFire.js'
 
 export interface FirerParameters {
   chain: Chain
@@ -25,6 +26,8 @@ export interface FirerParameters {
   /** A fire parks until a later ledger closes (it cannot move before then), then unparks. */
   park: () => void
   unpark: () => void
+  /** Dry run (DRY_RUN=true): fills are reported to `wouldFill` and booked here; nothing is sent. */
+  dryRun?: ShadowSink | undefined
 }
 
 export class Firer {
@@ -34,13 +37,18 @@ export class Firer {
     const { book } = this.p
     const held = this.p.scheduler.heldBy(e)
     const rewards = tallyRewards(this.p.vault)
+    const dry = this.p.dryRun
+    let would: WouldFill | undefined
     try {
       if (!isStaged(e.adapter)) {
+        if (dry !== undefined) return this.finishDry(dry, e, undefined, undefined)
         const result = await e.adapter.execute(this.p.chain, this.p.keypair, e.task!, rewards.vault)
         this.finishWith(e, withReward(result, rewards.total()))
         return
       }
-      const outcome = await e.adapter.fire(this.p.chain, this.p.keypair, e.plan, this.context(e, rewards.vault))
+      const fc = this.context(e, rewards.vault)
+      if (dry !== undefined) fc.wouldFill = (w) => (would = w)
+      const outcome = await e.adapter.fire(this.p.chain, this.p.keypair, e.plan, fc)
       if (isReplan(outcome)) {
         e.plan = { ...e.plan, targetLedger: outcome.replan }
         e.moved = true
@@ -54,8 +62,10 @@ export class Firer {
         })
         return
       }
+      if (dry !== undefined && would !== undefined) return this.finishDry(dry, e, would, outcome)
       this.finishWith(e, withReward(outcome, rewards.total()))
     } catch (err) {
+      if (dry !== undefined && would !== undefined) return this.finishDry(dry, e, would, err)
       this.p.onError?.(e.adapterName, 'fire', err)
       const drawn = e.stage === 'drawn' || e.stage === 'filled' || e.stage === 'swapped'
       const note = `${errMessage(err)}${drawn ? ' (a draw may be outstanding: stale-draw recovery returns it)' : ''}`
@@ -101,6 +111,20 @@ export class Firer {
     if (a !== undefined && b !== undefined) return Math.max(0, b - a)
     // Not seen (yet): the ledgers late at the clock's ledger time (observed, else the network's).
     return Math.round((fillLedger - planned) * this.p.clock.ledgerMs())
+  }
+
+  /** A dry run's due execution: booked as a would-fill, the execution finished without anything sent. */
+  private finishDry(dry: ShadowSink, e: Entry, would: WouldFill | undefined, ended: unknown): void {
+    const rec = dry.record(shadowRecord(e, would, ended))
+    const note = shadowNote(rec)
+    this.p.logger.info(
+      { adapter: e.adapterName, key: e.plan.key, target: rec.target, fillLedger: rec.fillLedger, firstPlannedLedger: rec.firstPlannedLedger, percent: rec.percent, drew: rec.drew.toString(), expectedProfit: rec.expectedProfit?.toString() ?? null, expectedReward: rec.expectedReward?.toString() ?? null, simulation: rec.simulation, reason: rec.reason },
+      'dry run: would fill',
+    )
+    this.p.emit('shadow', `${e.adapterName}: ${e.label}: ${note}`, { adapter: e.adapterName, key: e.plan.key, fillLedger: rec.fillLedger, simulation: rec.simulation })
+    // Nothing was drawn or sent: a result of nothing, so the book says no `miss` for it.
+    e.result = makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: 0, success: false, note })
+    this.p.book.finish(e, 'abandoned', note)
   }
 
   private finishWith(e: Entry, result: Result): void {

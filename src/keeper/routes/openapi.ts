@@ -206,6 +206,17 @@ export const openApiDocument = {
                       description: 'the last stale-draw recovery: what was owed, returned, and is still short',
                       properties: { at: { type: 'string' }, draw: amount, returned: amount, shortfall: amount, held: { type: 'array', items: { type: 'string' } } },
                     },
+                    shadow: {
+                      type: 'object',
+                      nullable: true,
+                      description:
+                        'DRY_RUN=true only (null otherwise): what the keeper would have filled and earned. totals always; fills (each would-fill: adapter, key, label, target auction, path, plannedAt, firstPlannedLedger, targetLedger, fillLedger, percent, drew, expectedProfit, expectedReward, simulation passed | refused | none, reason) only with the API token. Also service_shadow_fills_total, service_shadow_drawn_usdc_total, service_shadow_profit_usdc_total, service_shadow_rewards_usdc_total on /metrics',
+                      properties: {
+                        dryRun: { type: 'boolean' },
+                        totals: { type: 'object', properties: { fills: { type: 'integer' }, refused: { type: 'integer' }, drewUsdc: amount, profitUsdc: amount, rewardsUsdc: amount } },
+                        fills: { type: 'array', items: { type: 'object' } },
+                      },
+                    },
                     strategyDetails: { type: 'boolean', description: 'true when the request carried the API token: executions and the plan and progress events are included' },
                     executions: {
                       type: 'array',

@@ -4,6 +4,7 @@ import { errorTag, type ExecutionView } from '../engine/index.js'
 import type { ExecutionFee, Position } from '../sdk/index.js'
 import type { DashboardState, LiquidationRecord } from '../state/dashboard.js'
 import type { EventLog } from '../state/events.js'
+import { shadowView } from '../state/shadow.js'
 import { isStrategyEvent } from './access.js'
 
 // JSON views of the dashboard state. Amounts are decimal strings of 7-decimal integers (i128
@@ -200,6 +201,7 @@ export function stateView(state: DashboardState, events: EventLog, opts: { detai
             held: state.recovery.held,
           },
     cycles: { ...state.cycles },
+    shadow: shadowView(state.shadow, opts.details),
     strategyDetails: opts.details,
   }
   return opts.details ? { ...view, executions: state.executions.map(executionView) } : view

@@ -25,6 +25,7 @@ export type {
   Stage,
   StagedAdapter,
   StepBoundary,
+  WouldFill,
 } from './staged.js'
 export { isReplan, isSkip, isStaged } from './staged.js'
 export { makeResult, returnWithFee } from './profit.js'

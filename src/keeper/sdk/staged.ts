@@ -70,6 +70,26 @@ export interface FireContext {
    * ledger minus the close time of the planned fill ledger (0 for a fill on time).
    */
   responseTimeMs(fillLedger: number): Promise<number>
+  /**
+   * Present only in a dry run (DRY_RUN=true): the adapter reports here the fill it is about to
+   * send, valued afresh. Every transaction it then sends is simulated and refused before it
+   * leaves the process; the engine books this report as what the keeper would have filled.
+   */
+  wouldFill?(fill: WouldFill): void
+}
+
+/** A fill a dry run would have sent (FireContext.wouldFill). */
+export interface WouldFill {
+  /** The ledger the fill would land in. */
+  ledger: number
+  /** USDC the fill would draw (7 decimals). */
+  drew: bigint
+  /** Expected gross profit in USDC (7 decimals), when the adapter can tell. */
+  expectedProfit?: bigint | undefined
+  /** Percent of the auction the fill takes, when it is an auction. */
+  percent?: number | undefined
+  /** What is filled, in the adapter's words (e.g. the auction: `G...:<start ledger>`). */
+  target?: string | undefined
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { KeeperInfo, VaultState } from '../clients/index.js'
 import type { ExecutionView } from '../engine/index.js'
 import type { Position, Result } from '../sdk/index.js'
+import type { ShadowBook } from './shadow.js'
 
 export interface LiquidationRecord {
   /** ISO-8601 time the result was folded in. */
@@ -87,6 +88,8 @@ export class DashboardState {
   executions: ExecutionView[] = []
   /** Transactions this process tried that failed (refused in simulation or failed on the ledger). */
   failedTransactions: { total: number; byReason: Record<string, number>; feesStroops: bigint } = { total: 0, byReason: {}, feesStroops: 0n }
+  /** DRY_RUN=true: what the keeper would have filled and earned; null when it runs for real. */
+  shadow: ShadowBook | null = null
   cycles: CycleStats = { count: 0, overruns: 0, lastStartedAt: null, lastDurationMs: null, lastError: null, lastErrorAt: null }
   updatedAt: string | null = null
 

@@ -9,7 +9,7 @@
  * pays more, each part with its own floor. The registry's bond limit
  * does not bound it (that is for two-step draws).
  */
-import { ContractError, LedgerMissedError, type SubmissionLanes } from '../../../chain/index.js'
+import { ContractError, DryRunRefusal, LedgerMissedError, type SubmissionLanes } from '../../../chain/index.js'
 import type { ExecutorContract, ExecutorSwap } from '../../clients/executor.js'
 import { mulDiv, SCALAR_12, slippageFloor } from '../../../core/index.js'
 import { executionFee, makeResult, type Result } from '../../sdk/index.js'
@@ -97,6 +97,8 @@ export function atomicExecutor(p: AtomicExecutorParameters): AtomicExecutor {
           ),
         )
       } catch (err) {
+        // A dry run: the flash draw's simulation passed and nothing was sent.
+        if (err instanceof DryRunRefusal) throw err
         if (err instanceof LedgerMissedError) {
           // Nothing was applied or charged: not a failure of the fill, so no failure budget.
           return makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: 0, success: false, note: `atomic fill of ${fill.percent} % missed ledger ${fill.block}; planned again`, error: err })

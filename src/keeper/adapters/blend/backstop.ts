@@ -122,6 +122,7 @@ export function backstopAuctions(ctx: BlendContext) {
       if (await lostSince(chain, AuctionType.BadDebt, backstop, auction)) return lostRace(new ErrAlreadyFilled(backstop))
       const usdcBefore = await tokenBalance(chain, usdc, me)
       const lpBefore = await tokenBalance(chain, comet, me)
+      fc.wouldFill?.({ ledger: plan.block, drew, expectedProfit: undefined, percent, target: `bad debt of ${backstop}:${auction.block}` })
       await fc.vault.draw(drew)
       await fc.step('drawn')
       let fillLedger: number
@@ -218,6 +219,7 @@ export function backstopAuctions(ctx: BlendContext) {
       if (await lostSince(chain, AuctionType.Interest, backstop, auction)) return lostRace(new ErrAlreadyFilled(backstop))
       const usdcBefore = await tokenBalance(chain, usdc, me)
       const lpBefore = await tokenBalance(chain, comet, me)
+      fc.wouldFill?.({ ledger: plan.block, drew, expectedProfit: undefined, target: `interest of ${backstop}:${auction.block}` })
       if (drew > 0n) {
         await fc.vault.draw(drew)
         await fc.step('drawn')

@@ -36,7 +36,7 @@ import type { BlendContext } from './context.js'
 import { ErrAlreadyFilled, ErrBadTask } from './errors.js'
 import { chooseLiquidationPercent } from './liquidationPercent.js'
 import { failedTransaction, type FailureReason } from './failureBudget.js'
-import { fillSubmitOptions, oracleXlmPrice } from './fillFee.js'
+import { fillFeeInput, fillSubmitOptions, oracleXlmPrice } from './fillFee.js'
 import type { Reserve } from './loadPool.js'
 import type { PriceData } from './oracle.js'
 import { encodeRequests } from './requests.js'
@@ -285,15 +285,10 @@ export function userLiquidations(ctx: BlendContext) {
       return result
     }
     // The fill bids by the keeper's fee strategy, from its expected profit.
-    const fee = await fillSubmitOptions(ctx.fillFee, {
-      fill,
-      drew: order.drew,
-      reserves,
-      prices: prices.prices,
-      usdc,
-      networkPassphrase: chain.networkPassphrase,
-      readXlmPrice: () => oracleXlmPrice(chain, scan.snapshot.config.oracle),
-    })
+    const valuation = { fill, drew: order.drew, reserves, prices: prices.prices, usdc, networkPassphrase: chain.networkPassphrase }
+    const fee = await fillSubmitOptions(ctx.fillFee, { ...valuation, readXlmPrice: () => oracleXlmPrice(chain, scan.snapshot.config.oracle) })
+    // A dry run books this as what the keeper would have filled; what follows is simulated, never sent.
+    fc.wouldFill?.({ ledger: fill.block, drew: order.drew, percent: fill.percent, target: auctionId(user, auction), expectedProfit: fillFeeInput(valuation).expectedProfit })
     if (plan.path === 'atomic') {
       return book(await ctx.executor!.liquidateAtomic({ chain, keypair, plan, auction, fill, order, reserves, prices: prices.prices, fc, fee }))
     }
