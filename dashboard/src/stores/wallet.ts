@@ -18,11 +18,13 @@ const REMEMBER_KEY = 'pooled-liquidations.wallet-kind'
 
 const [wallet, setWallet] = createSignal<ConnectedWallet | undefined>()
 const [connecting, setConnecting] = createSignal<string | undefined>()
+/** When the connection now under way started (`Date.now()`), for the seconds it has taken. */
+const [connectingSince, setConnectingSince] = createSignal<number | undefined>()
 const [walletError, setWalletError] = createSignal<string | undefined>()
 const [writes, setWrites] = createSignal(0)
 const [activeWrite, setActiveWrite] = createSignal<string | undefined>()
 
-export { wallet, connecting, walletError, writes, activeWrite }
+export { wallet, connecting, connectingSince, walletError, writes, activeWrite }
 
 /**
  * Marks `name` as the write the person is working on: the page shows one write's quote, status
@@ -46,6 +48,7 @@ async function connectWith(open: () => Promise<ConnectedWallet>, kind: Connected
   if (connecting() !== undefined) return
   setWalletError(undefined)
   setConnecting('Connecting…')
+  setConnectingSince(Date.now())
   try {
     setWallet(await open())
     localStorage.setItem(REMEMBER_KEY, kind)
@@ -53,6 +56,7 @@ async function connectWith(open: () => Promise<ConnectedWallet>, kind: Connected
     setWalletError(await inWords(e))
   } finally {
     setConnecting(undefined)
+    setConnectingSince(undefined)
   }
 }
 

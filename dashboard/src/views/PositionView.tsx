@@ -9,6 +9,7 @@ import { Show, createSignal } from 'solid-js'
 import { WriteAction } from '../components/WriteAction.js'
 import { PositionEarnings } from '../components/PositionEarnings.js'
 import { PositionHistory } from '../components/PositionHistory.js'
+import { TestUsdc } from '../components/TestUsdc.js'
 import { createAccountFigures } from '../stores/accountFigures.js'
 import { vaultDeposit, vaultWithdraw } from '../clients/writes.js'
 import { useConfig } from '../stores/config.js'
@@ -137,6 +138,7 @@ export function PositionView() {
 
       <section aria-labelledby="deposit-title">
         <h2 id="deposit-title">Deposit</h2>
+        <TestUsdc />
         <WriteAction
           name="deposit"
           label="Deposit"
@@ -157,10 +159,10 @@ export function PositionView() {
               onInput={(e) => setDepositText(e.currentTarget.value)}
               aria-describedby="deposit-hint deposit-preview"
             />
-            <span class="hint" id="deposit-hint" data-testid="deposit-hint">
-              {AMOUNT_HINT}
-            </span>
           </label>
+          <span class="hint" id="deposit-hint" data-testid="deposit-hint">
+            {AMOUNT_HINT}
+          </span>
           <p id="deposit-preview" data-testid="deposit-preview" aria-live="polite" classList={{ error: !depositQuote().ok && depositText() !== '' }}>
             <Show when={depositText() !== ''} fallback="Enter an amount to see the shares it mints.">
               <Show when={refused(depositQuote())} fallback={depositQuote().text}>
@@ -192,10 +194,10 @@ export function PositionView() {
               onInput={(e) => setWithdrawText(e.currentTarget.value)}
               aria-describedby="withdraw-hint withdraw-preview"
             />
-            <span class="hint" id="withdraw-hint">
-              {AMOUNT_HINT}
-            </span>
           </label>
+          <span class="hint" id="withdraw-hint">
+            {AMOUNT_HINT}
+          </span>
           <Show when={(mine()?.depositor.shares ?? 0n) > 0n}>
             <button
               type="button"

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@solidjs/testing-library'
 import { Keypair } from '@stellar/stellar-sdk'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Reads } from '../clients/chain.js'
 import type { DashboardConfig } from '../config/schema.js'
 import { ConfigContext, type ConfigStore } from '../stores/config.js'
@@ -43,5 +43,32 @@ describe('WalletBar', () => {
     expect(screen.getByRole('group', { name: 'Wallet' }).classList.contains('open')).toBe(true)
     fireEvent.keyDown(toggle, { key: 'Escape' })
     expect(toggle.getAttribute('aria-expanded')).toBe('false')
+  })
+
+  it('shows each step of a sandbox connection and the seconds it has taken', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    let finish!: () => void
+    vi.doMock('../clients/wallet/sandbox.js', () => ({
+      hasSandboxKey: () => false,
+      openSandboxWallet: async (_c: unknown, onStep: (t: string) => void) => {
+        onStep('Step 2 of 3: Adding a trustline to USDC…')
+        await new Promise<void>((r) => (finish = r))
+        return { address: ME, kind: 'sandbox', label: 'Sandbox wallet (local test key)', sign: async (x: string) => x }
+      },
+    }))
+    const sandboxConfig = { ...config, network: { ...config.network, networkPassphrase: 'Standalone Network ; February 2017', friendbotUrl: 'http://127.0.0.1:8000/friendbot' } } as DashboardConfig
+    render(() => (
+      <ConfigContext.Provider value={{ ...store, config: () => sandboxConfig }}>
+        <WalletBar />
+      </ConfigContext.Provider>
+    ))
+    screen.getByTestId('wallet-connect-sandbox').click()
+    await waitFor(() => expect(screen.getByTestId('wallet-progress').textContent).toMatch(/^Step 2 of 3: Adding a trustline to USDC… 0 s$/))
+    await vi.advanceTimersByTimeAsync(3_000)
+    await waitFor(() => expect(screen.getByTestId('wallet-progress').textContent).toMatch(/ [3-4] s$/))
+    finish()
+    await waitFor(() => expect(screen.getByTestId('wallet-address').getAttribute('data-address')).toBe(ME))
+    vi.useRealTimers()
+    vi.doUnmock('../clients/wallet/sandbox.js')
   })
 })

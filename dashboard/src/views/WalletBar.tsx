@@ -3,11 +3,11 @@
  * wallet through the wallets kit elsewhere), then the account, its USDC balance and disconnect.
  * On a phone the connected wallet's details fold behind a button with the short address.
  */
-import { Show, createEffect, createResource, createSignal, on } from 'solid-js'
+import { Show, createEffect, createResource, createSignal, on, onCleanup } from 'solid-js'
 import { Address } from '../components/Address.js'
 import { isSandbox } from '../config/network.js'
 import { useConfig } from '../stores/config.js'
-import { connectExtension, connectSandbox, connecting, disconnect, resumeWallet, wallet, walletError, writes } from '../stores/wallet.js'
+import { connectExtension, connectSandbox, connecting, connectingSince, disconnect, resumeWallet, wallet, walletError, writes } from '../stores/wallet.js'
 import { formatAmount } from '../logic/amounts.js'
 import { shortAddress } from '../logic/address.js'
 
@@ -31,6 +31,19 @@ export function WalletBar() {
   )
 
   const [open, setOpen] = createSignal(false)
+
+  // The seconds a connection has taken so far, ticking while it is under way (the sandbox
+  // wallet's set-up sends up to three transactions).
+  const [tick, setTick] = createSignal(Date.now())
+  createEffect(() => {
+    if (connecting() === undefined) return
+    const timer = setInterval(() => setTick(Date.now()), 1000)
+    onCleanup(() => clearInterval(timer))
+  })
+  const elapsed = () => {
+    const since = connectingSince()
+    return since === undefined ? 0 : Math.max(0, Math.floor((tick() - since) / 1000))
+  }
 
   // Focus follows the person: the connect button they pressed is replaced by the connected
   // wallet's controls (and those by the connect button on disconnect), so focus moves to the
@@ -90,8 +103,8 @@ export function WalletBar() {
                 </Show>
                 <Show when={connecting()}>
                   {(step) => (
-                    <span class="wallet-progress" data-testid="wallet-progress" aria-live="polite">
-                      {step()}
+                    <span class="wallet-progress" data-testid="wallet-progress" role="status">
+                      {step()} <span class="wallet-elapsed">{elapsed()} s</span>
                     </span>
                   )}
                 </Show>

@@ -86,7 +86,7 @@ describe('PositionView', () => {
     fireEvent.input(screen.getByTestId('withdraw-shares'), { target: { value: '10' } })
     expect(screen.getByTestId('withdraw-preview').textContent).toBe('You receive 11.0000000 USDC')
     fireEvent.input(screen.getByTestId('withdraw-shares'), { target: { value: '1,2' } })
-    expect(screen.getByTestId('withdraw-preview').textContent).toMatch(/^Enter a number/)
+    expect(screen.getByTestId('withdraw-preview').textContent).toMatch(/^Type the amount without “,”/)
     expect(screen.getByLabelText('Deposit amount (USDC)')).toBe(screen.getByTestId('deposit-amount'))
     expect(screen.getByLabelText('Withdraw shares')).toBe(screen.getByTestId('withdraw-shares'))
   })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { Account, Keypair, Networks, Operation, TransactionBuilder } from '@stellar/stellar-sdk'
-import { assetFromSacName, keypairSigner, sandboxKeypair } from './sandbox.js'
+import { SETUP_STEPS, assetFromSacName, keypairSigner, requestTestUsdc, sandboxKeypair, stepText } from './sandbox.js'
 
 function memoryStorage(): Storage {
   const m = new Map<string, string>()
@@ -42,5 +42,22 @@ describe('sandbox wallet', () => {
     const signed = TransactionBuilder.fromXdr(await keypairSigner(kp)(tx.toXdr(), Networks.STANDALONE), Networks.STANDALONE)
     expect(signed.signatures).toHaveLength(1)
     expect(kp.verify(signed.hash(), signed.signatures[0]!.signature.toBytes())).toBe(true)
+  })
+
+  it('numbers the set-up’s steps for the wallet bar', () => {
+    expect(SETUP_STEPS).toBe(3)
+    expect(stepText(2, 'Adding a trustline to USDC…')).toBe('Step 2 of 3: Adding a trustline to USDC…')
+  })
+
+  it('asks the faucet for test USDC and reads what it paid', async () => {
+    const calls: [string, RequestInit | undefined][] = []
+    const get = (async (url: string, init?: RequestInit) => {
+      calls.push([url, init])
+      return new Response(JSON.stringify({ amount: '100000000000', balance: '100000000000', message: 'sent' }), { status: 200 })
+    }) as typeof fetch
+    expect(await requestTestUsdc('http://d/sandbox/faucet', 'GME', get)).toEqual({ amount: 100_000_000_000n, balance: 100_000_000_000n })
+    expect(calls[0]![1]!.body).toBe('{"account":"GME"}')
+    const refuse = (async () => new Response('gateway down', { status: 502 })) as unknown as typeof fetch
+    await expect(requestTestUsdc('http://d/sandbox/faucet', 'GME', refuse)).rejects.toThrow('the USDC faucet refused (HTTP 502: gateway down)')
   })
 })

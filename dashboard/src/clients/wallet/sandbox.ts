@@ -60,6 +60,14 @@ export function assetFromSacName(name: string): Asset {
 /** Progress of the set-up, in words, for the wallet bar. */
 export type SetupStep = (text: string) => void
 
+/** The set-up's steps: the account, the USDC trustline, the first test USDC. */
+export const SETUP_STEPS = 3
+
+/** A step of the set-up as the wallet bar shows it: "Step 2 of 3: Adding a trustline to USDC…". */
+export function stepText(n: number, text: string): string {
+  return `Step ${n} of ${SETUP_STEPS}: ${text}`
+}
+
 async function friendbot(url: string, account: string): Promise<void> {
   const res = await fetch(`${url}?addr=${encodeURIComponent(account)}`)
   if (res.ok) return
@@ -70,15 +78,37 @@ async function friendbot(url: string, account: string): Promise<void> {
   throw new Error(`the sandbox friendbot refused to fund ${account} (HTTP ${res.status}: ${body.slice(0, 200)})`)
 }
 
-async function faucet(url: string, account: string): Promise<string> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account }) })
+/** What the faucet paid: the amount and the balance after it (7-decimal integers), when it said. */
+export interface FaucetPaid {
+  amount: bigint | undefined
+  balance: bigint | undefined
+}
+
+const integer = (v: unknown): bigint | undefined => (typeof v === 'string' && /^\d+$/.test(v) ? BigInt(v) : undefined)
+
+/**
+ * Asks the dashboard server's faucet (POST {account}) for test USDC for `account`.
+ *
+ * @throws Error with the faucet's words when it refuses
+ */
+export async function requestTestUsdc(url: string, account: string, get: typeof fetch = fetch): Promise<FaucetPaid> {
+  const res = await get(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account }) })
   const body = await res.text()
-  if (!res.ok) throw new Error(`the USDC faucet refused (HTTP ${res.status}: ${body.slice(0, 200)})`)
+  if (!res.ok) {
+    let message = body.slice(0, 200)
+    try {
+      const said = (JSON.parse(body) as { message?: unknown }).message
+      if (typeof said === 'string') message = said
+    } catch {
+      // not JSON: its text as it is
+    }
+    throw new Error(`the USDC faucet refused (HTTP ${res.status}: ${message})`)
+  }
   try {
-    const amount = (JSON.parse(body) as { amount?: unknown }).amount
-    return amount === undefined ? '' : String(amount)
+    const paid = JSON.parse(body) as { amount?: unknown; balance?: unknown }
+    return { amount: integer(paid.amount), balance: integer(paid.balance) }
   } catch {
-    return ''
+    return { amount: undefined, balance: undefined }
   }
 }
 
@@ -96,19 +126,20 @@ export async function openSandboxWallet(config: DashboardConfig, onStep: SetupSt
   const chain = chainFor(config)
   const server = new rpc.Server(config.network.rpcUrl, { allowHttp: config.network.rpcUrl.startsWith('http://') })
 
+  onStep(stepText(1, 'Looking up the test account…'))
   const exists = await server.getAccount(account).then(() => true, () => false)
   if (!exists) {
-    onStep('Creating the test account with the sandbox friendbot…')
+    onStep(stepText(1, 'Creating the test account with the sandbox friendbot…'))
     await friendbot(friendbotUrl, account)
   }
 
-  onStep('Checking the USDC trustline…')
+  onStep(stepText(2, 'Checking the USDC trustline…'))
   const { retval } = await simulateReadAt(chain, config.contracts.usdc, 'name')
   const asset = assetFromSacName(String(scValToNative(retval)))
   if (!asset.isNative()) {
     const trusted = await server.getTrustline(account, asset).then(() => true, () => false)
     if (!trusted) {
-      onStep(`Adding a trustline to ${asset.getCode()}…`)
+      onStep(stepText(2, `Adding a trustline to ${asset.getCode()}…`))
       const prepared = await prepareWrite(chain, account, Operation.changeTrust({ asset }))
       await sendSigned(chain, prepared, sign)
     }
@@ -117,8 +148,8 @@ export async function openSandboxWallet(config: DashboardConfig, onStep: SetupSt
   if (config.faucetUrl !== undefined) {
     const balance = await new Reads(chain, config.contracts).usdcBalance(account).catch(() => 0n)
     if (balance === 0n) {
-      onStep('Requesting test USDC from the faucet…')
-      await faucet(config.faucetUrl, account)
+      onStep(stepText(3, 'Requesting test USDC from the faucet…'))
+      await requestTestUsdc(config.faucetUrl, account)
     }
   }
   return { address: account, kind: 'sandbox', label: SANDBOX_LABEL, sign }
