@@ -13,10 +13,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
 import { ContractError, addr, invoke } from '../chain/index.js'
-import { deployWorld, type Borrower, type World } from '../world/index.js'
+import { deployWorld, type World } from '../world/index.js'
 import { RegistryContract, VaultContract, tokenBalance, type KeeperInfo, type VaultState } from './clients/index.js'
 import { spawnKeeper, type KeeperProcess, type LogLine } from '../../test/keeper/keeperProcess.js'
 import { worldKeeperEnv } from '../../test/keeper/worldKeeperEnv.js'
+import { pushUnder } from '../../test/keeper/crashPrice.js'
 
 const UNIT = 10_000_000n
 /** Health factor (7 decimals) the case's borrower is pushed to: under 1, others on its asset stay above. */
@@ -79,22 +80,6 @@ async function holdings(): Promise<{ usdc: bigint; collateral: bigint[] }> {
 }
 
 /**
- * Drops the oracle price of `asset` so that its untargeted borrower with the lowest health factor
- * lands at TARGET_HF (health factor is linear in the collateral price; USDC debt).
- */
-async function pushUnder(asset: World['collaterals'][number]): Promise<Borrower> {
-  const b = world.borrowers
-    .filter((x) => x.collateralAsset.contract === asset.contract && !targeted.has(x.address))
-    .sort((x, y) => (x.targetHealthFactor < y.targetHealthFactor ? -1 : 1))[0]!
-  targeted.add(b.address)
-  const initial = BigInt(world.addresses.assets.collateral.find((c) => c.contract === asset.contract)!.price)
-  const now = world.price(asset.contract)
-  const hfNow = (b.targetHealthFactor * now) / initial
-  await world.setPrice(asset.contract, (now * TARGET_HF) / hfNow)
-  return b
-}
-
-/**
  * Waits for the keeper's plans, then closes ledgers up to 4 before the earliest planned target
  * (never past target - 3: due at target - 2, draw in target - 1); the sandbox's own 0.5 s
  * ledgers carry it from there. Leftover auctions already past their target fire at once.
@@ -147,7 +132,7 @@ describe('a keeper killed at each step of a liquidation, restarted within slash_
   for (const { boundary, asset } of cases) {
     it(`crash at ${boundary}: recovery returns the draw, depositors whole, no slash`, async () => {
       const me = keeper().publicKey()
-      const borrower = await pushUnder(world.collaterals[asset]!)
+      const borrower = await pushUnder(world, world.collaterals[asset]!, targeted, TARGET_HF)
 
       // 1. the books before
       const before: VaultState = await vault.getState()
