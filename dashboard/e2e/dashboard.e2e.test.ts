@@ -178,6 +178,8 @@ describe('dashboard in chromium', () => {
 
   it('streams the keeper’s events into the live log', async () => {
     await view('log')
+    // routine scans are hidden by default; they are what a keeper sends most, so show them here
+    await page.getByTestId('log-routine').click()
     await page.getByTestId('log-line').first().waitFor({ timeout: 60_000 })
     expect(await page.getByTestId('log-line').count()).toBeGreaterThan(0)
     await screenshot('log')

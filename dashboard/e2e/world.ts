@@ -38,7 +38,16 @@ export interface DashboardWorld {
   /** The keeper's API_TOKEN. */
   apiToken: string
   addressesFile: string
+  /** The folder the dashboard lists in Research (`--runs`). */
+  runsDir: string
   stop(): Promise<void>
+}
+
+export interface DashboardWorldOptions {
+  /** What Research's folder holds: one run and one sweep (default), or nothing. */
+  runs?: 'fixtures' | 'empty'
+  /** Funded keeper accounts (default 1); the daemon runs the first, the others are the test's. */
+  keepers?: number
 }
 
 /** A TCP port free on 127.0.0.1 now: the keeper must know the dashboard's origin before it starts. */
@@ -53,7 +62,7 @@ function freePort(): Promise<number> {
   })
 }
 
-export async function startDashboardWorld(): Promise<DashboardWorld> {
+export async function startDashboardWorld(options: DashboardWorldOptions = {}): Promise<DashboardWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'dashboard-e2e-'))
   const addressesFile = join(dir, 'addresses.json')
   const sandbox = await startSandbox({ port: 0, ledgerIntervalSeconds: 0.3 })
@@ -65,7 +74,7 @@ export async function startDashboardWorld(): Promise<DashboardWorld> {
     const world = await deployWorld(sandbox, {
       seed: 57,
       borrowers: 1,
-      keepers: 1,
+      keepers: options.keepers ?? 1,
       depositors: 0,
       registerKeepers: false,
       addressesFile,
@@ -87,12 +96,15 @@ export async function startDashboardWorld(): Promise<DashboardWorld> {
       { logger: pino({ level: 'silent' }), stopGraceMs: 2_000 },
     )
     stops.push(() => keeper.stop())
-    // Research's folder: one sim run and one sweep, as `npm run sim` writes them.
+    // Research's folder: one sim run and one sweep, as `npm run sim` writes them (or none).
     const runsDir = join(dir, 'runs')
-    await mkdir(join(runsDir, 'crash-seed1'), { recursive: true })
-    await writeFile(join(runsDir, 'crash-seed1', 'report.json'), reportJson(reportFixture()))
-    await mkdir(join(runsDir, 'sweeps', 'keepers'), { recursive: true })
-    await writeFile(join(runsDir, 'sweeps', 'keepers', 'aggregate.json'), aggregateJson(aggregateOf(['keepers.count=1,2', 'keepers.minProfit=1.01,1.05'])))
+    await mkdir(runsDir, { recursive: true })
+    if (options.runs !== 'empty') {
+      await mkdir(join(runsDir, 'crash-seed1'), { recursive: true })
+      await writeFile(join(runsDir, 'crash-seed1', 'report.json'), reportJson(reportFixture()))
+      await mkdir(join(runsDir, 'sweeps', 'keepers'), { recursive: true })
+      await writeFile(join(runsDir, 'sweeps', 'keepers', 'aggregate.json'), aggregateJson(aggregateOf(['keepers.count=1,2', 'keepers.minProfit=1.01,1.05'])))
+    }
     const server = await startDashboardServer({
       addressesFile,
       runsDir,
@@ -103,7 +115,7 @@ export async function startDashboardWorld(): Promise<DashboardWorld> {
     })
     stops.push(() => server.close())
     if (new URL(server.url).origin !== origin) throw new Error(`the dashboard is at ${server.url}, not at the origin the keeper admits (${origin})`)
-    return { sandbox, world, keeper, url: `${server.url}?keeperToken=${apiToken}`, origin, apiToken, addressesFile, stop }
+    return { sandbox, world, keeper, url: `${server.url}?keeperToken=${apiToken}`, origin, apiToken, addressesFile, runsDir, stop }
   } catch (err) {
     await stop()
     throw err
