@@ -4,8 +4,7 @@
  * edge that has more (`data-more-left` / `data-more-right`), and the current view scrolled into
  * sight, so no view is hidden without a sign of it.
  */
-import { For, createEffect, onCleanup, onMount, type Accessor } from 'solid-js'
-import { createStore } from 'solid-js/store'
+import { For, createEffect, createSignal, onCleanup, onMount, type Accessor } from 'solid-js'
 
 export interface ViewLink {
   id: string
@@ -22,7 +21,7 @@ export function overflowSides(scrollLeft: number, clientWidth: number, scrollWid
 
 export function ViewsNav(props: { views: readonly ViewLink[]; current: Accessor<string> }) {
   let nav!: HTMLElement
-  const [more, setMore] = createStore({ left: false, right: false })
+  const [more, setMore] = createSignal({ left: false, right: false }, { equals: (a, b) => a.left === b.left && a.right === b.right })
   const update = () => setMore(overflowSides(nav.scrollLeft, nav.clientWidth, nav.scrollWidth))
 
   onMount(() => {
@@ -41,7 +40,7 @@ export function ViewsNav(props: { views: readonly ViewLink[]; current: Accessor<
   })
 
   return (
-    <div class="views-nav" data-more-left={more.left ? '' : undefined} data-more-right={more.right ? '' : undefined} data-testid="views-nav">
+    <div class="views-nav" data-more-left={more().left ? '' : undefined} data-more-right={more().right ? '' : undefined} data-testid="views-nav">
       <nav aria-label="Views" ref={nav} onScroll={update}>
         <For each={props.views}>
           {(v) => (
