@@ -7,10 +7,11 @@
  * it, then fills the same auctions.
  *
  * What "match" means here, per auction: the shadow keeper's would-fill names the auction the
- * third party opened (borrower and start ledger); the ledger it first planned the fill for, the
- * ledger its would-fill was valued for and the ledger the live keeper's fill landed in are one
- * ledger; both take the same percent of the auction; and the capital differs by at most 0.01 %
- * (the two valuations accrue interest to close times a few seconds apart).
+ * third party opened (borrower and start ledger); the ledger it first planned the fill for is the
+ * ledger the live keeper first planned it for; the ledger its would-fill was valued for is the
+ * ledger the live keeper's fill landed in; both take the same percent of the auction; and the
+ * capital differs by at most 0.01 % (the two valuations accrue interest to close times a few
+ * seconds apart).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
@@ -117,13 +118,14 @@ describe('DRY_RUN=true on a crash', () => {
       const filledAt = fill.history.find((h: any) => h.stage === 'filled').ledger as number
       const percent = Number(/^filled (\d+) % at ledger/.exec(fill.note)?.[1])
       const would = shadowState.shadow.fills.find((f: any) => f.key === `blend:user_liquidation:${b.address}`)
+      const liveFirst = live.lines.find((l) => l.msg === 'execution planned' && l.key === `blend:user_liquidation:${b.address}`)!.targetLedger
       console.log(
         `[dry run] ${b.address.slice(0, 6)}…: auction from ${auctions.get(b.address)}; shadow planned ${would.firstPlannedLedger}, would fill ${would.percent} % at ${would.fillLedger} ` +
-          `drawing ${would.drew} (simulation ${would.simulation}: ${would.reason}); live filled ${percent} % at ${filledAt} drawing ${fill.result.drew}`,
+          `drawing ${would.drew} (simulation ${would.simulation}: ${would.reason}); live planned ${liveFirst}, filled ${percent} % at ${filledAt} drawing ${fill.result.drew}`,
       )
       expect(would.target).toBe(`${b.address}:${auctions.get(b.address)}`)
-      expect(shadowPlans[i].targetLedger).toBe(filledAt)
-      expect(would.firstPlannedLedger).toBe(filledAt)
+      expect(shadowPlans[i].targetLedger).toBe(liveFirst)
+      expect(would.firstPlannedLedger).toBe(liveFirst)
       expect(would.fillLedger).toBe(filledAt)
       expect(would.percent).toBe(percent)
       const drew = BigInt(fill.result.drew)
