@@ -1,7 +1,8 @@
 /**
  * Shadow mode end to end (DRY_RUN=true) on the sandbox with the real Blend v2 WASMs: a crash puts
- * one borrower per collateral asset under HF 1. A shadow keeper — a new account with XLM only: no
- * USDC, no stake, not registered — reports the auctions it would open, then, once a third party
+ * one borrower per collateral asset under HF 1. A shadow keeper — a new account with XLM and the
+ * trustlines a two-step keeper holds its USDC and seized collateral in, but no USDC, no stake, not
+ * registered — reports the auctions it would open, then, once a third party
  * has opened them, plans their fills and books what it would have filled when they come due;
  * not one transaction from its accounts lands. A live keeper on the same world, running beside
  * it, then fills the same auctions.
@@ -13,9 +14,10 @@
  * capital differs by at most 0.01 % (the two valuations accrue interest to close times a few
  * seconds apart).
  */
+import { Asset, Operation } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
-import { channelKeypairs } from '../chain/index.js'
+import { channelKeypairs, submit } from '../chain/index.js'
 import { deployWorld, type Borrower, type World } from '../world/index.js'
 import { RegistryContract, VaultContract } from './clients/index.js'
 import { openAuction } from '../../test/keeper/auctionSetup.js'
@@ -67,6 +69,10 @@ describe('DRY_RUN=true on a crash', () => {
       running.push(k)
       return k
     }
+    // The trustlines an operator adds before the first start (the guide's prerequisites); the
+    // last transaction of this account.
+    const trust = [world.usdc, ...world.collaterals].map((a) => Operation.changeTrust({ asset: new Asset(a.code, a.issuer) }))
+    await submit(world.chain, shadowKp!, trust)
     const seqBefore = (await sandbox.server.getAccount(shadowAddr)).sequenceNumber()
 
     // 1. the crash
@@ -133,6 +139,7 @@ describe('DRY_RUN=true on a crash', () => {
       expect(diff < 0n ? -diff : diff).toBeLessThanOrEqual(drew / 10_000n)
       // Not registered, so the vault refuses its draw in simulation: said, and nothing sent.
       expect(would.simulation).toBe('refused')
+      expect(would.reason).toMatch(/^refused in simulation: contract error #\d+$/)
       expect(would.expectedProfit).not.toBeNull()
     }
     expect(shadowState.registration).toBe('not attempted')
