@@ -59,7 +59,7 @@ async function timedRun(name: string, overrides: Override[], outDir: string): Pr
   const t0 = performance.now()
   let firstStepAt: number | undefined
   let lastReport = 0
-  log(`${name}: ${steps} ledgers ${overrides.map((o) => `${o.path}=${String(o.value)}`).join(' ')}`)
+  log(`${name}: ${steps} ledgers ${overrides.map((o) => `${o.path}=${typeof o.value === 'object' ? JSON.stringify(o.value) : String(o.value)}`).join(' ')}`)
   const report = await runScenario({
     loaded,
     seed: loaded.scenario.run.seed,
