@@ -171,9 +171,13 @@ describe('the engine in a dry run', () => {
       },
     }
     w.engine.onLedger({ sequence: 100, closeTimeMs: 100_000 })
-    w.engine.offer(plain, [task({ id: 'r', target: 0, capital: 3n })])
-    await w.engine.settled()
+    // Offered again by every scan: booked once.
+    for (let i = 0; i < 3; i++) {
+      w.engine.offer(plain, [task({ id: 'r', target: 0, capital: 3n })])
+      await w.engine.settled()
+    }
     expect(executed).toBe(0)
+    expect(w.shadow.fills).toHaveLength(1)
     expect(w.shadow.fills[0]).toMatchObject({ adapter: 'plain', simulation: 'none', fillLedger: null, drew: 3n })
   })
 

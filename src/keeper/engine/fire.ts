@@ -31,6 +31,9 @@ export interface FirerParameters {
 }
 
 export class Firer {
+  /** Dry run: the keys of plain adapters' work already booked as shadow records. */
+  private readonly plainBooked = new Set<string>()
+
   constructor(private readonly p: FirerParameters) {}
 
   async fire(e: Entry): Promise<void> {
@@ -115,15 +118,20 @@ export class Firer {
 
   /** A dry run's due execution: booked as a would-fill, the execution finished without anything sent. */
   private finishDry(dry: ShadowSink, e: Entry, would: WouldFill | undefined, ended: unknown): void {
-    const rec = dry.record(shadowRecord(e, would, ended))
-    const note = shadowNote(rec)
+    const record = shadowRecord(e, would, ended)
+    const note = shadowNote(record)
+    // A plain adapter's task comes back with every scan: booked once, not once per cycle.
+    const again = would === undefined && this.plainBooked.has(e.plan.key)
+    e.result = makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: 0, success: false, note })
+    if (again) return this.p.book.finish(e, 'abandoned', note)
+    if (would === undefined) this.plainBooked.add(e.plan.key)
+    const rec = dry.record(record)
     this.p.logger.info(
       { adapter: e.adapterName, key: e.plan.key, target: rec.target, fillLedger: rec.fillLedger, firstPlannedLedger: rec.firstPlannedLedger, percent: rec.percent, drew: rec.drew.toString(), expectedProfit: rec.expectedProfit?.toString() ?? null, expectedReward: rec.expectedReward?.toString() ?? null, simulation: rec.simulation, reason: rec.reason },
       'dry run: would fill',
     )
     this.p.emit('shadow', `${e.adapterName}: ${e.label}: ${note}`, { adapter: e.adapterName, key: e.plan.key, fillLedger: rec.fillLedger, simulation: rec.simulation })
-    // Nothing was drawn or sent: a result of nothing, so the book says no `miss` for it.
-    e.result = makeResult({ drew: 0n, proceeds: 0n, responseTimeMs: 0, success: false, note })
+    // Nothing was drawn or sent: a result of nothing (above), so the book says no `miss` for it.
     this.p.book.finish(e, 'abandoned', note)
   }
 
