@@ -18,8 +18,6 @@ const OTHERS = ['README.md', 'src/keeper/README.md', 'src/deploy/README.md', 'de
 const DOCS = [GUIDE, ...OTHERS]
 /** What starts the testnet deployment: every command that does must be the guide's. */
 const TESTNET_DEPLOY = 'npm run deploy -- --network testnet'
-/** Commands a doc shows that have no --help yet (each checked below to still lack it). */
-const NO_HELP = ['src/world/cli.ts']
 
 const read = (doc: string) => readFileSync(join(REPO_ROOT, doc), 'utf8')
 const scripts = Object.keys((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts)
@@ -77,7 +75,6 @@ describe('the commands in the operator docs', () => {
     const problems: string[] = []
     for (const c of project) {
       const key = helpKey(c.p)
-      if (c.p.file !== undefined && NO_HELP.includes(c.p.file)) continue
       const h = helps.get(key)!
       if (h.code !== 0 || !/^usage:/m.test(h.stdout)) {
         problems.push(`${c.where}: ${key} --help exits ${h.code}: ${(h.stderr || h.stdout).trim().split('\n')[0]}`)
@@ -97,14 +94,6 @@ describe('the commands in the operator docs', () => {
     expect(p!.flags.map((f) => listed(usage, f))).toEqual([true, false, true])
     expect(projectCommand('npx tsx src/deploy/cli.ts --network local', read('package.json'))?.script).toBe('deploy')
     expect(projectCommand('npm run build:wasm', read('package.json'))).toBeUndefined()
-  })
-
-  it('shows commands without --help only while they still have none', () => {
-    for (const file of NO_HELP) {
-      const users = project.filter((c) => c.p.file === file)
-      expect(users.length, `${file} is still shown in the docs`).toBeGreaterThan(0)
-      expect(helps.get(helpKey(users[0]!.p))!.code, `${file} --help works now: take it off NO_HELP`).not.toBe(0)
-    }
   })
 })
 

@@ -109,6 +109,27 @@ describe('the sandbox node itself (target/sandbox/sandbox, as the launcher runs 
   }, 600_000)
 })
 
+describe('the world command (npx tsx src/world/cli.ts)', () => {
+  const run = (args: string[]) => spawnSync('npx', ['tsx', 'src/world/cli.ts', ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 })
+
+  it('prints its usage with every option and an example on --help and -h, exit 0, starting nothing', () => {
+    for (const flag of ['--help', '-h']) {
+      const r = run([flag])
+      expect(r.status, r.stderr).toBe(0)
+      expect(r.stdout).toMatch(/^usage: npx tsx src\/world\/cli.ts/)
+      for (const f of ['--seed', '--out', '--borrowers', '--rpc-url', '--friendbot-url', '--passphrase']) expect(r.stdout).toContain(f)
+      expect(r.stdout).toMatch(/^example:\n {2}npx tsx src\/world\/cli.ts /m)
+      expect(r.stdout).not.toMatch(/^sandbox http/m)
+    }
+  }, 120_000)
+
+  it('refuses an unknown option in one line and exits 2', () => {
+    const r = run(['--bogus'])
+    expect(r.status).toBe(2)
+    expect(r.stderr.trim()).toBe("Unknown option '--bogus' (--help lists the options)")
+  }, 60_000)
+})
+
 describe('wantsHelp', () => {
   it('sees -h and --help before a --, and nothing else', () => {
     expect(wantsHelp(['run', 'x', '--help'])).toBe(true)

@@ -7,22 +7,54 @@
  * Without --rpc-url it starts a sandbox (port 0), prints its RPC URL and keeps it running until
  * Ctrl-C. The addresses file defaults to target/world.json.
  */
-import { parseArgs } from 'node:util'
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
+import { wantsHelp } from '../cli/help.js'
 import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
 import { deployWorld } from './deployWorld.js'
 import type { WorldNetwork } from './types.js'
 
+const OPTIONS = {
+  seed: { type: 'string', default: '1' },
+  out: { type: 'string', default: 'target/world.json' },
+  borrowers: { type: 'string', default: '4' },
+  'rpc-url': { type: 'string' },
+  'friendbot-url': { type: 'string' },
+  passphrase: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} satisfies ParseArgsOptionsConfig
+
+const USAGE = `usage: npx tsx src/world/cli.ts [options]
+
+Stands a world up (USDC, oracle, Blend v2 pool, DEX, vault, registry, borrowers) and writes its
+addresses file. Without --rpc-url it starts a sandbox node, prints its RPC URL and keeps it
+running until Ctrl-C.
+
+options:
+  --seed N               the world's seed (default 1)
+  --out FILE             the addresses file (default target/world.json)
+  --borrowers N          borrowers opened through the pool (default 4)
+  --rpc-url URL          an already running network instead of a new sandbox (default: none);
+                         needs --friendbot-url and --passphrase
+  --friendbot-url URL    that network's friendbot (default: none)
+  --passphrase P         that network's passphrase (default: none)
+  -h, --help             this text
+
+example:
+  npx tsx src/world/cli.ts --seed 7 --borrowers 12 --out target/world-7.json
+`
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      seed: { type: 'string', default: '1' },
-      out: { type: 'string', default: 'target/world.json' },
-      borrowers: { type: 'string', default: '4' },
-      'rpc-url': { type: 'string' },
-      'friendbot-url': { type: 'string' },
-      passphrase: { type: 'string' },
-    },
-  })
+  if (wantsHelp(process.argv.slice(2))) {
+    process.stdout.write(USAGE)
+    return
+  }
+  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values']
+  try {
+    values = parseArgs({ options: OPTIONS }).values
+  } catch (err) {
+    console.error(`${err instanceof Error ? err.message : String(err)} (--help lists the options)`)
+    process.exit(2)
+  }
   if (!/^\d+$/.test(values.seed) || !/^\d+$/.test(values.borrowers)) {
     throw new Error('--seed and --borrowers take non-negative integers')
   }
