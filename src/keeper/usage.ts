@@ -16,6 +16,7 @@ identity and credentials
   KEEPER_NAME             name registered with the registry [service-keeper-1]
   KEEPER_BOND             USDC held as stake beyond min_stake [0]
   STRICT_SECRETS          refuse to start when .env or the secret file is readable by others [false]
+  DRY_RUN                 shadow mode: scan, plan and simulate, send nothing (no stake needed) [false]
 the deployment
   DEPLOYMENTS_FILE        npm run deploy's file: vault, registry, USDC, RPC, passphrase [unset]
   REGISTRY_CONTRACT       keeper registry contract, C... [required, or from DEPLOYMENTS_FILE]
