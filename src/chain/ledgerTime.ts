@@ -11,12 +11,9 @@
  * Browser-safe: no `node:` import.
  */
 import { xdr, type rpc } from '@stellar/stellar-sdk'
+import { DEFAULT_LEDGER_MS } from './ledgerSpan.js'
 
-/**
- * The target close time of Stellar's public networks before CAP-70's 2.5 s ledgers, and the
- * value assumed when the node tells nothing (no scp_timing entry, fewer than two ledgers seen).
- */
-export const DEFAULT_LEDGER_MS = 5_000
+export { DEFAULT_LEDGER_MS, ledgersFor, secondsFor } from './ledgerSpan.js'
 
 /** Where a ledger time came from. */
 export type LedgerTimeSource = 'scp_timing' | 'observed' | 'default'
@@ -101,15 +98,4 @@ export async function readLedgerTime(server: LedgerTimeReader, onError: (err: un
     onError(err)
   }
   return { ms: DEFAULT_LEDGER_MS, source: 'default' }
-}
-
-/** Whole ledgers that cover `seconds` at `ledgerMs` per ledger (rounded up; 0 for 0). */
-export function ledgersFor(seconds: number, ledgerMs: number): number {
-  if (!(ledgerMs > 0)) throw new RangeError(`a ledger time must be a positive number of ms, got ${ledgerMs}`)
-  return Math.ceil((seconds * 1000) / ledgerMs)
-}
-
-/** The time `ledgers` ledgers take at `ledgerMs` per ledger, in seconds. */
-export function secondsFor(ledgers: number, ledgerMs: number): number {
-  return (ledgers * ledgerMs) / 1000
 }

@@ -3,7 +3,7 @@
  * it when known. Durations (cooldowns, draw ages) are in seconds of ledger close time too;
  * ledgers become time at the network's ledger time (src/chain ledgerTime).
  */
-import { secondsFor } from '../../../src/chain/ledgerTime.js'
+import { secondsFor } from '../../../src/chain/ledgerSpan.js'
 
 /**
  * Whole seconds as "45 s", "2 min 5 s", "3 h 0 min", "2 d 4 h" (two units at most).

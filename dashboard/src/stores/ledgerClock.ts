@@ -6,7 +6,7 @@
  * recent closes), read once per connection; estimates in ledgers turn into time with it.
  */
 import { createResource, createSignal, onCleanup, type Resource } from 'solid-js'
-import { DEFAULT_LEDGER_MS } from '../../../src/chain/ledgerTime.js'
+import { DEFAULT_LEDGER_MS } from '../../../src/chain/ledgerSpan.js'
 import type { Reads } from '../clients/chain.js'
 import { writes } from './wallet.js'
 
