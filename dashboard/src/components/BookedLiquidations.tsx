@@ -7,7 +7,7 @@
 import { For, Show, createMemo } from 'solid-js'
 import { Address } from './Address.js'
 import { TableRegion } from './TableRegion.js'
-import { TxHashLink } from './TxHashLink.js'
+import { TxHashCell } from './TxHashLink.js'
 import { formatAmount } from '../logic/amounts.js'
 import { bookedKindText, bookedLiquidations, bookedTotals } from '../logic/bookedLiquidations.js'
 import { formatLedgerDateTime } from '../logic/time.js'
@@ -63,11 +63,7 @@ export function BookedLiquidations(props: { load: VaultLoad | undefined; network
                             {formatAmount(b.profit)}
                           </td>
                           <td class="num" data-label="Keeper fee (USDC)">{formatAmount(b.fee)}</td>
-                          <td data-label="Transaction">
-                            <Show when={b.txHash !== ''} fallback="—">
-                              <TxHashLink hash={b.txHash} networkPassphrase={props.networkPassphrase} testId="booked-hash" />
-                            </Show>
-                          </td>
+                          <TxHashCell hash={b.txHash} networkPassphrase={props.networkPassphrase} testId="booked-hash" />
                         </tr>
                       )}
                     </For>

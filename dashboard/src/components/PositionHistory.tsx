@@ -8,7 +8,7 @@ import { formatAmount } from '../logic/amounts.js'
 import type { HistoryRow } from '../logic/accountHistory.js'
 import { formatLedgerDateTime } from '../logic/time.js'
 import { TableRegion } from './TableRegion.js'
-import { TxHashLink } from './TxHashLink.js'
+import { TxHashCell } from './TxHashLink.js'
 
 export function PositionHistory(props: { rows: readonly HistoryRow[]; networkPassphrase: string | undefined; error: string | undefined }) {
   return (
@@ -40,11 +40,7 @@ export function PositionHistory(props: { rows: readonly HistoryRow[]; networkPas
                   <td class="num" data-label={r.kind === 'deposit' ? 'Shares minted' : 'Shares burnt'}>
                     {formatAmount(r.shares)}
                   </td>
-                  <td data-label="Transaction">
-                    <Show when={r.txHash !== ''} fallback="—">
-                      <TxHashLink hash={r.txHash} networkPassphrase={props.networkPassphrase} testId="history-hash" />
-                    </Show>
-                  </td>
+                  <TxHashCell hash={r.txHash} networkPassphrase={props.networkPassphrase} testId="history-hash" />
                 </tr>
               )}
             </For>

@@ -3,6 +3,7 @@
  * and the public network (a new tab), the dashboard's own `#/tx/HASH` page elsewhere. The full hash
  * is in its title and accessible name.
  */
+import { Show } from 'solid-js'
 import { txLink, shortHash } from '../logic/explorer.js'
 
 export interface TxHashLinkProps {
@@ -25,5 +26,16 @@ export function TxHashLink(props: TxHashLinkProps) {
     >
       {shortHash(props.hash)}
     </a>
+  )
+}
+
+/** A table's "Transaction" cell: the hash's link, or "—" when the row has none. */
+export function TxHashCell(props: TxHashLinkProps) {
+  return (
+    <td data-label="Transaction">
+      <Show when={props.hash !== ''} fallback="—">
+        <TxHashLink hash={props.hash} networkPassphrase={props.networkPassphrase} testId={props.testId} />
+      </Show>
+    </td>
   )
 }
