@@ -85,16 +85,32 @@ export function headlineFigures(report: Report): HeadlineFigure[] {
   return figures
 }
 
+/** The shortest run whose return is annualised in the headline (simulated seconds): one day. */
+export const ANNUALISE_MIN_SECONDS = 86_400
+
 /**
  * The LP's return three ways, each named for what it is: cumulative over the run (end / start
- * share price − 1), annualised over the run's simulated time (that return compounded to a year),
- * and the dashboard's APY rule (annualised from 7 days on, the cumulative return before).
+ * share price − 1), annualised over the run's simulated time (that return compounded to a year;
+ * shown for runs of a day or more only: compounding a 2 h return 4,380 times turns the noise of
+ * a few fills into a five-figure percentage), and the dashboard's APY rule (annualised from 7
+ * days on, the cumulative return before). report.json keeps `summary.lpApyAnnualised` for every
+ * run.
  */
 function lpFigures(report: Report): HeadlineFigure[] {
   const s = report.summary
-  const runTime = formatDuration(report.run.ledgers * report.run.ledgerSeconds)
+  const seconds = report.run.ledgers * report.run.ledgerSeconds
+  const runTime = formatDuration(seconds)
   const out: HeadlineFigure[] = [{ label: 'LP return, cumulative over the run', value: formatPct(s.lpReturn, 4) }]
-  if (s.lpApyAnnualised !== undefined) out.push({ label: 'LP APY, annualised from the run', value: s.lpApyAnnualised === null ? MISSING : `${formatPct(s.lpApyAnnualised, 2)} (the ${runTime} return compounded to a year)` })
+  if (s.lpApyAnnualised !== undefined)
+    out.push({
+      label: 'LP APY, annualised from the run',
+      value:
+        seconds < ANNUALISE_MIN_SECONDS
+          ? `not shown: the run is shorter than a day; annualising ${runTime} compounds noise`
+          : s.lpApyAnnualised === null
+            ? MISSING
+            : `${formatPct(s.lpApyAnnualised, 2)} (the ${runTime} return compounded to a year)`,
+    })
   out.push({ label: 'LP APY as the dashboard shows it', value: s.lpApy.kind === 'cumulative' ? `${s.lpApy.text} (under 7 days the dashboard shows the cumulative return)` : s.lpApy.text })
   return out
 }
