@@ -15,20 +15,23 @@
  *   sweep     crash-short over N seeds on 1 worker, then on 2 workers (one sandbox each):
  *             wall-time speed-up.
  *
- * Run: npx tsx benchmarks/sim.ts [--only fidelity,fidelity-1000,snapshot-500,day,sweep] [--sweep-seeds 4] [--ledger-seconds 2.5]
+ * Run: npx tsx benchmarks/sim.ts [--only fidelity,fidelity-1000,snapshot-500,day,sweep] [--sweep-seeds 4] [--ledger-seconds 2.5] [--figures docs/figures.json]
+ * `--figures FILE` also records each part's figures in that figures file under `bench.sim.<part>`
+ * (sim/src/report/figures.ts: with the command, commit, date and machine).
  * `--ledger-seconds` runs the fidelity and snapshot parts on ledgers of that length (the same
  * simulated time, so more ledgers).
  * Run directories: target/bench/sim/. Prints one table and a final JSON line; exits non-zero
  * only when a run itself fails (core replay mismatch, audit, a crashed sweep run), never for a
  * missed goal.
  */
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises'
 import { REPO_ROOT, startSandbox } from '../sandbox/ts/launch.js'
 import { deployWorld } from '../src/world/index.js'
 import { runScenario, stepsOf } from '../sim/src/run.js'
 import { loadScenario, type Override } from '../sim/src/scenario/load.js'
 import { textTable } from '../sim/src/report/summary.js'
+import { figuresOf, loadNow, provenance, upsertFigures } from '../sim/src/report/figures.js'
 import type { Report } from '../sim/src/report/types.js'
 import { runSweep } from '../sim/src/sweep/index.js'
 
@@ -147,6 +150,10 @@ async function main(): Promise<void> {
   const rows: string[][] = []
   const json: Record<string, unknown> = {}
   const failures: string[] = []
+  // Figures for --figures FILE: id → [value, unit].
+  const figures: Record<string, [number | string, string]> = {}
+  const suffix = ledgerSeconds === undefined ? '' : `-${ledgerSeconds}s`
+  const loadStart = loadNow()
 
   for (const [part, borrowers] of [['fidelity', 100], ['fidelity-1000', 1000]] as const) {
     if (!only.has(part)) continue
@@ -172,6 +179,10 @@ async function main(): Promise<void> {
       borrowers === 100 ? `>= 300 (600 in the end): ${rate >= 300 ? 'met' : 'missed'}` : `>= 48: ${rate >= 48 ? 'met' : 'missed'}`,
     ])
     rows.push(['  what happened', `${s.auctions.created} auctions, ${s.auctions.filled} filled, ${t.report.run.fastForwardedLedgers} fast-forwarded, ${s.replayMismatches} replay mismatches`, '', ''])
+    figures[`bench.sim.${part}${suffix}.simMinutesPerWallMinute`] = [Math.round(rate * 10) / 10, 'sim min / wall min']
+    figures[`bench.sim.${part}${suffix}.loopSeconds`] = [seconds(t.loopMs), 's']
+    figures[`bench.sim.${part}${suffix}.auctionsCreated`] = [s.auctions.created, 'count']
+    figures[`bench.sim.${part}${suffix}.auctionsFilled`] = [s.auctions.filled, 'count']
     json[part] = { borrowers, steps: t.steps, simMinutes, loopSeconds: seconds(t.loopMs), setupSeconds: seconds(t.setupMs), simMinutesPerWallMinute: Math.round(rate * 10) / 10, auctions: s.auctions, fastForwarded: t.report.run.fastForwardedLedgers, replayMismatches: s.replayMismatches }
     const why = runFailed(t.report)
     if (why !== undefined) failures.push(`${part}: ${why}`)
@@ -190,6 +201,8 @@ async function main(): Promise<void> {
       `>= 150: ${rate >= 150 ? 'met' : 'missed'}`,
     ])
     rows.push(['  what happened', `${src.start.borrowers.length} borrowers found, ${s.auctions.created} auctions, ${s.auctions.filled} filled, ${t.report.run.fastForwardedLedgers} fast-forwarded, ${s.replayMismatches} replay mismatches`, '', ''])
+    figures[`bench.sim.snapshot-500${suffix}.simMinutesPerWallMinute`] = [Math.round(rate * 10) / 10, 'sim min / wall min']
+    figures[`bench.sim.snapshot-500${suffix}.wallSeconds`] = [seconds(t.totalMs), 's']
     json['snapshot-500'] = {
       upstreamSeconds: seconds(up.deployMs),
       dumpSeconds: seconds(up.dumpMs),
@@ -218,6 +231,12 @@ async function main(): Promise<void> {
       t.totalMs <= 300_000 ? '<= 5 min: met' : '<= 5 min: missed',
     ])
     rows.push(['  what happened', `${s.auctions.created} auctions, ${s.auctions.filled} filled, LP return ${(s.lpReturn * 100).toFixed(4)} %`, '', ''])
+    figures['bench.sim.day.wallSeconds'] = [seconds(t.totalMs), 's']
+    figures['bench.sim.day.ledgers'] = [t.steps, 'ledgers']
+    figures['bench.sim.day.fastForwarded'] = [t.report.run.fastForwardedLedgers, 'ledgers']
+    figures['bench.sim.day.auctionsCreated'] = [s.auctions.created, 'count']
+    figures['bench.sim.day.auctionsFilled'] = [s.auctions.filled, 'count']
+    figures['bench.sim.day.lpReturnPct'] = [Math.round(s.lpReturn * 1e6) / 1e4, '%']
     json.day = { steps: t.steps, fastForwarded: t.report.run.fastForwardedLedgers, setupSeconds: seconds(t.setupMs), wallSeconds: seconds(t.totalMs), auctions: s.auctions, lpReturn: s.lpReturn }
     const why = runFailed(t.report)
     if (why !== undefined) failures.push(`day: ${why}`)
@@ -228,12 +247,23 @@ async function main(): Promise<void> {
     const two = await timedSweep(2, sweepSeeds)
     const speedup = one.ms / two.ms
     rows.push([`sweep, crash-short × ${sweepSeeds} seeds`, `1 worker ${seconds(one.ms)} s, 2 workers ${seconds(two.ms)} s`, `${speedup.toFixed(2)}× speed-up`, ''])
+    figures['bench.sim.sweep.oneWorkerSeconds'] = [seconds(one.ms), 's']
+    figures['bench.sim.sweep.twoWorkersSeconds'] = [seconds(two.ms), 's']
+    figures['bench.sim.sweep.speedup'] = [Math.round(speedup * 100) / 100, '× (wall time on 1 worker / wall time on 2 workers)']
     json.sweep = { seeds: sweepSeeds, oneWorkerSeconds: seconds(one.ms), twoWorkersSeconds: seconds(two.ms), speedup: Math.round(speedup * 100) / 100 }
     if (one.failed + two.failed > 0) failures.push(`sweep: ${one.failed + two.failed} run(s) failed`)
   }
 
   process.stdout.write(`\n${textTable(['measure', 'run', 'figure', 'goal'], rows, ['left', 'left', 'right', 'left'])}\n`)
   process.stdout.write(`${JSON.stringify(json)}\n`)
+  const figuresFile = arg('figures', '')
+  if (figuresFile !== '') {
+    const argv = process.argv.slice(2)
+    const i = argv.indexOf('--figures')
+    const command = ['npx tsx benchmarks/sim.ts', ...argv.filter((_, j) => j !== i && j !== i + 1)].join(' ')
+    upsertFigures(resolve(figuresFile), figuresOf(figures, provenance(command, loadStart)))
+    process.stdout.write(`figures: ${figuresFile}\n`)
+  }
   for (const f of failures) process.stderr.write(`run failed: ${f}\n`)
   process.exit(failures.length > 0 ? 1 : 0)
 }

@@ -15,6 +15,7 @@ import cliProgress from 'cli-progress'
 import { parseDocument } from 'yaml'
 import { REPO_ROOT } from '../../sandbox/ts/launch.js'
 import { summaryTable } from './report/summary.js'
+import { loadNow, provenance, runFigures, upsertFigures } from './report/figures.js'
 import { loadScenario, parseValue, ScenarioError, type Override } from './scenario/load.js'
 import { didYouMean } from './scenario/suggest.js'
 import { findScenario } from './scenario/find.js'
@@ -104,6 +105,8 @@ async function run(argv: string[]): Promise<number> {
   const out = resolve(values.out ?? join('runs', `${loaded.scenario.name}-seed${seed}`))
   const steps = stepsOf(loaded)
   const snapshotAt = snapshotSteps(values['snapshot-at'], steps, out)
+  if (values.figures !== undefined && (values.set !== undefined || values['check-determinism'] === true))
+    throw new UsageError('--figures records a shipped scenario as it is: not with --set or --check-determinism')
   if (values['check-determinism'] === true) {
     if (snapshotAt.length > 0) throw new UsageError('--check-determinism and --snapshot-at do not go together')
     return checkDeterminism(loaded, seed, out, steps)
@@ -115,6 +118,7 @@ async function run(argv: string[]): Promise<number> {
   )
   let started = false
   const t0 = Date.now()
+  const loadStart = loadNow()
   const snapshots: SnapshotFile[] = []
   const report = await runScenario({
     loaded,
@@ -135,9 +139,25 @@ async function run(argv: string[]): Promise<number> {
   })
   if (started) bar.stop()
   process.stdout.write(`${summaryTable(report)}\n`)
-  process.stdout.write(`wall time ${((Date.now() - t0) / 1000).toFixed(1)} s\nreport: ${join(out, 'report.html')}\n`)
+  const wallSeconds = (Date.now() - t0) / 1000
+  process.stdout.write(`wall time ${wallSeconds.toFixed(1)} s\nreport: ${join(out, 'report.html')}\n`)
+  if (values.figures !== undefined) {
+    upsertFigures(resolve(values.figures), runFigures(report, wallSeconds, provenance(figuresCommand(argv), loadStart)))
+    process.stdout.write(`figures: ${values.figures}\n`)
+  }
   for (const f of snapshots) process.stdout.write(`snapshot at step ${f.step}: ${f.path} (ledger ${f.ledger})\n`)
   return report.summary.replayMismatches > 0 || !report.summary.auditHolds ? 1 : 0
+}
+
+/** The run's command as a reader would retype it: `--out` and `--figures` (where it wrote, not what it measured) left out. */
+function figuresCommand(argv: string[]): string {
+  const kept: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!
+    if (a === '--out' || a === '--figures') i++
+    else if (!a.startsWith('--out=') && !a.startsWith('--figures=')) kept.push(a)
+  }
+  return ['npm run sim -- run', ...kept].join(' ')
 }
 
 /** `run --check-determinism`: the seed twice, then the comparison (exit 1 on a difference). */

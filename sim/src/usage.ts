@@ -13,6 +13,7 @@ export const RUN_OPTIONS = {
   'check-determinism': { type: 'boolean' },
   snapshot: { type: 'string' },
   'fork-url': { type: 'string' },
+  figures: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsOptionsConfig
 
@@ -40,6 +41,10 @@ options:
                             scenario's world.from)
   --fork-url URL            start a found world by forking this RPC (default: the scenario's
                             world.from)
+  --figures FILE            also record the run's figures (wall time, LP return, auctions, fills,
+                            the summary table) in this figures file, e.g. docs/figures.json, with
+                            the command, commit, date and machine (the scenario as shipped: not
+                            with --set; default: none)
   -h, --help                this text
 
 exit status: 0 done, 1 the replay or the audit failed (or the runs differ), 2 bad input
