@@ -91,8 +91,8 @@ export const ANNUALISE_MIN_SECONDS = 86_400
 /**
  * The LP's return three ways, each named for what it is: cumulative over the run (end / start
  * share price − 1), annualised over the run's simulated time (that return compounded to a year;
- * shown for runs of a day or more only: compounding a 2 h return 4,380 times turns the noise of
- * a few fills into a five-figure percentage), and the dashboard's APY rule (annualised from 7
+ * shown for runs of a day or more only: compounding a 2 h return 4,380 times turns the profit of
+ * a few fills into thousands of percent), and the dashboard's APY rule (annualised from 7
  * days on, the cumulative return before). report.json keeps `summary.lpApyAnnualised` for every
  * run.
  */
