@@ -55,6 +55,14 @@ export interface KeeperMetrics {
   poolCacheMismatches: Counter
   /** Borrowers' positions entries read by the scans (full reads and changes). */
   poolPositionsRead: Counter
+  /** Per lending pool (LENDING_POOLS): borrowers scanned, those below HF 1, the lowest HF. */
+  poolBorrowers: Gauge<'pool'>
+  poolLiquidatable: Gauge<'pool'>
+  poolLowestHealthFactor: Gauge<'pool'>
+  /** Per lending pool: liquidations this process filled, the USDC drawn for them, their gross profit. */
+  poolFills: Counter<'pool'>
+  poolDrawn: Counter<'pool'>
+  poolProfit: Counter<'pool'>
 }
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): KeeperMetrics {
@@ -199,6 +207,27 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Keepe
     poolPositionsRead: new Counter({
       name: 'service_pool_positions_read_total',
       help: "Borrowers' positions entries the lending-pool scans read (full reads, and the borrowers the pool's events named).",
+      registers: r,
+    }),
+    poolBorrowers: new Gauge({ name: 'service_pool_borrowers', help: 'Borrowers the last scan read, per lending pool.', labelNames: ['pool'], registers: r }),
+    poolLiquidatable: new Gauge({
+      name: 'service_pool_liquidatable',
+      help: 'Borrowers below the liquidation threshold (health factor < 1) at the last scan, per lending pool.',
+      labelNames: ['pool'],
+      registers: r,
+    }),
+    poolLowestHealthFactor: new Gauge({
+      name: 'service_pool_lowest_health_factor',
+      help: 'The lowest health factor of a borrower in debt at the last scan, per lending pool (NaN with none).',
+      labelNames: ['pool'],
+      registers: r,
+    }),
+    poolFills: new Counter({ name: 'service_pool_fills_total', help: 'Liquidation fills this process landed, per lending pool.', labelNames: ['pool'], registers: r }),
+    poolDrawn: new Counter({ name: 'service_pool_drawn_usdc_total', help: 'USDC drawn from the vault for the fills that landed, per lending pool.', labelNames: ['pool'], registers: r }),
+    poolProfit: new Counter({
+      name: 'service_pool_profit_usdc_total',
+      help: 'Gross profit of the fills that landed (the depositors profit plus the keeper fee), per lending pool.',
+      labelNames: ['pool'],
       registers: r,
     }),
   }

@@ -153,7 +153,8 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
   })
   state.operator = config.operator
   state.keeperName = config.keeperName
-  state.mode = config.lendingPool ? 'liquidating' : 'monitor-only'
+  state.mode = config.lendingPools.length > 0 ? 'liquidating' : 'monitor-only'
+  state.lendingPools = [...config.lendingPools]
   let vaultConfig: VaultConfig | undefined
   // DRY_RUN: the would-fills' books (service_shadow_*, `shadow` on /api/state).
   if (config.dryRun) state.shadow = new ShadowBook(metrics.own, () => vaultConfig?.keeperFeeBps)
@@ -168,7 +169,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
       historyRpc: config.historyApiUrl === undefined ? null : redactUrl(config.historyApiUrl),
       vault: config.vaultContract,
       registry: config.registryContract,
-      lendingPool: config.lendingPool ?? null,
+      lendingPools: config.lendingPools,
       executor: config.executorContract ?? null,
       pollIntervalSeconds: config.pollIntervalSeconds,
       feeStrategy: fees.strategyText,
@@ -229,7 +230,8 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     registryContract: config.registryContract,
     usdcContract: config.usdcContract,
     executorContract: config.executorContract,
-    lendingPool: config.lendingPool,
+    lendingPool: config.lendingPools[0],
+    lendingPools: config.lendingPools,
     minProfit: config.minProfit,
     slippageBps: config.slippageBps,
     profitBasis: config.profitBasis,
@@ -297,7 +299,7 @@ export async function startKeeperRuntime(config: KeeperConfig, opts: KeeperRunti
     emit: (kind, message, data) => {
       events.push(kind, message, data)
     },
-    onResult: (execution, result) => recordResult({ state, metrics, logger: engineLogger, events }, execution.adapter, execution.label, result),
+    onResult: (execution, result) => recordResult({ state, metrics, logger: engineLogger, events }, execution.adapter, execution.label, result, execution.pool),
     onError: (adapter, stage) => metrics.adapterErrors.inc({ adapter, stage }),
     crashAt: config.crashAt,
     ...(opts.crash === undefined ? {} : { crash: opts.crash }),

@@ -47,6 +47,37 @@ describe('buildAdapters', () => {
     ).toEqual(['lending', 'rebalance'])
   })
 
+  it('builds one lending-pool adapter per pool, each for its pool, sharing one map', async () => {
+    const POOL2 = 'CDLZFC3SYJYDZT7K67VZ75HPJVIEUVNIXF47ZG2FB2RMQQVU2HHGCYSC'
+    const seen: AdapterContext[] = []
+    const built = await buildAdapters(ctx({ lendingPools: [POOL, POOL2] }), {
+      lendingPool: (c) => {
+        seen.push(c)
+        return named(`lending ${c.lendingPool}`)
+      },
+    })
+    expect(built.map((a) => a.name())).toEqual([`lending ${POOL}`, `lending ${POOL2}`])
+    expect(seen.map((c) => c.lendingPools)).toEqual([
+      [POOL, POOL2],
+      [POOL, POOL2],
+    ])
+    expect(seen[0]!.shared).toBeDefined()
+    expect(seen[0]!.shared).toBe(seen[1]!.shared)
+  })
+
+  it('keeps the other pools when one pool\'s adapter fails to build', async () => {
+    const POOL2 = 'CDLZFC3SYJYDZT7K67VZ75HPJVIEUVNIXF47ZG2FB2RMQQVU2HHGCYSC'
+    const warnings: string[] = []
+    const built = await buildAdapters(ctx({ lendingPools: [POOL, POOL2] }, warnings), {
+      lendingPool: (c) => {
+        if (c.lendingPool === POOL) throw new Error('unreadable pool')
+        return named('lending')
+      },
+    })
+    expect(built.map((a) => a.name())).toEqual(['lending'])
+    expect(warnings).toEqual(['error adapter failed to build; skipped'])
+  })
+
   it('skips a missing or failing factory with a log line', async () => {
     const warnings: string[] = []
     const built = await buildAdapters(ctx({ lendingPool: POOL, rebalanceVault: POOL }, warnings), {

@@ -4,7 +4,7 @@ import { createRebalanceAdapter } from './rebalance/index.js'
 
 /** Factories of the adapters this build ships (see AdapterFactory for the module contract). */
 export interface AdapterFactories {
-  /** Lending-pool liquidation adapter, built when LENDING_POOL is set. */
+  /** Lending-pool liquidation adapter, built once per pool of LENDING_POOLS. */
   lendingPool?: AdapterFactory
   /** Rebalancing adapter, built when REBALANCE_VAULT is set. */
   rebalance?: AdapterFactory
@@ -16,26 +16,32 @@ export const builtinAdapterFactories: AdapterFactories = {
 }
 
 /**
- * Startup step 4: the lending-pool adapter (whenever a pool is configured — without one the
- * keeper is vault-monitor-only), then the rebalancing adapter iff REBALANCE_VAULT is set. The
- * factories build their DEX client themselves, only when a router is configured. A factory that
- * is missing or throws is logged and skipped: the API and the stale-draw recovery still run.
+ * Startup step 4: one lending-pool adapter per pool (`lendingPools`, else `lendingPool`; without
+ * one the keeper is vault-monitor-only), then the rebalancing adapter iff REBALANCE_VAULT is set.
+ * The adapters of one keeper share `ctx.shared` (one map). The factories build their DEX client
+ * themselves, only when a router is configured. A factory that is missing or throws is logged and
+ * skipped: the API, the other pools and the stale-draw recovery still run.
  */
 export async function buildAdapters(ctx: AdapterContext, factories: AdapterFactories): Promise<ProtocolAdapter<any>[]> {
   const out: ProtocolAdapter<any>[] = []
-  const wanted: Array<[string, AdapterFactory | undefined, boolean]> = [
-    ['lending-pool', factories.lendingPool, ctx.lendingPool !== undefined],
-    ['rebalance', factories.rebalance, ctx.rebalanceVault !== undefined],
+  const pools = ctx.lendingPools ?? (ctx.lendingPool === undefined ? [] : [ctx.lendingPool])
+  const shared = ctx.shared ?? new Map<string, unknown>()
+  const wanted: Array<[string, AdapterFactory | undefined, AdapterContext]> = [
+    ...pools.map((pool): [string, AdapterFactory | undefined, AdapterContext] => [
+      pools.length > 1 ? `lending-pool ${pool}` : 'lending-pool',
+      factories.lendingPool,
+      { ...ctx, lendingPool: pool, lendingPools: pools, shared },
+    ]),
+    ...(ctx.rebalanceVault === undefined ? [] : [['rebalance', factories.rebalance, { ...ctx, shared }] as [string, AdapterFactory | undefined, AdapterContext]]),
   ]
-  for (const [kind, factory, enabled] of wanted) {
-    if (!enabled) continue
+  for (const [kind, factory, built] of wanted) {
     if (!factory) {
       ctx.logger.warn({ adapter: kind }, 'adapter not available in this build; skipped')
       continue
     }
     try {
-      const adapter = await factory(ctx)
-      ctx.logger.info({ adapter: adapter.name() }, 'adapter ready')
+      const adapter = await factory(built)
+      ctx.logger.info({ adapter: adapter.name(), ...(built.lendingPool !== undefined && kind !== 'rebalance' ? { pool: built.lendingPool } : {}) }, 'adapter ready')
       out.push(adapter)
     } catch (err) {
       ctx.logger.error({ adapter: kind, err: err instanceof Error ? err.message : String(err) }, 'adapter failed to build; skipped')

@@ -53,7 +53,7 @@ describe('safety switches off at start', () => {
   it('names what the default configuration leaves off', () => {
     const off = safetySwitchesOff(parseConfig(base))
     expect(off).toContain('no USDC_CONTRACT: stale-draw recovery disabled')
-    expect(off).toContain('no LENDING_POOL: monitor-only, no liquidation')
+    expect(off).toContain('no LENDING_POOLS: monitor-only, no liquidation')
     expect(off.some((s) => s.startsWith('no EXECUTOR_CONTRACT'))).toBe(true)
     expect(off.some((s) => s.startsWith('API_HOST'))).toBe(false)
   })

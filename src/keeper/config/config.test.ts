@@ -1,9 +1,9 @@
-import { Keypair, Networks } from '@stellar/stellar-sdk'
+import { Keypair, Networks, StrKey } from '@stellar/stellar-sdk'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { TESTNET_DEFAULTS, parseConfig } from './config.js'
+import { MAX_LENDING_POOLS, TESTNET_DEFAULTS, parseConfig } from './config.js'
 import { applyDeploymentsFile } from './deployments.js'
 import { loadEnvironment, parseDotEnv, resolveSecretFiles } from './dotenv.js'
 import { C1, C2, configProblems, minimalEnv } from '../../../test/keeper/configEnv.js'
@@ -17,7 +17,7 @@ describe('parseConfig', () => {
     const c = parseConfig(base)
     expect(c.operator).toBe(kp.publicKey())
     expect(c.keeperName).toBe('service-keeper-1')
-    expect(c.lendingPool).toBeUndefined()
+    expect(c.lendingPools).toEqual([])
     expect(c.usdcContract).toBeUndefined()
     expect(c.rpcUrl).toBe('https://soroban-testnet.stellar.org')
     expect(c.historyApiUrl).toBeUndefined()
@@ -143,10 +143,27 @@ describe('parseConfig', () => {
       CONTRACT_RPC: 'http://127.0.0.1:8000/rpc',
       NETWORK_PASSPHRASE: 'Sandbox',
     })
-    expect(c).toMatchObject({ keeperName: 'k2', lendingPool: C1, usdcContract: undefined, primaryDexRouter: C2 })
+    expect(c).toMatchObject({ keeperName: 'k2', lendingPools: [C1], usdcContract: undefined, primaryDexRouter: C2 })
     expect(c.knownDepositors).toEqual([g, C1])
     expect(c.rpcUrl).toBe('http://127.0.0.1:8000/rpc')
     expect(c.networkPassphrase).toBe('Sandbox')
+  })
+})
+
+describe('LENDING_POOLS', () => {
+  it('reads a list of pools in order, deduplicated; LENDING_POOL is a list of one', () => {
+    expect(parseConfig({ ...base, LENDING_POOLS: `${C1}, ${C2} ${C1}` }).lendingPools).toEqual([C1, C2])
+    expect(parseConfig({ ...base, LENDING_POOL: C2 }).lendingPools).toEqual([C2])
+    expect(parseConfig({ ...base, LENDING_POOLS: '' }).lendingPools).toEqual([])
+  })
+
+  it('names the setting and the value of each problem in one line', () => {
+    expect(problems({ ...base, LENDING_POOLS: `${C1},nope` })).toEqual(['LENDING_POOLS entries must be contract addresses (C..., 56 characters), got "nope"'])
+    expect(problems({ ...base, LENDING_POOL: C1, LENDING_POOLS: C2 })).toEqual([
+      `LENDING_POOL and LENDING_POOLS are both set: set LENDING_POOLS only (a list), got LENDING_POOL "${C1}" and LENDING_POOLS "${C2}"`,
+    ])
+    const many = Array.from({ length: MAX_LENDING_POOLS + 1 }, (_, i) => StrKey.encodeContract(Buffer.alloc(32, i + 1)))
+    expect(problems({ ...base, LENDING_POOLS: many.join(',') })).toEqual([`LENDING_POOLS names at most ${MAX_LENDING_POOLS} pools, got ${MAX_LENDING_POOLS + 1}`])
   })
 })
 

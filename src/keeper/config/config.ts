@@ -37,8 +37,12 @@ export interface KeeperConfig extends ApiSettings {
    * liquidations take the atomic path (draw, fill, swap and return in one transaction).
    */
   executorContract: string | undefined
-  /** undefined = vault-monitor-only mode (API served, no liquidation cycle). */
-  lendingPool: string | undefined
+  /**
+   * The lending pools to liquidate on (LENDING_POOLS, or LENDING_POOL as a list of one), in the
+   * order given: one adapter each, one capital budget and one schedule across them. Empty =
+   * vault-monitor-only mode (API served, no liquidation cycle).
+   */
+  lendingPools: string[]
   /** undefined = stale-draw recovery disabled (USDC_CONTRACT unset or empty, the default). */
   usdcContract: string | undefined
   rpcUrl: string
@@ -178,6 +182,18 @@ const contractList = (key: string) =>
     return [...new Set(list)]
   })
 
+/** The most pools one keeper watches: each is a full scan of its borrowers every cycle. */
+export const MAX_LENDING_POOLS = 8
+
+/** LENDING_POOLS, or LENDING_POOL as a list of one; a problem as its one line. */
+function lendingPoolsOf(one: string | undefined, list: string[]): string[] | string {
+  if (one !== undefined && list.length > 0) {
+    return `LENDING_POOL and LENDING_POOLS are both set: set LENDING_POOLS only (a list), got LENDING_POOL "${one}" and LENDING_POOLS "${list.join(',')}"`
+  }
+  if (list.length > MAX_LENDING_POOLS) return `LENDING_POOLS names at most ${MAX_LENDING_POOLS} pools, got ${list.length}`
+  return one === undefined ? list : [one]
+}
+
 /**
  * Variables read outside the schema: KEEPER_SECRET_FILE (resolved into KEEPER_SECRET before
  * parsing) and DEPLOYMENTS_FILE (its values become defaults before parsing).
@@ -207,6 +223,7 @@ const schema = z.object({
     return BigInt(whole!) * 10_000_000n + BigInt(frac.padEnd(7, '0'))
   }),
   LENDING_POOL: contractId('LENDING_POOL'),
+  LENDING_POOLS: contractList('LENDING_POOLS'),
   EXECUTOR_CONTRACT: contractId('EXECUTOR_CONTRACT'),
   // USDC_CONTRACT: unset or empty → none (stale-draw recovery disabled).
   USDC_CONTRACT: contractId('USDC_CONTRACT', ' or empty'),
@@ -271,6 +288,8 @@ export function parseConfig(env: Record<string, string | undefined>): KeeperConf
   const c = parsed.data
   const feeRule = feeProblem(c)
   if (feeRule !== undefined) throw new ConfigError([feeRule])
+  const pools = lendingPoolsOf(c.LENDING_POOL, c.LENDING_POOLS)
+  if (typeof pools === 'string') throw new ConfigError([pools])
   const keypair = Keypair.fromSecret(c.KEEPER_SECRET)
   return {
     keypair,
@@ -279,7 +298,7 @@ export function parseConfig(env: Record<string, string | undefined>): KeeperConf
     vaultContract: c.VAULT_CONTRACT!,
     keeperName: c.KEEPER_NAME,
     keeperBond: c.KEEPER_BOND,
-    lendingPool: c.LENDING_POOL,
+    lendingPools: pools,
     executorContract: c.EXECUTOR_CONTRACT,
     usdcContract: c.USDC_CONTRACT,
     rpcUrl: c.CONTRACT_RPC,

@@ -20,6 +20,6 @@ describe('DRY_RUN', () => {
 
   it('needs nothing else: no executor, no pool, no USDC', () => {
     const c = parseConfig({ ...base, DRY_RUN: 'true' })
-    expect(c).toMatchObject({ dryRun: true, executorContract: undefined, lendingPool: undefined, usdcContract: undefined })
+    expect(c).toMatchObject({ dryRun: true, executorContract: undefined, lendingPools: [], usdcContract: undefined })
   })
 })

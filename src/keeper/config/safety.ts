@@ -8,10 +8,10 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i
 
 export function safetySwitchesOff(c: KeeperConfig): string[] {
   const off: string[] = []
-  if (c.lendingPool === undefined) off.push('no LENDING_POOL: monitor-only, no liquidation')
+  if (c.lendingPools.length === 0) off.push('no LENDING_POOLS: monitor-only, no liquidation')
   if (c.usdcContract === undefined) off.push('no USDC_CONTRACT: stale-draw recovery disabled')
   if (c.executorContract === undefined) off.push('no EXECUTOR_CONTRACT: two-step path, a draw stays out across ledgers (a crash can leave it to recovery)')
-  if (c.lendingPool !== undefined && c.primaryDexRouter === undefined) off.push('no PRIMARY_DEX_ROUTER: lots valued at the oracle only, not at what a pool pays')
+  if (c.lendingPools.length > 0 && c.primaryDexRouter === undefined) off.push('no PRIMARY_DEX_ROUTER: lots valued at the oracle only, not at what a pool pays')
   if (c.primaryDexRouter !== undefined && c.fallbackDexRouter === undefined) off.push('no FALLBACK_DEX_ROUTER: no second router when the primary fails')
   if (c.borrowerHintsFile === undefined) off.push("no BORROWER_HINTS_FILE: borrowers older than the RPC's event retention are forgotten on restart")
   if (c.feeBumpLedgers === 0) off.push('FEE_BUMP_LEDGERS=0: a transaction the network does not include is never fee-bumped')

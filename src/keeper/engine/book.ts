@@ -9,6 +9,8 @@ import { leadLedgers, orderDue } from './order.js'
 export interface ExecutionView {
   key: string
   adapter: string
+  /** The lending pool of the execution (the adapter's `pool()`); null for work outside one. */
+  pool: string | null
   label: string
   stage: Stage
   path: ExecutionPlan['path']
@@ -34,6 +36,8 @@ export interface Entry {
   seq: number
   adapter: ProtocolAdapter<any>
   adapterName: string
+  /** The adapter's lending pool, when it works on one. */
+  pool?: string | undefined
   label: string
   /** Plain adapters: the task to `execute`. */
   task?: Task<unknown>
@@ -168,6 +172,7 @@ export function view(e: Entry): ExecutionView {
   return {
     key: e.plan.key,
     adapter: e.adapterName,
+    pool: e.pool ?? null,
     label: e.label,
     stage: e.stage,
     path: e.plan.path,

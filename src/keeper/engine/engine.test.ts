@@ -335,4 +335,15 @@ describe('orderDue', () => {
     const out = orderDue([mk(0, 1, 5n, 9), mk(1, 4, 5n, 9), mk(2, 4, 9n, 9), mk(3, 4, 9n, 8), mk(4, 4, 9n, 8)])
     expect(out.map((e) => e.seq)).toEqual([3, 4, 2, 1, 0])
   })
+
+  it('puts the larger expected profit first within a priority band, across pools, unknown profit last', () => {
+    const mk = (seq: number, priority: number, capital: bigint, expectedProfit?: bigint) => ({
+      seq,
+      plan: { priority, capital, targetLedger: 10, ...(expectedProfit === undefined ? {} : { expectedProfit }) },
+    })
+    // A small fill in one pool that earns more beats a larger draw in another that earns less;
+    // a lower health-factor band still goes first whatever it earns.
+    const out = orderDue([mk(0, 4, 900n, 10n), mk(1, 4, 100n, 50n), mk(2, 4, 5_000n), mk(3, 7, 10n, 1n), mk(4, 4, 100n, 50n)])
+    expect(out.map((e) => e.seq)).toEqual([3, 1, 4, 0, 2])
+  })
 })

@@ -57,6 +57,15 @@ export interface EngineParameters {
   dryRun?: ShadowSink | undefined
 }
 
+/** The adapter's lending pool, when it names one. */
+function poolOf(a: ProtocolAdapter<any>): string | undefined {
+  try {
+    return a.pool?.()
+  } catch {
+    return undefined
+  }
+}
+
 function nameOf(a: ProtocolAdapter<any>): string {
   try {
     return a.name()
@@ -119,17 +128,21 @@ export class ExecutionEngine {
   offer(adapter: ProtocolAdapter<any>, tasks: readonly Task<unknown>[]): void {
     if (this.stopped) return
     const name = nameOf(adapter)
+    const pool = poolOf(adapter)
+    // The same borrower can be in several pools: a pool's plans are keyed apart from the others'.
+    const prefix = pool === undefined ? `${name}:` : `${name}:${pool}:`
     for (const [i, task] of tasks.entries()) {
-      const key = `${name}:${isStaged(adapter) ? adapter.taskKey(task) : (task.label ?? String(i))}`
+      const key = `${prefix}${isStaged(adapter) ? adapter.taskKey(task) : (task.label ?? String(i))}`
       if (this.book.knows(key)) {
         if (isStaged(adapter) && adapter.stale !== undefined) this.refreshIfStale(adapter, name, key, task)
         continue
       }
-      if (isStaged(adapter)) this.track(this.planTask(adapter, name, key, task))
+      if (isStaged(adapter)) this.track(this.planTask(adapter, name, pool, key, task))
       else {
         this.book.add({
           adapter,
           adapterName: name,
+          pool,
           label: task.label ?? key,
           task,
           plan: { key, targetLedger: this.book.latest, capital: adapter.estimateCapital(task), priority: task.priority, path: 'two-step', data: undefined },
@@ -218,7 +231,7 @@ export class ExecutionEngine {
     void pr.finally(() => this.inflight.delete(pr))
   }
 
-  private async planTask(adapter: ProtocolAdapter<any>, name: string, key: string, task: Task<unknown>): Promise<void> {
+  private async planTask(adapter: ProtocolAdapter<any>, name: string, pool: string | undefined, key: string, task: Task<unknown>): Promise<void> {
     if (!isStaged(adapter)) return
     const book = this.book
     book.planning.add(key)
@@ -236,7 +249,7 @@ export class ExecutionEngine {
       }
       book.skipped.delete(key)
       const plan = { ...outcome, key }
-      const e = book.add({ adapter, adapterName: name, label: plan.label ?? task.label ?? key, plan })
+      const e = book.add({ adapter, adapterName: name, pool, label: plan.label ?? task.label ?? key, plan })
       this.updateProgress(e, book.latest)
       this.p.logger.info(
         { adapter: name, key, targetLedger: plan.targetLedger, latest: book.latest, capital: plan.capital.toString(), path: plan.path },

@@ -2,16 +2,25 @@ import { clampPriority } from '../../core/priority/clampPriority.js'
 import type { ExecutionPlan } from '../sdk/index.js'
 
 /**
- * The order in which due plans get capital: higher priority first (lower health factor), then the
- * larger draw (more of the pool's money at stake, and more profit), then the earlier target
- * ledger; ties keep their arrival order. Priorities are compared clamped to [0, 10] (NaN as 0), so
- * a plan with a priority out of range cannot break the order.
+ * The order in which due plans get capital, across every pool the keeper watches: higher priority
+ * first (the health-factor bands: lower health factor), then the larger expected profit (plans
+ * whose profit is unknown after those that give one), then the larger draw (more of the pool's
+ * money at stake), then the earlier target ledger; ties keep their arrival order. Priorities are
+ * compared clamped to [0, 10] (NaN as 0), so a plan with a priority out of range cannot break the
+ * order.
  */
-export function orderDue<T extends { plan: Pick<ExecutionPlan, 'priority' | 'capital' | 'targetLedger'>; seq: number }>(due: readonly T[]): T[] {
+export function orderDue<T extends { plan: Pick<ExecutionPlan, 'priority' | 'capital' | 'targetLedger' | 'expectedProfit'>; seq: number }>(due: readonly T[]): T[] {
   return [...due].sort((a, b) => {
     const pa = clampPriority(a.plan.priority)
     const pb = clampPriority(b.plan.priority)
     if (pa !== pb) return pb - pa
+    const ea = a.plan.expectedProfit
+    const eb = b.plan.expectedProfit
+    if (ea !== eb) {
+      if (ea === undefined) return 1
+      if (eb === undefined) return -1
+      return ea > eb ? -1 : 1
+    }
     if (a.plan.capital !== b.plan.capital) return a.plan.capital > b.plan.capital ? -1 : 1
     if (a.plan.targetLedger !== b.plan.targetLedger) return a.plan.targetLedger - b.plan.targetLedger
     return a.seq - b.seq

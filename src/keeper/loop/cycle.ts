@@ -1,4 +1,5 @@
 import { sortTasksByPriority, type Task } from '../sdk/index.js'
+import { poolFigures, setPoolGauges } from '../state/pools.js'
 import { clampTaskPriorities } from '../sdk/priority.js'
 import { toUnits } from '../metrics.js'
 import { recoverStaleDraw } from './recovery.js'
@@ -147,6 +148,7 @@ export async function refreshState(deps: CycleDeps, report: CycleReport): Promis
   }
   state.positions = positions
   state.executions = deps.engine.executions()
+  setPoolGauges(metrics, poolFigures(state.lendingPools, positions, state.executions, state.poolBooks))
   await Promise.all([
     step(deps, report, 'vault_state', async () => {
       state.vault = await deps.vault.getState()

@@ -14,12 +14,23 @@ import type { CycleDeps } from './types.js'
  * (`result.reward`, the fee the vault paid it) adds to the dashboard's `rewards` and
  * `service_keeper_rewards_usdc_total`.
  */
-export function recordResult(deps: Pick<CycleDeps, 'state' | 'metrics' | 'logger' | 'events'>, adapter: string, label: string, result: Result): void {
-  const rec = deps.state.fold(adapter, label, result)
+export function recordResult(
+  deps: Pick<CycleDeps, 'state' | 'metrics' | 'logger' | 'events'>,
+  adapter: string,
+  label: string,
+  result: Result,
+  pool?: string | null,
+): void {
+  const rec = deps.state.fold(adapter, label, result, pool)
   if (rec.reward > 0n) deps.metrics.rewardsTotal.inc(toUnits(rec.reward))
   if (rec.success) {
     if (rec.liquidation) deps.metrics.liquidationsTotal.inc()
     deps.metrics.profitTotal.inc(toUnits(rec.profit))
+    if (rec.liquidation && rec.pool !== undefined) {
+      deps.metrics.poolFills.inc({ pool: rec.pool })
+      deps.metrics.poolDrawn.inc({ pool: rec.pool }, toUnits(rec.drew))
+      deps.metrics.poolProfit.inc({ pool: rec.pool }, toUnits(rec.profit))
+    }
   }
   deps.metrics.tasksTotal.inc({ adapter, outcome: rec.success ? 'filled' : 'unfilled' })
   if (result.failedTransaction !== undefined) {
@@ -35,6 +46,7 @@ export function recordResult(deps: Pick<CycleDeps, 'state' | 'metrics' | 'logger
   deps.logger.info(
     {
       adapter,
+      ...(rec.pool === undefined ? {} : { pool: rec.pool }),
       label,
       drew: rec.drew.toString(),
       proceeds: rec.proceeds.toString(),
@@ -51,6 +63,7 @@ export function recordResult(deps: Pick<CycleDeps, 'state' | 'metrics' | 'logger
   )
   deps.events.push(rec.success ? 'fill' : 'miss', `${adapter}: ${label}: ${result.note ?? (rec.success ? 'filled' : 'not filled')}`, {
     adapter,
+    ...(rec.pool === undefined ? {} : { pool: rec.pool }),
     drew: rec.drew.toString(),
     proceeds: rec.proceeds.toString(),
     profit: rec.profit.toString(),

@@ -75,6 +75,7 @@ const liquidation = {
   properties: {
     at: { type: 'string', format: 'date-time' },
     adapter: { type: 'string' },
+    pool: { type: 'string', nullable: true, description: 'the lending pool, null for work outside one' },
     label: { type: 'string' },
     drew: amount,
     proceeds: amount,
@@ -135,7 +136,7 @@ export const openApiDocument = {
       get: {
         summary: 'Prometheus metrics',
         description:
-          'service_cycles_total, service_liquidations_total (liquidation fills only), service_vault_tvl, service_sse_active, service_cycle_duration_seconds, service_cycle_overruns_total, service_rpc_errors_total{stage}, service_draws_outstanding, service_draw_outstanding_ledgers, service_last_cycle_timestamp_seconds, service_poll_interval_seconds, service_operator_xlm_balance, service_keeper_registered, service_keeper_slashed (NaN until first read), service_tasks_total{adapter,outcome}, service_adapter_errors_total{adapter,stage}, service_profit_usdc_total (gross: the depositors profit plus the keeper fee), service_keeper_rewards_usdc_total (the keeper fees the vault paid this keeper), service_failed_transactions_total{reason} (slippage, lost_race, other), service_failed_transaction_fees_xlm_total, service_fees_paid_xlm_total (fill transactions of executions that landed), service_fee_bumps_total{outcome} (accepted, refused), service_try_again_later_total (sends the node did not queue because the source account had one queued; resent after the next ledger), service_fee_bid_stroops (the last inclusion fee bid; NaN before the first), service_inclusion_delay_ledgers (histogram: ledgers from sending a fill to its inclusion), service_pool_full_reads_total{reason} (cold, gap, audit, every-scan), service_pool_cache_mismatches_total (kept positions a full read found different; should stay 0), service_pool_positions_read_total, process defaults (process_*, nodejs_*: one collection shared by the scrapes of a second)',
+          'service_cycles_total, service_liquidations_total (liquidation fills only), service_vault_tvl, service_sse_active, service_cycle_duration_seconds, service_cycle_overruns_total, service_rpc_errors_total{stage}, service_draws_outstanding, service_draw_outstanding_ledgers, service_last_cycle_timestamp_seconds, service_poll_interval_seconds, service_operator_xlm_balance, service_keeper_registered, service_keeper_slashed (NaN until first read), service_tasks_total{adapter,outcome}, service_adapter_errors_total{adapter,stage}, service_profit_usdc_total (gross: the depositors profit plus the keeper fee), service_keeper_rewards_usdc_total (the keeper fees the vault paid this keeper), service_failed_transactions_total{reason} (slippage, lost_race, other), service_failed_transaction_fees_xlm_total, service_fees_paid_xlm_total (fill transactions of executions that landed), service_fee_bumps_total{outcome} (accepted, refused), service_try_again_later_total (sends the node did not queue because the source account had one queued; resent after the next ledger), service_fee_bid_stroops (the last inclusion fee bid; NaN before the first), service_inclusion_delay_ledgers (histogram: ledgers from sending a fill to its inclusion), service_pool_full_reads_total{reason} (cold, gap, audit, every-scan), service_pool_cache_mismatches_total (kept positions a full read found different; should stay 0), service_pool_positions_read_total, service_pool_borrowers{pool}, service_pool_liquidatable{pool}, service_pool_lowest_health_factor{pool} (NaN with no borrower in debt), service_pool_fills_total{pool}, service_pool_drawn_usdc_total{pool}, service_pool_profit_usdc_total{pool} (per lending pool of LENDING_POOLS), process defaults (process_*, nodejs_*: one collection shared by the scrapes of a second)',
         responses: { '200': { description: 'text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } } },
       },
     },
@@ -176,10 +177,30 @@ export const openApiDocument = {
                         type: 'object',
                         properties: {
                           protocol: { type: 'string' },
+                          pool: { type: 'string', nullable: true, description: 'the lending pool the position is in' },
                           user: { type: 'string' },
                           healthFactor: { type: 'number', nullable: true },
                           collateralBase: nullableAmount,
                           liabilityBase: nullableAmount,
+                        },
+                      },
+                    },
+                    pools: {
+                      type: 'array',
+                      description:
+                        'one entry per lending pool the keeper watches (LENDING_POOLS, in that order): borrowers at the last scan, those below HF 1, the lowest HF, and what this process filled there since start (fills, USDC drawn, proceeds, gross profit); activeExecutions (planned, due or in flight) only with the API token',
+                      items: {
+                        type: 'object',
+                        properties: {
+                          pool: { type: 'string' },
+                          borrowers: { type: 'integer' },
+                          liquidatable: { type: 'integer' },
+                          lowestHealthFactor: { type: 'number', nullable: true },
+                          fills: { type: 'integer' },
+                          drew: amount,
+                          proceeds: amount,
+                          profit: amount,
+                          activeExecutions: { type: 'integer' },
                         },
                       },
                     },
@@ -226,6 +247,7 @@ export const openApiDocument = {
                         properties: {
                           key: { type: 'string' },
                           adapter: { type: 'string' },
+                          pool: { type: 'string', nullable: true, description: 'the lending pool, null for work outside one' },
                           label: { type: 'string' },
                           stage: { type: 'string', enum: ['planned', 'due', 'drawn', 'filled', 'swapped', 'returned', 'lost', 'abandoned'] },
                           path: { type: 'string', enum: ['atomic', 'two-step'] },

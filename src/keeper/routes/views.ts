@@ -4,6 +4,7 @@ import { errorTag, type ExecutionView } from '../engine/index.js'
 import type { ExecutionFee, Position } from '../sdk/index.js'
 import type { DashboardState, LiquidationRecord } from '../state/dashboard.js'
 import type { EventLog } from '../state/events.js'
+import { poolFigures, poolsView } from '../state/pools.js'
 import { shadowView } from '../state/shadow.js'
 import { isStrategyEvent } from './access.js'
 
@@ -79,6 +80,7 @@ export function limitsInWords(k: Pick<KeeperInfo, 'stake' | 'drawLimit' | 'appro
 export function positionView(p: Position) {
   return {
     protocol: p.protocol,
+    pool: p.pool ?? null,
     user: p.user,
     healthFactor: p.healthFactor,
     collateralBase: p.collateralBase?.toString() ?? null,
@@ -95,6 +97,7 @@ export function liquidationView(r: LiquidationRecord) {
   return {
     at: r.at,
     adapter: r.adapter,
+    pool: r.pool ?? null,
     label: r.label,
     drew: r.drew.toString(),
     proceeds: r.proceeds.toString(),
@@ -123,6 +126,7 @@ export function executionView(e: ExecutionView) {
   return {
     key: e.key,
     adapter: e.adapter,
+    pool: e.pool,
     label: e.label,
     stage: e.stage,
     path: e.path,
@@ -179,6 +183,7 @@ export function stateView(state: DashboardState, events: EventLog, opts: { detai
     vault: vaultView(state.vault),
     keepers: state.keepers.map(keeperView),
     positions: state.positions.map(positionView),
+    pools: poolsView(poolFigures(state.lendingPools, state.positions, state.executions, state.poolBooks), opts.details),
     registration: state.registration,
     operatorXlm: state.operatorXlm?.toString() ?? null,
     events: opts.details ? events.recent(50) : events.recent(200).filter((e) => !isStrategyEvent(e)).slice(-50),

@@ -29,6 +29,11 @@ export interface ExecutionPlan<P = unknown> {
   capital: bigint
   /** 0–10, higher first when several plans are due together. */
   priority: number
+  /**
+   * USDC (7 decimals) the fill is expected to earn at its target, when the adapter knows it:
+   * among due plans of one priority, the more profitable gets capital first.
+   */
+  expectedProfit?: bigint
   label?: string
   /**
    * `atomic`: draw, fill, swap and return in one transaction (sent once the ledger before the

@@ -127,6 +127,8 @@ export interface VaultClient {
 /** A position the adapter watches, for the dashboard (`/api/state`). */
 export interface Position {
   protocol: string
+  /** The lending pool the position is in, when the protocol has several (Blend pools). */
+  pool?: string
   user: string
   /** Health factor as a float (1.0 = liquidation threshold); null when the user has no debt. */
   healthFactor: number | null
@@ -143,6 +145,12 @@ export interface Position {
 export interface ProtocolAdapter<D = unknown> {
   /** Stable short name (metrics label, logs). */
   name(): string
+  /**
+   * The lending pool this adapter works on, when it works on one (optional): the engine keeps
+   * the plans of different pools apart by it, and per-pool figures (/api/state, the `pool`
+   * metrics label) are keyed by it.
+   */
+  pool?(): string
   /** Finds the work available now. Read-only: must not submit transactions. */
   getTasks(rpc: Chain): Promise<Task<D>[]>
   /**
@@ -200,8 +208,20 @@ export interface AdapterContext {
    * the operator is the registered keeper and liquidations take the two-step path.
    */
   executorContract?: string | undefined
-  /** Lending pool to liquidate on; undefined in vault-monitor-only mode. */
+  /**
+   * The lending pool a lending-pool factory builds for; undefined in vault-monitor-only mode.
+   * A keeper with several pools (LENDING_POOLS) calls the factory once per pool, each time with
+   * this set to that pool (`buildAdapters`).
+   */
   lendingPool: string | undefined
+  /** Every lending pool the keeper watches, in its configured order (default: `lendingPool` alone). */
+  lendingPools?: readonly string[]
+  /**
+   * State the adapters of one keeper share, by name (one map per keeper): the lending-pool
+   * adapters of several pools keep one book of the DEX depth their fills take in it, so fills in
+   * two pools landing together do not both count on the same depth.
+   */
+  shared?: Map<string, unknown>
   /** Minimum lot value / bid cost ratio to fill (e.g. 1.02). */
   minProfit: number
   slippageBps: number

@@ -1,12 +1,15 @@
 import type { KeeperInfo, VaultState } from '../clients/index.js'
 import type { ExecutionView } from '../engine/index.js'
 import type { Position, Result } from '../sdk/index.js'
+import { PoolBooks } from './pools.js'
 import type { ShadowBook } from './shadow.js'
 
 export interface LiquidationRecord {
   /** ISO-8601 time the result was folded in. */
   at: string
   adapter: string
+  /** The lending pool of the work, when it was in one. */
+  pool?: string
   label: string
   drew: bigint
   proceeds: bigint
@@ -68,6 +71,10 @@ export class DashboardState {
   keepers: KeeperInfo[] = []
   self: KeeperInfo | null = null
   positions: Position[] = []
+  /** The lending pools the keeper watches (LENDING_POOLS), in their configured order. */
+  lendingPools: string[] = []
+  /** What this process filled in each pool since start. */
+  readonly poolBooks = new PoolBooks()
   depositors: DepositorView[] = []
   history: LiquidationRecord[] = []
   outstandingDraw = 0n
@@ -103,10 +110,11 @@ export class DashboardState {
   }
 
   /** Folds one adapter result into the history (its reward into `rewards`). */
-  fold(adapter: string, label: string, r: Result): LiquidationRecord {
+  fold(adapter: string, label: string, r: Result, pool?: string | null): LiquidationRecord {
     const rec: LiquidationRecord = {
       at: new Date().toISOString(),
       adapter,
+      ...(pool === undefined || pool === null ? {} : { pool }),
       label,
       drew: r.drew,
       proceeds: r.proceeds,
@@ -126,6 +134,7 @@ export class DashboardState {
       f.feesStroops += r.failedTransaction.feeCharged
     }
     if (rec.reward > 0n) this.bookReward(rec.reward)
+    this.poolBooks.fold(pool, rec)
     this.history.push(rec)
     if (this.history.length > this.historyCapacity) this.history.splice(0, this.history.length - this.historyCapacity)
     return rec

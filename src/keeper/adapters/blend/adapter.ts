@@ -112,6 +112,11 @@ export interface LendingPoolAdapterParameters {
    * two-step fills are sized within it. Absent, or resolving undefined: no limit known.
    */
   drawLimit?: () => Promise<bigint | undefined>
+  /**
+   * The keeper's book of its own sales into the DEX, shared by the adapters of all its pools
+   * (default: one of this adapter's own).
+   */
+  sales?: SaleReservations
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
@@ -243,7 +248,7 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
         ? undefined
         : saleRoutes({ primaryRouter: p.primaryDexRouter, fallbackRouter: p.fallbackDexRouter, cometPools: p.cometPools }),
     failures: new FailureBudget(DEFAULT_FAILURE_BUDGET, p.failureSalt),
-    sales: new SaleReservations(),
+    sales: p.sales ?? new SaleReservations(),
     origins: new AuctionOrigins(),
     reader: (chain) => readerOf(chain, p.reader),
     scan: async (chain) => last ?? (last = await scanner.scan(readerOf(chain, p.reader), chain)),
@@ -347,6 +352,7 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
 
   return {
     name: () => 'blend',
+    pool: () => p.pool,
     lastScan: () => last,
     scanner,
     async getTasks(chain: Chain): Promise<Task<BlendTaskData>[]> {
@@ -412,6 +418,7 @@ export function lendingPoolAdapter(p: LendingPoolAdapterParameters): LendingPool
     async getPositions(): Promise<Position[]> {
       return (last?.borrowers ?? []).map((b) => ({
         protocol: 'blend',
+        pool: p.pool,
         user: b.user,
         healthFactor: Number.isFinite(b.healthFactor) ? b.healthFactor : null,
         collateralBase: b.data.collateralBase,

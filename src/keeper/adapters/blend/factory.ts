@@ -8,15 +8,19 @@ import { atomicExecutor } from './atomic.js'
 import { borrowerSourcesOf } from './borrowerSources.js'
 import type { AtomicExecutor } from './context.js'
 import { lendingPoolAdapter, readerOf } from './adapter.js'
+import { SaleReservations } from './saleReservations.js'
 import { scAddress } from './storage.js'
 
+/** The key of the keeper's shared SaleReservations in `AdapterContext.shared`. */
+const SHARED_SALES = 'blend.sales'
+
 /**
- * Factory the keeper calls when LENDING_POOL is set. With EXECUTOR_CONTRACT and a DEX router,
+ * Factory the keeper calls once per pool of LENDING_POOLS. With EXECUTOR_CONTRACT and a DEX router,
  * user liquidations take the atomic path through the executor. Borrowers: the pool's events plus
  * WATCH_ADDRESSES, BORROWER_HINTS_FILE and HISTORY_API_URL (an unreadable hints file fails the build).
  */
 export const createLendingPoolAdapter: AdapterFactory = async (ctx) => {
-  if (ctx.lendingPool === undefined) throw new Error('LENDING_POOL is not set')
+  if (ctx.lendingPool === undefined) throw new Error('LENDING_POOLS is not set')
   const pool = ctx.lendingPool
   const borrowerSources = await borrowerSourcesOf(ctx, pool)
   let executor: AtomicExecutor | undefined
@@ -33,8 +37,12 @@ export const createLendingPoolAdapter: AdapterFactory = async (ctx) => {
       reader: readerOf(ctx.chain, undefined),
     })
   }
+  // One book of the keeper's DEX sales for all its pools (buildAdapters gives them one map).
+  const sales = (ctx.shared?.get(SHARED_SALES) as SaleReservations | undefined) ?? new SaleReservations()
+  ctx.shared?.set(SHARED_SALES, sales)
   return lendingPoolAdapter({
     pool: ctx.lendingPool,
+    sales,
     ...(ctx.usdcContract === undefined ? {} : { usdc: ctx.usdcContract }),
     vaultContract: ctx.vaultContract,
     minProfit: ctx.minProfit,

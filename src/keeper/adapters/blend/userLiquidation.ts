@@ -57,6 +57,9 @@ export const FREE_LOT_BLOCKS = 2 * AUCTION_RAMP_BLOCKS
 /** One auction of one user: a new auction of the same user (another start block) is other work. */
 export const auctionId = (user: string, auction: AuctionData): string => `${user}:${auction.block}`
 
+/** A plan's id in the sale reservations, which the adapters of every pool of the keeper share. */
+const saleId = (ctx: Pick<BlendContext, 'pool'>, id: string): string => `${ctx.pool}:${id}`
+
 export function sameAuction(a: AuctionData, b: AuctionData): boolean {
   if (a.block !== b.block || a.bid.size !== b.bid.size || a.lot.size !== b.lot.size) return false
   for (const [k, v] of a.bid) if (b.bid.get(k) !== v) return false
@@ -117,7 +120,7 @@ export function userLiquidations(ctx: BlendContext) {
     const inputs = { auction, reserves, prices: prices.prices, fromBlock, seen: latest.sequence, usdc, maxPercent: limits.maxPercent }
     // A plan made again (its inputs changed) that finds nothing no longer waits for a share.
     const none = (skip: string) => {
-      ctx.sales.settled(id)
+      ctx.sales.settled(saleId(ctx, id))
       return { skip }
     }
     const valued = await valueFill(chain, inputs)
@@ -131,7 +134,7 @@ export function userLiquidations(ctx: BlendContext) {
     const venues = await venueKey(chain, order.lotAssets, usdc, [...reserves.keys()], latest.sequence)
     // An auction's first fill shares the pools with this keeper's other first fills planned for
     // the same ledger or the two after it (SaleReservations.sharing).
-    if (ctx.origins.left(id, auction) === 100) ctx.sales.intend(fill.block, id, order.lotAssets)
+    if (ctx.origins.left(id, auction) === 100) ctx.sales.intend(fill.block, saleId(ctx, id), order.lotAssets)
     return {
       key: `${AuctionType.UserLiquidation}:${user}`,
       targetLedger: fill.block,
@@ -139,6 +142,7 @@ export function userLiquidations(ctx: BlendContext) {
       expiresAtLedger: auction.block + 500,
       capital: order.drew,
       priority: task.priority,
+      ...(fill.proceeds === undefined ? {} : { expectedProfit: fill.proceeds - order.drew }),
       label: user,
       path,
       data: { kind: 'user_liquidation', user, auction, reserves, prices: prices.prices, fill, venues, seen: latest.sequence },
@@ -237,7 +241,7 @@ export function userLiquidations(ctx: BlendContext) {
       // a ledger on. Later parts are not shared: in thin pools more, smaller sales would only meet
       // each other (and other keepers') there.
       const first = ctx.origins.left(id, auction) === 100
-      const sharing = f !== null && f.block === earliest && first ? ctx.sales.sharing(earliest, id, lotAssets) : 1
+      const sharing = f !== null && f.block === earliest && first ? ctx.sales.sharing(earliest, saleId(ctx, id), lotAssets) : 1
       if (f !== null && sharing > 1) {
         const whole = f
         const deep = await ctx.sales.assuming(earliest, whole, sharing - 1, () => valueFill(chain, inputs))
@@ -256,13 +260,13 @@ export function userLiquidations(ctx: BlendContext) {
       }
       if (f !== null && f.block === earliest && f.swaps !== undefined) ctx.sales.reserveFlows(earliest, f.swaps.flatMap((s) => s.flows))
       else if (f !== null && f.block === earliest && f.sales !== undefined) ctx.sales.reserve(earliest, f.sales)
-      ctx.sales.settled(id)
+      ctx.sales.settled(saleId(ctx, id))
       return f
     })
     if (bondSkip !== undefined) return nothing(bondSkip)
     if (fill === null) return nothing('auction no longer clears MIN_PROFIT at what the DEX pays')
     if (fill.block > earliest) {
-      if (ctx.origins.left(id, auction) === 100) ctx.sales.intend(fill.block, id, lotAssets)
+      if (ctx.origins.left(id, auction) === 100) ctx.sales.intend(fill.block, saleId(ctx, id), lotAssets)
       return { replan: fill.block }
     }
     const order = fillOrder(user, fill, reserves, usdc)
