@@ -11,6 +11,8 @@ const amount = z.string().regex(/^-?\d+$/, 'an integer amount string').transform
 
 const positionSchema = z.object({
   protocol: z.string(),
+  /** The lending pool of the position (keepers before LENDING_POOLS leave it out). */
+  pool: z.string().nullable().default(null),
   user: z.string(),
   /** Float, 1.0 = the liquidation threshold; null without debt. */
   healthFactor: z.number().nullable(),
@@ -33,6 +35,8 @@ const progressSchema = z.object({
 const executionSchema = z.object({
   key: z.string(),
   adapter: z.string(),
+  /** The lending pool of the execution; null for work outside one. */
+  pool: z.string().nullable().default(null),
   label: z.string(),
   stage: z.string(),
   path: z.string(),
@@ -44,6 +48,20 @@ const executionSchema = z.object({
   priority: z.number(),
   progress: progressSchema.nullable(),
   note: z.string().nullable(),
+})
+
+/** One lending pool of the keeper (LENDING_POOLS): its borrowers now and this process's fills there. */
+const poolSchema = z.object({
+  pool: z.string(),
+  borrowers: z.number().int(),
+  liquidatable: z.number().int(),
+  lowestHealthFactor: z.number().nullable(),
+  fills: z.number().int(),
+  drew: amount,
+  proceeds: amount,
+  profit: amount,
+  /** Only with the keeper's API token. */
+  activeExecutions: z.number().int().optional(),
 })
 
 const eventSchema = z.object({
@@ -60,6 +78,8 @@ export const keeperStateSchema = z.object({
   keeperName: z.string(),
   updatedAt: z.string().nullable(),
   positions: z.array(positionSchema),
+  /** Per lending pool, in the keeper's configured order (keepers before LENDING_POOLS leave it out). */
+  pools: z.array(poolSchema).default([]),
   events: z.array(eventSchema),
   /** Only for a request with the keeper's API token (API_TOKEN); without it the keeper leaves them out. */
   executions: z.array(executionSchema).default([]),
@@ -69,6 +89,7 @@ export const keeperStateSchema = z.object({
 
 export type KeeperState = z.infer<typeof keeperStateSchema>
 export type KeeperPosition = KeeperState['positions'][number]
+export type KeeperPool = KeeperState['pools'][number]
 export type KeeperExecution = KeeperState['executions'][number]
 export type KeeperProgress = NonNullable<KeeperExecution['progress']>
 /** One line of a keeper's event log (/api/state `events`, /api/events data). */

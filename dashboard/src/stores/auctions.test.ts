@@ -5,15 +5,16 @@ import { auctionChartFor, auctionRows, borrowerRows, healthFactorFixed, type Kee
 const U = 10_000_000n
 
 function state(name: string, updatedAt: string, fields: Partial<KeeperState>): KeeperState {
-  return { mode: 'liquidating', operator: `G${name}`, keeperName: name, updatedAt, positions: [], events: [], executions: [], ...fields }
+  return { mode: 'liquidating', operator: `G${name}`, keeperName: name, updatedAt, positions: [], pools: [], events: [], executions: [], ...fields }
 }
 
-const position = (user: string, healthFactor: number | null) => ({ protocol: 'blend', user, healthFactor, collateralBase: 100n * U, liabilityBase: 90n * U })
+const position = (user: string, healthFactor: number | null, pool: string | null = null) => ({ protocol: 'blend', pool, user, healthFactor, collateralBase: 100n * U, liabilityBase: 90n * U })
 
 function execution(key: string, stage: string, fields: Partial<KeeperExecution> = {}): KeeperExecution {
   return {
     key,
     adapter: 'blend',
+    pool: null,
     label: key.split(':')[1] ?? key,
     stage,
     path: 'atomic',

@@ -19,6 +19,8 @@ export interface KeeperResult {
 export interface BorrowerRow {
   address: string
   protocol: string
+  /** The lending pool of the position, when the keeper names it. */
+  pool: string | null
   /** The keeper's float health factor; null without debt. */
   healthFactor: number | null
   healthFactorText: string
@@ -43,8 +45,9 @@ export function healthFactorFixed(hf: number | null): bigint | null {
 const amountText = (v: bigint | null): string => (v === null ? MISSING : formatAmount(v))
 
 /**
- * Borrowers from every keeper, one row per address (the freshest keeper's figures win), most
- * urgent first: priority descending, then health factor ascending (no debt last).
+ * Borrowers from every keeper, one row per address and pool (the same borrower can be in two
+ * pools; the freshest keeper's figures win), most urgent first: priority descending, then health
+ * factor ascending (no debt last).
  */
 export function borrowerRows(results: readonly KeeperResult[]): BorrowerRow[] {
   const byUser = new Map<string, { row: BorrowerRow; updatedAt: string }>()
@@ -52,18 +55,20 @@ export function borrowerRows(results: readonly KeeperResult[]): BorrowerRow[] {
     if (r.state === undefined) continue
     const updatedAt = r.state.updatedAt ?? ''
     for (const p of r.state.positions) {
-      const seen = byUser.get(p.user)
+      const id = `${p.pool ?? ''}:${p.user}`
+      const seen = byUser.get(id)
       const seenBy = [...(seen?.row.seenBy ?? []), keeperName(r)]
       if (seen !== undefined && seen.updatedAt >= updatedAt) {
         seen.row.seenBy = seenBy
         continue
       }
       const hf = p.healthFactor !== null && Number.isFinite(p.healthFactor) ? p.healthFactor : null
-      byUser.set(p.user, {
+      byUser.set(id, {
         updatedAt,
         row: {
           address: p.user,
           protocol: p.protocol,
+          pool: p.pool,
           healthFactor: hf,
           healthFactorText: hf === null ? `${MISSING} (no debt)` : hf.toFixed(4),
           priority: taskPriority(healthFactorFixed(hf)),

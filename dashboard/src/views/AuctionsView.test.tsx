@@ -122,4 +122,49 @@ describe('AuctionsView', () => {
     })
     await waitFor(() => expect(screen.getByText(/first profitable block/).textContent).toContain('186 (in about 3 min 7 s at 2.5 s per ledger)'))
   })
+
+  it('shows each keeper pool with its figures, and the pool of each borrower when there are several', async () => {
+    const A = 'CA3D5KRYM6CB7OWQ6TWYRR3Z4T7GNZLKERYNZGGA5SOAOPIFY6YQGAXE'
+    const B = 'CDLZFC3SYJYDZT7K67VZ75HPJVIEUVNIXF47ZG2FB2RMQQVU2HHGCYSC'
+    const two = {
+      ...state,
+      positions: [
+        { protocol: 'blend', pool: A, user: 'GBORROWER', healthFactor: 0.93, collateralBase: '1000000000', liabilityBase: '1075268817' },
+        { protocol: 'blend', pool: B, user: 'GBORROWER', healthFactor: 1.2, collateralBase: '1000000000', liabilityBase: '833333333' },
+      ],
+      pools: [
+        { pool: A, borrowers: 1, liquidatable: 1, lowestHealthFactor: 0.93, fills: 2, drew: '25000000000', proceeds: '25500000000', profit: '500000000' },
+        { pool: B, borrowers: 1, liquidatable: 0, lowestHealthFactor: 1.2, fills: 0, drew: '0', proceeds: '0', profit: '0' },
+      ],
+    }
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(two), { status: 200, headers: { 'content-type': 'application/json' } })))
+    render(() => {
+      const [loaded] = createResource(async () => ({ config, problems: [], patch: {} }))
+      const store: ConfigStore = { loaded, reload: () => undefined, config: () => config, reads: () => undefined }
+      return (
+        <ConfigContext.Provider value={store}>
+          <AuctionsView />
+        </ConfigContext.Provider>
+      )
+    })
+    const rowA = await screen.findByTestId(`pool-row-${A}`)
+    expect(screen.getByRole('heading', { level: 2, name: 'Lending pools' })).toBeTruthy()
+    expect([...rowA.querySelectorAll('td')].map((td) => td.textContent)).toEqual([
+      expect.stringContaining('CA3D5K'),
+      'demo-keeper-1',
+      '1',
+      '1',
+      '0.9300',
+      '2',
+      '2,500.0000000',
+      '50.0000000',
+      'hidden (API token)',
+    ])
+    expect(screen.getByTestId(`pool-row-${B}`).textContent).toContain('1.2000')
+    // the same borrower in both pools: two rows, each naming its pool
+    expect(screen.getByTestId(`borrower-row-${A}-GBORROWER`).textContent).toContain('0.9300')
+    expect(screen.getByTestId(`borrower-row-${B}-GBORROWER`).textContent).toContain('1.2000')
+    // one Pool column in the pools table, one in the borrowers table
+    expect(screen.getAllByRole('columnheader', { name: 'Pool' })).toHaveLength(2)
+  })
 })

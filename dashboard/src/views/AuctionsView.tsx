@@ -14,6 +14,7 @@ import { formatLedgerTime, ledgersAheadText } from '../logic/time.js'
 import { createLedgerClock } from '../stores/ledgerClock.js'
 import { auctionChartConfig } from '../logic/auctionCurve.js'
 import { auctionChartFor, createAuctionsStore } from '../stores/auctions.js'
+import { poolRows, severalPools } from '../stores/pools.js'
 import { useConfig } from '../stores/config.js'
 import { createVaultStore } from '../stores/vault.js'
 
@@ -28,6 +29,8 @@ export function AuctionsView() {
     return rows.find((r) => r.key === selected()) ?? rows[0]
   })
   const chartData = createMemo(() => auctionChartFor(current()))
+  const pools = createMemo(() => poolRows(store.results()))
+  const poolColumn = createMemo(() => severalPools(store.borrowers()))
 
   return (
     <>
@@ -69,6 +72,51 @@ export function AuctionsView() {
         </Show>
       </section>
 
+      <Show when={pools().length > 0}>
+        <section aria-labelledby="pools-title">
+          <h2 id="pools-title">Lending pools</h2>
+          <p class="note">
+            Each keeper's pools with its last scan's borrowers, and what that keeper filled there since it started, all from the one vault.
+          </p>
+          <TableRegion label="Lending pools table">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Pool</th>
+                  <th scope="col">Keeper</th>
+                  <th scope="col">Borrowers</th>
+                  <th scope="col">Below HF 1</th>
+                  <th scope="col">Lowest HF</th>
+                  <th scope="col">Fills</th>
+                  <th scope="col">Drawn (USDC)</th>
+                  <th scope="col">Gross profit (USDC)</th>
+                  <th scope="col">Planned or in flight</th>
+                </tr>
+              </thead>
+              <tbody>
+                <For each={pools()}>
+                  {(p) => (
+                    <tr data-testid={`pool-row-${p.pool}`}>
+                      <td>
+                        <Address address={p.pool} label="Pool" />
+                      </td>
+                      <td>{p.keeper}</td>
+                      <td>{p.borrowers}</td>
+                      <td>{p.liquidatable}</td>
+                      <td>{p.lowestHealthFactor}</td>
+                      <td>{p.fills}</td>
+                      <td>{p.drew}</td>
+                      <td>{p.profit}</td>
+                      <td>{p.active ?? 'hidden (API token)'}</td>
+                    </tr>
+                  )}
+                </For>
+              </tbody>
+            </table>
+          </TableRegion>
+        </section>
+      </Show>
+
       <section aria-labelledby="borrowers-title">
         <h2 id="borrowers-title">Borrowers</h2>
         <Show when={store.borrowers().length > 0} fallback={<p>No borrower positions reported.</p>}>
@@ -77,6 +125,9 @@ export function AuctionsView() {
               <thead>
                 <tr>
                   <th scope="col">Borrower</th>
+                  <Show when={poolColumn()}>
+                    <th scope="col">Pool</th>
+                  </Show>
                   <th scope="col">Protocol</th>
                   <th scope="col">Health factor</th>
                   <th scope="col">Priority</th>
@@ -88,10 +139,13 @@ export function AuctionsView() {
               <tbody>
                 <For each={store.borrowers()}>
                   {(b) => (
-                    <tr data-testid={`borrower-row-${b.address}`}>
+                    <tr data-testid={b.pool === null || !poolColumn() ? `borrower-row-${b.address}` : `borrower-row-${b.pool}-${b.address}`}>
                       <td>
                         <AddressOrText text={b.address} label="Borrower" />
                       </td>
+                      <Show when={poolColumn()}>
+                        <td>{b.pool === null ? '—' : <Address address={b.pool} label="Pool" />}</td>
+                      </Show>
                       <td>{b.protocol}</td>
                       <td>{b.healthFactorText}</td>
                       <td>{b.priority}</td>
