@@ -25,7 +25,8 @@ the deployment
   CONTRACT_RPC            Stellar RPC URL [https://soroban-testnet.stellar.org]
   NETWORK_PASSPHRASE      [Test SDF Network ; September 2015]
 what it liquidates
-  LENDING_POOL            Blend v2 pool; empty = vault monitor only [empty]
+  LENDING_POOLS           Blend v2 pools, comma-separated, one vault for all; empty = monitor only [empty]
+  LENDING_POOL            one Blend v2 pool (LENDING_POOLS with one entry) [empty]
   EXECUTOR_CONTRACT       the keeper's executor (atomic path); empty = two-step [empty]
   HISTORY_API_URL         an RPC with longer event history, for borrower discovery [empty]
   WATCH_ADDRESSES         borrowers always scanned, G.../C... [empty]
