@@ -1,20 +1,15 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { Asset, scValToNative, type Keypair } from '@stellar/stellar-sdk'
-import { addr, createChain, deployContract, invoke, simulateRead, u32, type Chain } from '../chain/index.js'
+import { Asset } from '@stellar/stellar-sdk'
+import { addr, createChain, deployContract, u32 } from '../chain/index.js'
 import { addTrustlines, balanceOf, createAsset, fundAccounts, mintAll, type Mint, type WorldAsset } from './assets.js'
-import {
-  COMET_SEED,
-  REQUEST,
-  defaultReserveConfig,
-  deployBlend,
-  deployPool,
-  type ReserveConfig,
-} from './blend.js'
+import { COMET_SEED, defaultReserveConfig, deployBlend, type ReserveConfig } from './blend.js'
 import { deployDexes, dexSeedAmounts, setRouterPaused, type DexAsset } from './dex.js'
 import { ORACLE_DECIMALS, WorldOracle } from './oracle.js'
-import { addrs, blendRequest, vec } from './scval.js'
+import { addrs, vec } from './scval.js'
 import { planBorrowers } from './planBorrowers.js'
+import { readPositions } from './poolCalls.js'
+import { openPools, poolCount, poolIndexOf } from './pools.js'
 import { keypairFor, seedBytes } from './seed.js'
 import {
   addBond,
@@ -29,7 +24,6 @@ import {
 } from './service.js'
 import type {
   AssetEntry,
-  BlendPositions,
   Borrower,
   CollateralSpec,
   DeployWorldOptions,
@@ -43,8 +37,6 @@ const UNIT = 10_000_000n
 const USDC_PRICE = 1n * UNIT
 /** USDC reserve: the borrowed asset, high factors. */
 const USDC_RESERVE = defaultReserveConfig({ c_factor: 9_500_000, l_factor: 9_500_000, util: 8_000_000 })
-/** Comet LP tokens the admin puts in the pool's backstop (Blend's own fixture uses 50k). */
-const BACKSTOP_DEPOSIT = 50_000n * UNIT
 
 export const DEFAULT_COLLATERALS: readonly CollateralSpec[] = [
   { code: 'WETH', price: 2_000n * UNIT },
@@ -60,9 +52,10 @@ function rebalanceWeights(collaterals: number): number[] {
 /**
  * Deploys and seeds a complete local world on `network`: USDC, BLND and the collateral assets
  * (classic assets + SACs, trustlines), the SEP-40 mock oracle, the real Blend v2 protocol with
- * an active pool (USDC + collaterals), a lender's USDC supply and borrowers near their limit,
+ * one active pool (USDC + collaterals), or `pools` of them sharing the oracle and the reserves,
+ * a lender's USDC supply in each and borrowers near their limit (borrower i in pool i % pools),
  * two DEX routers with pairs and liquidity, a rebalance vault, and the service vault and
- * registry (its venues the pool and both routers) with depositors and registered keepers, each
+ * registry (its venues every pool and both routers) with depositors and registered keepers, each
  * bonded to back the largest draw. Same seed + same network = same addresses.
  *
  * @example
@@ -85,6 +78,7 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
     }
     if (c.via.depthUsd <= 0n) throw new RangeError(`collateral ${c.code}: via.depthUsd must be positive`)
   }
+  const nPools = poolCount(opts.pools)
   const nBorrowers = opts.borrowers ?? 4
   const nKeepers = opts.keepers ?? 3
   const service = opts.service ?? true
@@ -158,7 +152,7 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
   }).map((plan, i) => {
     const keypair = borrowerKeys[i]!
     const { collateral, borrowed, targetHealthFactor } = plan
-    return { keypair, address: keypair.publicKey(), collateralAsset: collaterals[plan.collateralIndex]!, collateral, borrowed, targetHealthFactor }
+    return { keypair, address: keypair.publicKey(), collateralAsset: collaterals[plan.collateralIndex]!, collateral, borrowed, targetHealthFactor, poolIndex: poolIndexOf(i, nPools) }
   })
 
   // The DEX: each collateral's router pairs, and where asked its Comet pool and its pair against
@@ -180,7 +174,7 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
     { asset: blnd, to: admin.publicKey(), amount: COMET_SEED.blnd },
     { asset: usdc, to: admin.publicKey(), amount: COMET_SEED.usdc + dexSeed.usdc },
     ...collaterals.map((c, i) => ({ asset: c, to: admin.publicKey(), amount: dexSeed.assets[i]! })),
-    { asset: usdc, to: lender.publicKey(), amount: lenderSupply },
+    { asset: usdc, to: lender.publicKey(), amount: lenderSupply * BigInt(nPools) },
     ...keepers.map((k) => ({ asset: usdc, to: k.publicKey(), amount: keeperUsdc })),
     ...depositors.map((d) => ({ asset: usdc, to: d.publicKey(), amount: depositAmount })),
     ...borrowerPlans.map((b) => ({ asset: b.collateralAsset, to: b.address, amount: b.collateral })),
@@ -212,30 +206,25 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
     salts: { emitter: salt('emitter'), comet: salt('comet'), backstop: salt('backstop'), poolFactory: salt('pool-factory') },
   })
   const reserves = [usdc.contract, ...collaterals.map((c) => c.contract)]
-  log('blend pool')
-  const pool = await deployPool(chain, protocol, {
+  // The first pool, its lender supply and borrowers, then each further pool's (pools.ts).
+  const pools = await openPools({
+    chain,
+    protocol,
     admin,
-    name: `world-${seed}`,
-    salt: salt('pool'),
+    lender,
+    seed,
+    pools: nPools,
+    salt,
     oracle: oracle.contract,
-    backstopTakeRate: 1_000_000,
-    maxPositions: 6,
-    minCollateral: 1n * UNIT,
-    reserves: reserves.map((asset, i) => ({ asset, config: reserveConfigs[i]! })),
-    backstopDeposit: BACKSTOP_DEPOSIT,
+    usdc: usdc.contract,
+    reserves,
+    reserveConfigs,
+    lenderSupply,
+    borrowers: borrowerPlans,
+    log,
   })
-
-  log('lender and borrowers')
-  await poolSubmit(chain, lender, pool, [blendRequest(REQUEST.supply, usdc.contract, lenderSupply)])
-  // One after another: each borrow accrues the reserve, so the order fixes every d-token amount
-  // (on a seeded node with one ledger per transaction the same seed gives the same positions).
-  for (const b of borrowerPlans) {
-    await poolSubmit(chain, b.keypair, pool, [
-      blendRequest(REQUEST.supplyCollateral, b.collateralAsset.contract, b.collateral),
-      blendRequest(REQUEST.borrow, usdc.contract, b.borrowed),
-    ])
-  }
-  const borrowers: Borrower[] = borrowerPlans
+  const pool = pools[0]!
+  const borrowers: Borrower[] = borrowerPlans.map(({ poolIndex, ...b }) => ({ ...b, pool: pools[poolIndex]! }))
 
   log('dex')
   const dex = await deployDexes(chain, admin, wasm, salt, usdc.contract, dexAssets)
@@ -274,9 +263,9 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
   let serviceAddrs: { vault: string; registry: string } | undefined
   if (service) {
     log('service vault and registry')
-    // The pool, both routers and the Comet pools exist by now: they are the registry's venues.
+    // The pools, both routers and the Comet pools exist by now: they are the registry's venues.
     serviceAddrs = await deployService(chain, admin, usdc.contract, vaultConfig, registryConfig, wasm, { vault: salt('vault'), registry: salt('registry') }, [
-      pool,
+      ...pools,
       primaryRouter,
       fallbackRouter,
       ...dex.comets.map((c) => c.pool),
@@ -311,7 +300,7 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
       collateral: collaterals.map((c, i) => entry(c, collateralSpecs[i]!.price)),
     },
     oracle: { contract: oracle.contract, decimals: ORACLE_DECIMALS },
-    blend: { pool, ...protocol, reserves },
+    blend: { pool, pools, ...protocol, reserves },
     dex,
     rebalanceVault: { contract: rebalanceVault, rebalancer, assets: rebalanceAssets, weightsBps: weights },
     service: serviceAddrs ?? null,
@@ -323,7 +312,7 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
       depositors: depositors.map((d) => d.publicKey()),
       borrowers: borrowers.map((b) => b.address),
     },
-    env: keeperEnv(network, pool, usdc.contract, primaryRouter, fallbackRouter, rebalanceVault, serviceAddrs, dex.comets.map((c) => c.pool)),
+    env: keeperEnv(network, pools, usdc.contract, primaryRouter, fallbackRouter, rebalanceVault, serviceAddrs, dex.comets.map((c) => c.pool)),
   }
 
   const findAsset = (key: string): WorldAsset => {
@@ -348,7 +337,7 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
     blnd,
     collaterals,
     oracle: oracle.contract,
-    blend: { ...protocol, pool, reserves, reserveConfigs },
+    blend: { ...protocol, pool, pools, reserves, reserveConfigs },
     dex: addresses.dex,
     rebalanceVault,
     service: serviceAddrs,
@@ -361,7 +350,7 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
     mintMany: async (mints) => mintAll(chain, issuer, mints),
     fundAccounts: async (accounts) => fundAccounts(chain, accounts, true),
     balance: async (a, holder) => balanceOf(chain, findAsset(a).contract, holder),
-    positions: async (user) => readPositions(chain, pool, user),
+    positions: async (user, inPool) => readPositions(chain, inPool ?? borrowers.find((b) => b.address === user)?.pool ?? pool, user),
     setRouterPaused: async (r, paused) => setRouterPaused(chain, admin, routerId(r), paused),
     writeAddresses: async (path) => writeAddressesFile(path, addresses),
   }
@@ -370,30 +359,17 @@ export async function deployWorld(network: WorldNetwork, opts: DeployWorldOption
   return world
 }
 
-/** `pool.submit(user, user, user, requests)`. */
-export async function poolSubmit(chain: Chain, user: Keypair, pool: string, requests: ReturnType<typeof blendRequest>[]) {
-  const me = addr(user.publicKey())
-  return invoke(chain, user, pool, 'submit', [me, me, me, vec(requests)])
-}
-
-/** `pool.get_positions(user)` with the maps keyed by reserve index. */
-export async function readPositions(chain: Chain, pool: string, user: string): Promise<BlendPositions> {
-  const raw = scValToNative(await simulateRead(chain, pool, 'get_positions', [addr(user)])) as Record<
-    'collateral' | 'liabilities' | 'supply',
-    Record<string, bigint>
-  >
-  const toMap = (o: Record<string, bigint>) => new Map(Object.entries(o).map(([k, v]) => [Number(k), BigInt(v)]))
-  return { collateral: toMap(raw.collateral), liabilities: toMap(raw.liabilities), supply: toMap(raw.supply) }
-}
+export { poolSubmit, readPositions } from './poolCalls.js'
 
 /**
- * The keeper's configuration variables for a world: its RPC and network, the pool, USDC, the
+ * The keeper's configuration variables for a world: its RPC and network, the lending pool
+ * (`LENDING_POOL`; with more than one, `LENDING_POOLS`: their ids comma-separated), USDC, the
  * routers, `COMET_POOLS` (the Comet pools' contract ids, comma-separated; empty when none), the
  * rebalance vault, and the service vault and registry when there are.
  */
 export function keeperEnv(
   network: WorldNetwork,
-  pool: string,
+  pool: string | readonly string[],
   usdc: string,
   primary: string,
   fallback: string,
@@ -404,7 +380,7 @@ export function keeperEnv(
   return {
     CONTRACT_RPC: network.rpcUrl,
     NETWORK_PASSPHRASE: network.networkPassphrase,
-    LENDING_POOL: pool,
+    ...(typeof pool !== 'string' && pool.length > 1 ? { LENDING_POOLS: pool.join(',') } : { LENDING_POOL: typeof pool === 'string' ? pool : pool[0]! }),
     USDC_CONTRACT: usdc,
     PRIMARY_DEX_ROUTER: primary,
     FALLBACK_DEX_ROUTER: fallback,

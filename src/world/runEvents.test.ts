@@ -80,7 +80,8 @@ describe('RunEventLog', () => {
     ])
     expect(ev.auctions[0]!.auction).toEqual(auction)
     expect(ev.auctions[0]!.closeTime).toBe(BigInt(1_700_000_000 + 100 * 5))
-    expect(ev.fills).toEqual([{ type: 0, user, ledger: 102, filler: keeper, percent: 100n, filled: auction, txHash: 'tx102' }])
+    expect(ev.fills).toEqual([{ pool, type: 0, user, ledger: 102, filler: keeper, percent: 100n, filled: auction, txHash: 'tx102' }])
+    expect(ev.auctions.map((a) => a.pool)).toEqual([pool, pool])
     expect(ev.vault.map((v) => [v.kind, v.address, v.ledger, v.data])).toEqual([
       ['draw', keeper, 101, { amount: 40n }],
       ['return', keeper, 102, { amount: 40n, profit: 3n, remaining: 0n, response_time_ms: 1200n }],
@@ -100,6 +101,30 @@ describe('RunEventLog', () => {
       ['wreq', user, 105, BigInt(1_700_000_000 + 105 * 5), { shares: 70n }],
     ])
     expect(ev.slashes).toEqual([{ keeper, ledger: 104, data: { amount: 5n } }])
+  })
+
+  it('follows every pool of a multi-pool world, each auction and fill naming its pool', async () => {
+    const second = randomContract()
+    const other = randomAccount()
+    const events = [
+      ...chainEvents().slice(0, 4),
+      event(second, [sym('new_auction'), u32(0), address(other)], xdr.ScVal.scvVec([u32(50), encodeAuctionData(auction)]), 103),
+      event(second, [sym('fill_auction'), u32(0), address(other)], xdr.ScVal.scvVec([address(keeper), nativeToScVal(100n, { type: 'i128' }), encodeAuctionData(auction)]), 104),
+    ]
+    const rpcNode = node(events)
+    const ev = await new RunEventLog(rpcNode, { pool, pools: [pool, second], vault, registry }, 100).poll()
+    // The pools in a filter of their own, the vault and the registry in another.
+    expect(rpcNode.requests[0]).toMatchObject({ filters: [{ type: 'contract', contractIds: [pool, second] }, { type: 'contract', contractIds: [vault, registry] }] })
+    expect(ev.auctions.map((a) => [a.pool, a.type, a.user, a.percent])).toEqual([
+      [pool, 0, user, 100],
+      [pool, 1, pool, 100],
+      [second, 0, other, 50],
+    ])
+    expect(ev.fills.map((f) => [f.pool, f.user, f.ledger])).toEqual([
+      [pool, user, 102],
+      [second, other, 104],
+    ])
+    expect(() => new RunEventLog(rpcNode, { pool, pools: Array.from({ length: 6 }, () => randomContract()), vault }, 100)).toThrow(RangeError)
   })
 
   it('reads no slashes without a registry', async () => {

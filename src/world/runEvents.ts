@@ -16,6 +16,8 @@ import { eventPages } from '../chain/index.js'
 import { AuctionType, decodeAuctionData, type AuctionData } from '../keeper/adapters/blend/storage.js'
 
 export interface AuctionCreated {
+  /** The lending pool that emitted it (RunEventLog always names it). */
+  pool?: string
   type: number
   user: string
   ledger: number
@@ -26,6 +28,8 @@ export interface AuctionCreated {
 }
 
 export interface AuctionFilled {
+  /** The lending pool that emitted it (RunEventLog always names it). */
+  pool?: string
   type: number
   user: string
   ledger: number
@@ -63,6 +67,8 @@ export interface RunEvents {
 
 export interface RunContracts {
   pool: string
+  /** Every lending pool to follow (default: `pool` alone); at most 5. */
+  pools?: readonly string[]
   vault: string
   /** Without one, no slashes are read. */
   registry?: string | undefined
@@ -87,7 +93,7 @@ function bigints(v: xdr.ScVal): Record<string, bigint> {
 }
 
 /**
- * Follows the pool's, the vault's and the registry's events from `startLedger` on: each `poll`
+ * Follows the pools', the vault's and the registry's events from `startLedger` on: each `poll`
  * reads the pages since the last one (cursor kept) up to the node's latest ledger (src/chain
  * `eventPages`: a short page is not the end) and folds them into `events`.
  */
@@ -95,15 +101,28 @@ export class RunEventLog {
   readonly events: RunEvents = { auctions: [], fills: [], vault: [], slashes: [] }
   private cursor: string | undefined
 
+  private readonly pools: ReadonlySet<string>
+
   constructor(
     private readonly server: EventsReader,
     private readonly contracts: RunContracts,
     private readonly startLedger: number,
-  ) {}
+  ) {
+    this.pools = new Set(contracts.pools ?? [contracts.pool])
+    if (this.pools.size > 5) throw new RangeError(`at most 5 pools (an event filter names at most 5 contracts), got ${this.pools.size}`)
+  }
 
   async poll(): Promise<RunEvents> {
     const { pool, vault, registry } = this.contracts
-    const filters: rpc.Api.EventFilter[] = [{ type: 'contract', contractIds: registry === undefined ? [pool, vault] : [pool, vault, registry] }]
+    const service = registry === undefined ? [vault] : [vault, registry]
+    // One pool: the one filter as always; more: the pools' own filter (5 contracts at most each).
+    const filters: rpc.Api.EventFilter[] =
+      this.pools.size <= 1
+        ? [{ type: 'contract', contractIds: [pool, ...service] }]
+        : [
+            { type: 'contract', contractIds: [...this.pools] },
+            { type: 'contract', contractIds: service },
+          ]
     const from = this.cursor === undefined ? { startLedger: this.startLedger } : { cursor: this.cursor }
     for await (const page of eventPages((req) => this.server.getEvents(req), { filters, from, limit: 1000 })) {
       for (const e of page.events) this.fold(e)
@@ -117,12 +136,13 @@ export class RunEventLog {
     const contract = e.contractId?.contractId()
     const name = sym(e.topic[0])
     if (name === undefined) return
-    if (contract === this.contracts.pool && (name === 'new_auction' || name === 'fill_auction')) {
+    if (contract !== undefined && this.pools.has(contract) && (name === 'new_auction' || name === 'fill_auction')) {
       const type = e.topic[1] === undefined ? -1 : Number(scValToNative(e.topic[1]))
       const user = address(e.topic[2])
       const data = xdr.expectUnionVariant(e.value, 'scvVec').vec ?? []
       if (name === 'new_auction') {
         this.events.auctions.push({
+          pool: contract,
           type,
           user,
           ledger: e.ledger,
@@ -132,6 +152,7 @@ export class RunEventLog {
         })
       } else {
         this.events.fills.push({
+          pool: contract,
           type,
           user,
           ledger: e.ledger,

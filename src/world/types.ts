@@ -40,6 +40,12 @@ export interface DeployWorldOptions {
   collaterals?: readonly CollateralSpec[]
   /** Borrowers opened near their limit (default 4; collateral assets alternate). */
   borrowers?: number
+  /**
+   * Blend pools to open (default 1; 1..4), all from the same protocol, oracle and reserves (USDC
+   * and every collateral), each with its own backstop deposit and the lender's `lenderSupply`.
+   * Borrower i opens its position in pool `i % pools`.
+   */
+  pools?: number
   /** Borrowers' target health factors are drawn from [min, max], 7 decimals (default 1.04-1.10). */
   borrowerHealthFactor?: { min: bigint; max: bigint }
   /** Keeper operator accounts, funded with USDC and trustlines (default 3). */
@@ -60,7 +66,7 @@ export interface DeployWorldOptions {
    * bond on top (it pays min_stake out of this amount, as before, and the bond out of the extra).
    */
   keeperUsdc?: bigint
-  /** USDC the lender supplies to the Blend pool (default 2M). */
+  /** USDC the lender supplies to each Blend pool (default 2M). */
   lenderSupply?: bigint
   /** Share of borrowers per collateral asset, in `collaterals` order (default: equal). */
   collateralWeights?: readonly number[]
@@ -105,6 +111,8 @@ export interface Borrower {
   borrowed: bigint
   /** The health factor the position was opened at (7 decimals), before interest. */
   targetHealthFactor: bigint
+  /** The lending pool the position is in. */
+  pool: string
 }
 
 export interface DexPairInfo {
@@ -139,7 +147,10 @@ export interface WorldAddresses {
   }
   oracle: { contract: string; decimals: number }
   blend: {
+    /** The first pool (the only one unless the world was deployed with `pools`). */
     pool: string
+    /** Every lending pool, the first one first. */
+    pools: string[]
     backstop: string
     poolFactory: string
     emitter: string
@@ -192,7 +203,8 @@ export interface World {
   blnd: WorldAsset
   collaterals: WorldAsset[]
   oracle: string
-  blend: BlendProtocol & { pool: string; reserves: string[]; reserveConfigs: ReserveConfig[] }
+  /** `pool` is the first of `pools` (every lending pool; they share the reserve list). */
+  blend: BlendProtocol & { pool: string; pools: string[]; reserves: string[]; reserveConfigs: ReserveConfig[] }
   dex: WorldAddresses['dex']
   rebalanceVault: string
   service: { vault: string; registry: string } | undefined
@@ -219,8 +231,8 @@ export interface World {
   oracleFeed?: { method: string; decimals: number; args(prices: ReadonlyMap<string, bigint>, timestamp: bigint): xdr.ScVal[] }
   /** Token balance of an account or contract. */
   balance(assetOrCode: string, holder: string): Promise<bigint>
-  /** `pool.get_positions(user)`. */
-  positions(user: string): Promise<BlendPositions>
+  /** `pool.get_positions(user)`; `pool` defaults to the borrower's own pool when `user` is one, else the first. */
+  positions(user: string, pool?: string): Promise<BlendPositions>
   /** Pauses / resumes a router (`'primary'`, `'fallback'` or a router id). */
   setRouterPaused(router: string, paused: boolean): Promise<void>
   /** Writes the addresses file (JSON). */

@@ -175,6 +175,10 @@ describe('deployWorld on a fresh sandbox', () => {
     const file = JSON.parse(readFileSync(addressesFile, 'utf8')) as WorldAddresses
     expect(file.blend.pool).toBe(world.blend.pool)
     expect(file.env.LENDING_POOL).toBe(world.blend.pool)
+    expect(file.env.LENDING_POOLS).toBeUndefined()
+    expect(file.blend.pools).toEqual([world.blend.pool])
+    expect(world.blend.pools).toEqual([world.blend.pool])
+    expect(world.borrowers.every((b) => b.pool === world.blend.pool)).toBe(true)
     expect(file.env.USDC_CONTRACT).toBe(world.usdc.contract)
     expect(file.env.VAULT_CONTRACT).toBe(world.service!.vault)
     expect(file.accounts.borrowers).toEqual(world.borrowers.map((b) => b.address))
@@ -215,5 +219,65 @@ describe('deployWorld on a fresh sandbox', () => {
     await expect(world.setPrice('WBTC', 0n)).rejects.toThrow(/positive/)
     await expect(world.setPrice('NOPE', 1n)).rejects.toThrow(/unknown asset/)
     expect(world.price('WBTC')).toBe(before)
+  })
+})
+
+describe('deployWorld with two pools', () => {
+  let sandbox: Sandbox
+  let world: World
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, ledgerIntervalSeconds: 0.25 })
+    world = await deployWorld(sandbox, { seed: 12, borrowers: 4, pools: 2 })
+  }, 240_000)
+
+  afterAll(async () => {
+    await sandbox?.stop()
+  })
+
+  it('refuses a pool count outside 1..4 before touching the network', async () => {
+    for (const pools of [0, 5, 1.5]) await expect(deployWorld(sandbox, { seed: 12, pools })).rejects.toThrow(RangeError)
+  })
+
+  it('opens two active pools from the same factory, oracle and reserves, each with its backstop and lender supply', async () => {
+    const [first, second] = world.blend.pools
+    expect(world.blend.pools).toHaveLength(2)
+    expect(first).toBe(world.blend.pool)
+    expect(second).not.toBe(first)
+    for (const pool of world.blend.pools) {
+      const config = await read<{ status: number; oracle: string }>(world.chain, pool, 'get_config')
+      expect(Number(config.status)).toBe(POOL_STATUS.active)
+      expect(config.oracle).toBe(world.oracle)
+      expect(await read<string[]>(world.chain, pool, 'get_reserve_list')).toEqual(world.blend.reserves)
+      const usdcReserve = await read<Reserve>(world.chain, pool, 'get_reserve', [addr(world.usdc.contract)])
+      expect(usdcReserve.data.b_supply).toBeGreaterThan(0n)
+      expect(usdcReserve.data.d_supply).toBeGreaterThan(0n)
+      const lender = await world.positions(world.lender.publicKey(), pool)
+      expect(lender.supply.get(0)).toBeGreaterThan(0n)
+      const backstop = await read<{ shares: bigint }>(world.chain, world.blend.backstop, 'user_balance', [addr(pool), addr(world.admin.publicKey())])
+      expect(backstop.shares).toBe(50_000n * UNIT)
+    }
+  })
+
+  it('splits the borrowers between the pools, borrower i in pool i % 2, each position in its own pool only', async () => {
+    expect(world.borrowers.map((b) => b.pool)).toEqual([0, 1, 2, 3].map((i) => world.blend.pools[i % 2]))
+    for (const b of world.borrowers) {
+      const own = await world.positions(b.address)
+      expect(own).toEqual(await world.positions(b.address, b.pool))
+      expect(own.collateral.get(world.blend.reserves.indexOf(b.collateralAsset.contract))).toBe(b.collateral)
+      expect(own.liabilities.get(0)).toBeGreaterThan(0n)
+      const other = world.blend.pools.find((p) => p !== b.pool)!
+      const elsewhere = await world.positions(b.address, other)
+      expect(elsewhere.collateral.size + elsewhere.liabilities.size).toBe(0)
+    }
+  })
+
+  it('names both pools in the keeper env (LENDING_POOLS), the addresses and the registry venues', async () => {
+    const { env, blend } = world.addresses
+    expect(env.LENDING_POOLS).toBe(world.blend.pools.join(','))
+    expect(env.LENDING_POOL).toBeUndefined()
+    expect(blend.pools).toEqual(world.blend.pools)
+    expect(blend.pool).toBe(world.blend.pools[0])
+    expect(await new RegistryContract(world.chain, world.service!.registry).getVenues()).toEqual([...world.blend.pools, world.dex.primaryRouter, world.dex.fallbackRouter])
   })
 })

@@ -179,6 +179,7 @@ export async function buildOnFoundPool(node: CheatNode & WorldNetwork, o: FoundW
         collateral: best?.amount ?? 0n,
         borrowed: b.positions.liabilities.get(scan.snapshot.reserveList.indexOf(usdcId)) ?? 0n,
         targetHealthFactor: BigInt(Math.round(Math.min(b.healthFactor, 1e6) * 1e7)),
+        pool: o.pool,
       }
     })
 
@@ -200,7 +201,7 @@ export async function buildOnFoundPool(node: CheatNode & WorldNetwork, o: FoundW
     network,
     assets: { usdc: entry(usdc), blnd: entry(usdc), collateral: collaterals.map((c) => entry(c.asset)) },
     oracle: { contract: oracle, decimals: control.decimals },
-    blend: { pool: o.pool, backstop: scan.snapshot.backstop, emitter: '', comet: '', poolFactory: '', poolWasmHash: '', reserves: scan.snapshot.reserveList },
+    blend: { pool: o.pool, pools: [o.pool], backstop: scan.snapshot.backstop, emitter: '', comet: '', poolFactory: '', poolWasmHash: '', reserves: scan.snapshot.reserveList },
     dex,
     rebalanceVault: { contract: '', rebalancer: '', assets: [], weightsBps: [] },
     service,
@@ -244,6 +245,7 @@ export async function buildOnFoundPool(node: CheatNode & WorldNetwork, o: FoundW
     oracle,
     blend: {
       pool: o.pool,
+      pools: [o.pool],
       backstop: scan.snapshot.backstop,
       emitter: '',
       comet: '',
@@ -271,7 +273,7 @@ export async function buildOnFoundPool(node: CheatNode & WorldNetwork, o: FoundW
     mintMany,
     fundAccounts,
     balance: async (a, holder) => balanceOf(chain, findAsset(a).contract, holder),
-    positions: async (user) => readPositions(chain, o.pool, user),
+    positions: async (user, pool) => readPositions(chain, pool ?? o.pool, user),
     setRouterPaused: async (r, paused) => setRouterPaused(chain, admin, routerId(r), paused),
     writeAddresses: async (path) => writeAddressesFile(path, addresses),
   }
