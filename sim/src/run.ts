@@ -12,7 +12,6 @@ import type { ScenarioKeeper, SimKeeper } from './agents/keepers.js'
 import { runLockstep } from './lockstep/loop.js'
 import { buildPricePlan, toPrice7 } from './prices.js'
 import { Observer } from './record/observer.js'
-import { ripeningUntil } from './record/ripening.js'
 import { Recorder } from './record/recorder.js'
 import { checkSnapshotAt, Snapshots, type SnapshotFile, type SnapshotStep } from './record/snapshots.js'
 import { buildReport, holdings } from './record/results.js'
@@ -27,6 +26,7 @@ import { TRACE_FILE } from './determinism/traceFile.js'
 import { SimulatedFault } from './lockstep/simRpc.js'
 import { sharedServer } from './lockstep/sharedReads.js'
 import { Adversaries } from './agents/adversaries/index.js'
+import { AuctionType } from '../../src/keeper/adapters/blend/storage.js'
 
 export interface RunOptions {
   loaded: LoadedScenario
@@ -124,6 +124,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
     for (const k of everyone) k.startBalance = await holdings(world, observer, k)
     await observer.rescan()
     const borrowedStart = observer.debt().borrowed
+    const borrowedStartByPool = observer.pools.map((_, k) => observer.debt(k).borrowed)
     const startVault = await observer.vault()
     const vaultTerms = await observer.vaultTerms()
     replay.startTotals(startVault, BigInt(vaultTerms.profitUnlockSecs))
@@ -167,6 +168,10 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       oracleXlmPrice: pricesXlm(scenario) ? BigInt(Math.round(scenario.chain.xlmPrice * 1e7)) : undefined,
       ...(adversaries.size === 0 ? {} : { overdueAt: (step: number) => adversaries.overdueAt(step) }),
     })
+    // The replay knows an auction by type and user: with several pools, a backstop's (bad-debt
+    // or interest) auctions, whose user is the backstop in every pool, are told apart by pool.
+    const replayKeyed = <T extends { type: number; user: string; pool?: string | undefined }>(e: T): T =>
+      observer.pools.length > 1 && e.type !== AuctionType.UserLiquidation ? { ...e, user: `${e.user}@${e.pool ?? ''}` } : e
     let seenAuctions = 0
     let seenFills = 0
     let seenFlows = 0
@@ -214,7 +219,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       },
       ripening: () => {
         if (observer.scan === undefined || lowestMinProfit === undefined) return null
-        const until = ripeningUntil(observer.scan, lowestMinProfit)
+        const until = observer.ripeningUntil(lowestMinProfit)
         return until === null ? null : { auctions: observer.openAuctions(), until }
       },
       restartSteps: (k: SimKeeper) => {
@@ -231,13 +236,13 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
           scanDirty = true
         }
         for (; seenAuctions < ev.auctions.length; seenAuctions++) {
-          const a = ev.auctions[seenAuctions]!
-          replay.auctionCreated(a, a.ledger === info.sequence ? observer.scan : undefined)
+          const a = replayKeyed(ev.auctions[seenAuctions]!)
+          replay.auctionCreated(a, a.ledger === info.sequence ? observer.scanOf(a.pool) : undefined)
         }
         for (; seenFills < ev.fills.length; seenFills++) {
-          const f = ev.fills[seenFills]!
+          const f = replayKeyed(ev.fills[seenFills]!)
           const before = f.ledger === info.sequence
-          replay.auctionFilled(f, minProfitOf.get(f.filler), before ? observer.previous : undefined, before ? observer.previousRoutes : undefined)
+          replay.auctionFilled(f, minProfitOf.get(f.filler), before ? observer.previousScanOf(f.pool) : undefined, before ? observer.previousRoutes : undefined)
         }
         let flows = false
         for (; seenFlows < ev.vault.length; seenFlows++) {
@@ -288,6 +293,7 @@ export async function runScenario(opts: RunOptions): Promise<Report> {
       vaultTerms,
       attacks,
       borrowedStart,
+      borrowedStartByPool,
       droppedBy: setup.mempool.droppedBy,
       bumpsBy: setup.mempool.bumpsBy,
       sentBySource: setup.mempool.sentBySource,

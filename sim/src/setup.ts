@@ -288,6 +288,7 @@ function deployScenarioWorld(sandbox: Sandbox, s: Scenario, seed: number): Promi
       ...(a.via === undefined ? {} : { via: { asset: a.via.asset, depthUsd: usd(a.via.depthUsd) } }),
     })),
     borrowers: s.world.borrowers.count,
+    ...(s.world.pools === undefined ? {} : { pools: s.world.pools }),
     borrowerHealthFactor: { min: usd(s.world.borrowers.healthFactor.min), max: usd(s.world.borrowers.healthFactor.max) },
     ...(mix === undefined ? {} : { collateralWeights: s.world.assets.map((a) => mix[a.code] ?? 0) }),
     ...serviceSettings(s),

@@ -20,6 +20,12 @@ describe('fillsByAuction', () => {
     const byAuction = fillsByAuction(auctions, fills)
     expect(byAuction.map((fs) => fs.map((f) => `${f.user}${f.ledger}:${f.percent}`))).toEqual([['A20:30', 'A21:50', 'A25:100'], ['B21:100'], ['A45:10', 'A46:20'], []])
   })
+  it('keeps pools apart: the same user (a backstop) in two pools', () => {
+    const inPool = <T extends object>(pool: string, e: T): T => ({ ...e, pool })
+    const auctions = [inPool('P1', created('X', 1, 1)), inPool('P2', created('X', 2, 1))]
+    const fills = [inPool('P2', filled('X', 5, 100n, 1)), inPool('P1', filled('X', 6, 100n, 1))]
+    expect(fillsByAuction(auctions, fills).map((fs) => fs.map((f) => f.ledger))).toEqual([[6], [5]])
+  })
   it('keeps auction types apart', () => {
     const byAuction = fillsByAuction([created('X', 1, 1), created('X', 1, 2)], [filled('X', 5, 100n, 2), filled('X', 6, 100n, 1)])
     expect(byAuction.map((fs) => fs.map((f) => f.ledger))).toEqual([[6], [5]])

@@ -3,7 +3,8 @@
  * of an auction; anything under 100 leaves the rest open on the same curve, and only a fill of
  * 100 % ends it. So each auction of a user takes, in chain order, the fills of that user's
  * auction type from its creation on, up to and including the first one of 100 %; the user's
- * next auction of that type takes the fills after that.
+ * next auction of that type takes the fills after that. Auctions and fills of different pools never
+ * match (a backstop's auctions name the same user, the backstop, in every pool).
  */
 import type { AuctionCreated, AuctionFilled } from '../../../src/world/runEvents.js'
 
@@ -12,11 +13,11 @@ export function fillsByAuction(auctions: readonly AuctionCreated[], fills: reado
   const out: AuctionFilled[][] = auctions.map(() => [])
   const pending = new Map<string, AuctionFilled[]>()
   for (const f of fills) {
-    const key = `${f.type}:${f.user}`
+    const key = `${f.pool ?? ''}:${f.type}:${f.user}`
     pending.set(key, [...(pending.get(key) ?? []), f])
   }
   auctions.forEach((a, i) => {
-    const queue = pending.get(`${a.type}:${a.user}`) ?? []
+    const queue = pending.get(`${a.pool ?? ''}:${a.type}:${a.user}`) ?? []
     while (queue.length > 0 && queue[0]!.ledger < a.ledger) queue.shift()
     while (queue.length > 0) {
       const f = queue.shift()!

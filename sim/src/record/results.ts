@@ -13,7 +13,7 @@ import type { World } from '../../../src/world/index.js'
 import { REPO_ROOT } from '../../../sandbox/ts/launch.js'
 import type { ScenarioKeeper } from '../agents/keepers.js'
 import { fillKey, type FillValuation } from '../replay/replay.js'
-import type { AttackResult, AttackSummary, AuctionFillResult, AuctionResult, AuditResult, KeeperResult, Report, ReplayResult, RunEvent, Series } from '../report/types.js'
+import type { AttackResult, AttackSummary, AuctionFillResult, AuctionResult, AuditResult, KeeperResult, PoolSummary, Report, ReplayResult, RunEvent, Series } from '../report/types.js'
 import { REPORT_SCHEMA_VERSION } from '../report/types.js'
 import { feeLabel } from '../scenario/chainSchema.js'
 import type { LoadedScenario } from '../scenario/load.js'
@@ -65,6 +65,8 @@ export interface ReportInput {
   attacks: AttackResult[]
   /** Borrowers' liabilities when the run started (USD at oracle prices). */
   borrowedStart: number
+  /** The same per pool, in `observer.pools` order (multi-pool runs; default: none known). */
+  borrowedStartByPool?: readonly number[]
   /** Keeper transactions the node's queue dropped, per keeper name. */
   droppedBy: ReadonlyMap<string, number>
   /** Keeper fee bumps the node took, per keeper name. */
@@ -104,7 +106,7 @@ function competitionInput(p: ReportInput, nameOf: ReadonlyMap<string, string>, f
 function auctions(p: ReportInput): { list: AuctionResult[]; keepers: Map<string, KeeperCompetition> } {
   const nameOf = new Map<string, string>(p.keepers.flatMap((k) => [[k.address, k.spec.name], [k.operator, k.spec.name]] as [string, string][]))
   const minProfit = Math.min(...p.keepers.map((k) => k.spec.minProfit))
-  const scan = p.observer.scan
+  const multi = p.observer.pools.length > 1
   const byAuction = fillsByAuction(p.chainEvents.auctions, p.chainEvents.fills)
   const race = competition(competitionInput(p, nameOf, byAuction))
   const fillResult = (f: AuctionFilled): AuctionFillResult => {
@@ -134,15 +136,17 @@ function auctions(p: ReportInput): { list: AuctionResult[]; keepers: Map<string,
       sellable = valued.firstSellableLedger ?? null
       lotValue = valued.lotValue === null ? null : usd(valued.lotValue)
       bidValue = valued.bidCost === null ? null : usd(valued.bidCost)
-    } else if (scan !== undefined && a.type === AuctionType.UserLiquidation) {
+    } else if (a.type === AuctionType.UserLiquidation && p.observer.scanOf(a.pool) !== undefined) {
+      const scan = p.observer.scanOf(a.pool)!
       // Not filled (or filled without a view of the ledger before): the latest state.
       const plan = planFill({ auction: a.auction, reserves: scan.valuation.reserves, prices: scan.prices.prices, minProfit: minProfitScaled(minProfit), fromBlock: a.auction.block })
       first = plan?.block ?? null
     }
     const outcome: AuctionResult['outcome'] = left === 0 ? 'filled' : p.endLedger - a.auction.block >= STALE_BLOCKS ? 'expired' : 'open'
     return {
-      id: `${a.user}:${KIND[a.type] ?? a.type}:${a.ledger}`,
+      id: `${multi ? `${a.pool}:` : ''}${a.user}:${KIND[a.type] ?? a.type}:${a.ledger}`,
       user: a.user,
+      ...(multi && a.pool !== undefined ? { pool: a.pool } : {}),
       kind: KIND[a.type] ?? 'liquidation',
       createdLedger: a.ledger,
       firstProfitableLedger: first,
@@ -249,8 +253,7 @@ export async function buildReport(p: ReportInput): Promise<Report> {
   const spEnd = vaultSharePrice(p.endVault)
   const fees = p.chainEvents.vault.filter((v) => v.kind === 'return' || v.kind === 'flash').reduce((t, v) => t + (v.data.fee ?? 0n), 0n)
   const apy = apyDisplay(p.series.ledger.map((_, i) => ({ timestamp: p.series.time[i]!, price: BigInt(Math.round(p.series.sharePrice[i]! * 1e7)) })))
-  const liquidated = new Set(p.chainEvents.auctions.map((a) => a.user))
-  const missed = p.observer.scan?.borrowers.filter((b) => b.liquidatable && !liquidated.has(b.user)).length ?? 0
+  const missed = missedBorrowers(p)
   const s = p.loaded.scenario
   const util = p.series.totalUsdc.map((u, i) => (u > 0 ? p.series.activeLiq[i]! / u : 0))
   const source = describeSource(p.world)
@@ -302,6 +305,7 @@ export async function buildReport(p: ReportInput): Promise<Report> {
         xlmPriceUsd: s.chain.xlmPrice,
         background: p.background,
       }),
+      ...(p.observer.pools.length > 1 ? { pools: poolSummaries(p, list) } : {}),
     },
     keepers: ks,
     strategies: strategyResults(ks, await drawsAtEnd(p)),
@@ -313,6 +317,45 @@ export async function buildReport(p: ReportInput): Promise<Report> {
     attacks: p.attacks,
     ...(source === undefined ? {} : { source }),
   }
+}
+
+/** Per pool (in `observer.pools` order): its borrowers liquidatable at the end that never got an auction. */
+function missedByPool(p: ReportInput): number[] {
+  return p.observer.pools.map((pool, k) => {
+    const liquidated = new Set(p.chainEvents.auctions.filter((a) => p.observer.poolIndex(a.pool) === k).map((a) => a.user))
+    return p.observer.scans[k]?.borrowers.filter((b) => b.liquidatable && !liquidated.has(b.user)).length ?? 0
+  })
+}
+
+/** Borrowers liquidatable at the end that never got an auction, over every pool. */
+function missedBorrowers(p: ReportInput): number {
+  return missedByPool(p).reduce((t, n) => t + n, 0)
+}
+
+/** `Summary.pools`: each pool's auctions, fills, misses and bad debt. */
+function poolSummaries(p: ReportInput, list: readonly AuctionResult[]): PoolSummary[] {
+  const missed = missedByPool(p)
+  return p.observer.pools.map((pool, k) => {
+    const mine = list.filter((a) => p.observer.poolIndex(a.pool) === k)
+    const fills = mine.flatMap((a) => a.fills)
+    return {
+      pool,
+      borrowers: p.world.borrowers.filter((b) => b.pool === pool).length,
+      auctions: {
+        created: mine.length,
+        filled: mine.filter((a) => a.outcome === 'filled').length,
+        expired: mine.filter((a) => a.outcome === 'expired').length,
+        open: mine.filter((a) => a.outcome === 'open').length,
+      },
+      fills: fills.length,
+      missed: missed[k]!,
+      badDebt: r7(p.observer.badDebt(k)),
+      borrowedStart: r7(p.borrowedStartByPool?.[k] ?? 0),
+      bidPaid: r7(fills.reduce((t, f) => t + (f.bidValue ?? 0), 0)),
+      liquidatedCollateral: r7(mine.reduce((t, a) => t + (a.kind === 'liquidation' ? a.fills.reduce((u, f) => u + (f.lotValue ?? 0), 0) : 0), 0)),
+      vaultProfit: r7(fills.reduce((t, f) => t + f.profit, 0)),
+    }
+  })
 }
 
 /** The attacks in brief; null without any. */

@@ -33,6 +33,30 @@ function unbalancedTags(page: string): string[] {
 }
 
 describe('reportHtml', () => {
+  it('has a Pools section, tags balanced, only when the run had more than one pool', () => {
+    expect(html).not.toContain('<section id="pools">')
+    const multi = reportFixture()
+    const pool = (id: string, badDebt: number) => ({
+      pool: id,
+      borrowers: 6,
+      auctions: { created: 4, filled: 3, expired: 1, open: 0 },
+      fills: 3,
+      missed: 0,
+      badDebt,
+      borrowedStart: 60_000,
+      bidPaid: 9_000,
+      liquidatedCollateral: 9_500,
+      vaultProfit: 120,
+    })
+    multi.summary.pools = [pool(`CAAA${'A'.repeat(52)}`, 0), pool(`CBBB${'B'.repeat(52)}`, 17.25)]
+    const page = reportHtml(multi)
+    const section = /<section id="pools">[\s\S]*?<\/section>/.exec(page)?.[0] ?? ''
+    expect(section).toContain('<h2>Pools</h2>')
+    expect(section.match(/<tr class="alert">/g)).toHaveLength(1)
+    expect(section).toContain('17.25')
+    expect(unbalancedTags(page)).toEqual([])
+  })
+
   it('refers to nothing outside the file: no script src, no link, no URL outside the chart.js licence comments', () => {
     // checked with .test() so a failure does not print the whole page
     expect(/<script[^>]*\ssrc=/i.test(html), '<script src=').toBe(false)

@@ -3,7 +3,8 @@
  * archive. Chart.js is inlined, the report is embedded as JSON (the charts are drawn from it in
  * the browser), tables are static markup, and nothing refers to another file or URL.
  *
- * Layout: header (scenario, seed, versions, ledgers), headline figures, the source when the run
+ * Layout: header (scenario, seed, versions, ledgers), headline figures, the figures per lending
+ * pool when the world had more than one, the source when the run
  * started from a snapshot or a fork (sourceSection.ts), charts (share price,
  * APY over the run, prices per asset with fills, fill delay, keepers, utilisation, profit booked
  * and locked, bad debt),
@@ -12,7 +13,7 @@
  */
 import { chartJsSource } from './chartjs.js'
 import { formatCount, formatHours, formatLedger } from './format.js'
-import { attacksSection, auctionsTable, auditTable, competitionTable, escapeHtml, eventsTable, headlineTable, keepersTable, replaySection, strategiesTable } from './htmlTables.js'
+import { attacksSection, auctionsTable, auditTable, competitionTable, escapeHtml, eventsTable, headlineTable, keepersTable, poolsTable, replaySection, strategiesTable } from './htmlTables.js'
 import { embedJson, htmlPage } from './page.js'
 import { APY_MIN_SECONDS, CHART_IDS, PAGE_SCRIPT } from './pageScript.js'
 import { sourceSection } from './sourceSection.js'
@@ -51,7 +52,12 @@ export function reportHtml(report: Report): string {
 <h2>Headline figures</h2>
 ${warnings(report)}${headlineTable(report)}
 </section>
-${report.source === undefined ? '' : `${sourceSection(report)}\n`}${charts(report)}
+${(report.summary.pools ?? []).length < 2 ? '' : `<section id="pools">
+<h2>Pools</h2>
+<p class="note">The same figures per lending pool: its borrowers and their debt at the start, its auctions and fills, the borrowers liquidatable at the end that never got an auction, its backstop's bad debt, the USDC its fills bid (at oracle prices, on the state the filler saw) and the profit they returned to the vault.</p>
+${poolsTable(report)}
+</section>
+`}${report.source === undefined ? '' : `${sourceSection(report)}\n`}${charts(report)}
 <section id="events">
 <h2>Slashes and scenario events</h2>
 ${eventsTable(report)}

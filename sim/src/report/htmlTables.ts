@@ -53,6 +53,33 @@ export function headlineTable(report: Report): string {
   )
 }
 
+/**
+ * Per lending pool of a multi-pool run (`summary.pools`): borrowers and their debt at the start,
+ * auctions, fills, missed borrowers, bad debt, what the fills bid and returned to the vault.
+ * Pools with bad debt or missed borrowers are flagged.
+ */
+export function poolsTable(report: Report): string {
+  return htmlTable(
+    report.summary.pools ?? [],
+    [
+      { head: 'Pool', cell: (p) => abbreviated(p.pool) },
+      { head: 'Borrowers', cell: (p) => formatCount(p.borrowers), num: true },
+      { head: 'Borrowed at start (USD)', cell: (p) => formatAmount(p.borrowedStart), num: true },
+      { head: 'Auctions', cell: (p) => formatCount(p.auctions.created), num: true },
+      { head: 'Filled', cell: (p) => formatCount(p.auctions.filled), num: true },
+      { head: 'Expired', cell: (p) => formatCount(p.auctions.expired), num: true },
+      { head: 'Open', cell: (p) => formatCount(p.auctions.open), num: true },
+      { head: 'Fills', cell: (p) => formatCount(p.fills), num: true },
+      { head: 'Missed', cell: (p) => formatCount(p.missed), num: true },
+      { head: 'Bad debt (USD)', cell: (p) => formatAmount(p.badDebt), num: true },
+      { head: 'Bid paid (USDC)', cell: (p) => formatAmount(p.bidPaid), num: true },
+      { head: 'To vault (USDC)', cell: (p) => formatAmount(p.vaultProfit), num: true },
+    ],
+    'One pool.',
+    (p) => (p.badDebt > 0 || p.missed > 0 ? 'alert' : ''),
+  )
+}
+
 /** Slashes and the scenario's events, in ledger order as recorded; slash rows are flagged. */
 export function eventsTable(report: Report): string {
   return htmlTable(

@@ -53,6 +53,28 @@ describe('summaryTable', () => {
     expect(summaryTable(emptyReportFixture())).not.toMatch(/Attack/)
   })
 
+  it('gives one line per pool in a multi-pool run, none with one pool', () => {
+    expect(text).not.toMatch(/^Pool  /m)
+    const multi = reportFixture()
+    const pool = (id: string, created: number, filled: number, badDebt: number) => ({
+      pool: id,
+      borrowers: 4,
+      auctions: { created, filled, expired: created - filled, open: 0 },
+      fills: filled,
+      missed: 1,
+      badDebt,
+      borrowedStart: 40_000,
+      bidPaid: 12_345.5,
+      liquidatedCollateral: 13_000,
+      vaultProfit: 321.25,
+    })
+    multi.summary.pools = [pool(`CAAA${'A'.repeat(48)}ZZZ1`, 3, 2, 0), pool(`CBBB${'B'.repeat(48)}ZZZ2`, 2, 2, 17.25)]
+    const out = summaryTable(multi).split('\n')
+    expect(out.find((l) => l.startsWith('Pool  '))).toMatch(/^Pool +Borrowers +Borrowed at start +Auctions +Filled +Expired +Open +Fills +Missed +Bad debt +Bid paid \(USDC\) +To vault \(USDC\)$/)
+    expect(out.find((l) => l.startsWith('1 CAAA'))).toMatch(/^1 CAAA…ZZZ1 +4 +40,000\.00 +3 +2 +1 +0 +2 +1 +0\.00 +12,345\.50 +321\.25$/)
+    expect(out.find((l) => l.startsWith('2 CBBB'))).toMatch(/ 2 +2 +0 +0 +2 +1 +17\.25 +12,345\.50 +321\.25$/)
+  })
+
   it('leaves the sales line out of a report written before fills recorded their sales', () => {
     const old = reportFixture()
     delete old.summary.sales

@@ -4,7 +4,7 @@
  * (no colours), so it reads the same in a log file as on a screen.
  */
 import { formatXlm } from './competitionFormat.js'
-import { formatAmount, formatCount, formatLanes, formatLedger, formatPct, mark } from './format.js'
+import { formatAmount, formatCount, formatLanes, formatLedger, formatPct, mark, shortAddress } from './format.js'
 import { headlineFigures } from './headline.js'
 import { liquidatableText, sourceLine } from './sourceSection.js'
 import type { Report } from './types.js'
@@ -15,7 +15,9 @@ export type Align = 'left' | 'right'
 /**
  * The summary: a title line (scenario, seed, ledgers), a line naming the snapshot or fork the
  * run started from (when it did), a `warning:` line per run warning (a run too short for its
- * auctions), the headline figures, the keepers
+ * auctions), the headline figures, one line per lending pool when the run had several (borrowers,
+ * their debt at the start, auctions created / filled / expired / open, fills, missed borrowers,
+ * bad debt, the USDC its fills bid and the profit they returned to the vault), the keepers
  * (path, MIN_PROFIT, fee strategy, wins, losses, missed, unprofitable, abandoned, win rate, XLM
  * fees in all and per win, inclusion delay p50/p95 in ledgers, its submission lanes with the
  * transactions each had applied and the TRY_AGAIN_LATER answers it got, own
@@ -44,6 +46,29 @@ export function summaryTable(report: Report): string {
       ['left', 'left'],
     ),
   )
+
+  const pools = report.summary.pools ?? []
+  if (pools.length > 1)
+    parts.push(
+      textTable(
+        ['Pool', 'Borrowers', 'Borrowed at start', 'Auctions', 'Filled', 'Expired', 'Open', 'Fills', 'Missed', 'Bad debt', 'Bid paid (USDC)', 'To vault (USDC)'],
+        pools.map((p, i) => [
+          `${i + 1} ${shortAddress(p.pool)}`,
+          formatCount(p.borrowers),
+          formatAmount(p.borrowedStart),
+          formatCount(p.auctions.created),
+          formatCount(p.auctions.filled),
+          formatCount(p.auctions.expired),
+          formatCount(p.auctions.open),
+          formatCount(p.fills),
+          formatCount(p.missed),
+          formatAmount(p.badDebt),
+          formatAmount(p.bidPaid),
+          formatAmount(p.vaultProfit),
+        ]),
+        ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
+      ),
+    )
 
   if (report.keepers.length > 0)
     parts.push(

@@ -142,6 +142,34 @@ export interface Summary {
   auditHolds: boolean
   /** Fees and inclusion: what the keepers paid to be included and how long they waited. */
   fees: FeeSummary
+  /**
+   * The same figures per lending pool, in the world's order, when the world has more than one
+   * (scenario `world.pools`); absent with one pool.
+   */
+  pools?: PoolSummary[]
+}
+
+/** One lending pool's figures in a multi-pool run (`Summary.pools`). */
+export interface PoolSummary {
+  /** The pool's contract id. */
+  pool: string
+  /** Borrowers the world opened in it. */
+  borrowers: number
+  auctions: { created: number; filled: number; expired: number; open: number }
+  /** Fill transactions that landed on its auctions. */
+  fills: number
+  /** Its borrowers liquidatable at the end that never got an auction. */
+  missed: number
+  /** Bad debt its backstop holds at the end (USD at oracle prices). */
+  badDebt: number
+  /** Its borrowers' liabilities when the run started (USD at oracle prices). */
+  borrowedStart: number
+  /** Σ bid value of its fills (USD at oracle prices, on the state the filler saw): the USDC the fills paid. */
+  bidPaid: number
+  /** Σ lot value of its user liquidations' fills (USD at oracle prices). */
+  liquidatedCollateral: number
+  /** Σ profit its fills returned to the vault (USDC). */
+  vaultProfit: number
 }
 
 export interface KeeperResult extends KeeperFeeFigures {
@@ -274,9 +302,11 @@ export interface KeeperLanes {
 }
 
 export interface AuctionResult {
-  /** user:kind:startLedger */
+  /** user:kind:startLedger (pool:user:kind:startLedger in a multi-pool run) */
   id: string
   user: string
+  /** The lending pool, in a multi-pool run only (absent with one pool). */
+  pool?: string
   kind: 'liquidation' | 'bad-debt' | 'interest'
   createdLedger: number
   /** First ledger profitable at the population's lowest MIN_PROFIT (core firstProfitableBlock). */

@@ -27,6 +27,15 @@ describe('scenario files', () => {
     expect(problems('run: {duration: 10x}\n')[0]).toMatch(/run\.duration.*"15m"/)
   })
 
+  it('takes world.pools (1 to 4) for a deployed world, writing no default when absent', () => {
+    expect(parseScenarioText('run: {ledgers: 10}\nworld: {pools: 2}\n', 'x.yaml').scenario.world.pools).toBe(2)
+    expect('pools' in parseScenarioText('run: {ledgers: 10}\n', 'x.yaml').scenario.world).toBe(false)
+    expect(problems('run: {ledgers: 10}\nworld: {pools: 5}\n')[0]).toMatch(/world\.pools: must be at most 4, got 5$/)
+    expect(problems('run: {ledgers: 10}\nworld: {pools: 0}\n')[0]).toMatch(/world\.pools: must be at least 1, got 0$/)
+    const found = "run: {ledgers: 10}\nworld:\n  pools: 2\n  from: {snapshot: s.json, pool: CDVQVKOY2YSXS2IC7KN6MNASSHPAO7UN2UR2ON4OI2SKMFJNVAMDX6DP}\n"
+    expect(problems(found).some((x) => /world\.pools: world\.pools goes with a deployed world/.test(x))).toBe(true)
+  })
+
   it('takes the vault’s keeper fee and unlock period, and refuses what the contracts refuse', () => {
     const s = parseScenarioText('run: {ledgers: 10}\nworld:\n  vault: {keeperFeeBps: 500, profitUnlockSecs: 2h}\n', 'x.yaml').scenario
     expect(s.world.vault).toMatchObject({ keeperFeeBps: 500, profitUnlockSecs: 7_200 })

@@ -478,10 +478,20 @@ export const scenarioSchema = z
           })
           .strict()
           .prefault({}),
-        /** USDC the lender supplies to the Blend pool. */
+        /** USDC the lender supplies to each Blend pool. */
         lenderSupply: positive.default(2_000_000),
+        /**
+         * Blend pools the world opens (1 to 4; absent: 1, no default written so resolved
+         * one-pool scenarios stay as they were), from the same protocol with the same oracle
+         * and reserves: borrower i opens in pool i % pools, the keepers get LENDING_POOLS.
+         */
+        pools: z.number().int().min(1).max(4).optional(),
       })
       .strict()
+      .refine((w) => w.pools === undefined || w.pools === 1 || w.from === undefined, {
+        message: 'world.pools goes with a deployed world (a snapshot or a fork has the one pool world.from names)',
+        path: ['pools'],
+      })
       .prefault({}),
     market: z
       .object({
