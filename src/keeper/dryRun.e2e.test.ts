@@ -44,8 +44,10 @@ async function apiState(k: KeeperProcess): Promise<any> {
   return (await get(k, '/api/state')).json()
 }
 
-/** The keeper's execution of `b`'s liquidation (engine key `blend:user_liquidation:<address>`). */
-const ofBorrower = (executions: any[], b: Borrower) => executions.find((e: any) => e.key === `blend:user_liquidation:${b.address}`)
+/** The engine's key of `b`'s liquidation: `blend:<pool>:user_liquidation:<address>`. */
+const keyOf = (b: Borrower) => `blend:${b.pool}:user_liquidation:${b.address}`
+/** The keeper's execution of `b`'s liquidation. */
+const ofBorrower = (executions: any[], b: Borrower) => executions.find((e: any) => e.key === keyOf(b))
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, ledgerIntervalSeconds: 1 })
@@ -85,7 +87,7 @@ describe('DRY_RUN=true on a crash', () => {
     expect(starting.dryRun).toMatch(/^DRY_RUN=true: shadow mode, nothing is sent/)
     for (const b of borrowers) {
       await shadow.waitForLog(
-        (l) => l.msg === 'nothing to plan' && l.key === `blend:user_liquidation:${b.address}` && /^dry run: would send C[A-Z0-9]{55}:new_auction \(simulation passed; not sent\)$/.test(String(l.reason)),
+        (l) => l.msg === 'nothing to plan' && l.key === keyOf(b) && /^dry run: would send C[A-Z0-9]{55}:new_auction \(simulation passed; not sent\)$/.test(String(l.reason)),
         90_000,
       )
     }
@@ -121,15 +123,15 @@ describe('DRY_RUN=true on a crash', () => {
     }, 240_000)
     const shadowState = await until('the shadow keeper to book both would-fills', async () => {
       const s = await apiState(shadow)
-      return borrowers.every((b) => s.shadow.fills.some((f: any) => f.key === `blend:user_liquidation:${b.address}`)) ? s : undefined
+      return borrowers.every((b) => s.shadow.fills.some((f: any) => f.key === keyOf(b))) ? s : undefined
     }, 60_000)
 
     for (const [i, b] of borrowers.entries()) {
       const fill = liveFills[i]
       const filledAt = fill.history.find((h: any) => h.stage === 'filled').ledger as number
       const percent = Number(/^filled (\d+) % at ledger/.exec(fill.note)?.[1])
-      const would = shadowState.shadow.fills.find((f: any) => f.key === `blend:user_liquidation:${b.address}`)
-      const liveFirst = live.lines.find((l) => l.msg === 'execution planned' && l.key === `blend:user_liquidation:${b.address}`)!.targetLedger
+      const would = shadowState.shadow.fills.find((f: any) => f.key === keyOf(b))
+      const liveFirst = live.lines.find((l) => l.msg === 'execution planned' && l.key === keyOf(b))!.targetLedger
       console.log(
         `[dry run] ${b.address.slice(0, 6)}…: auction from ${auctions.get(b.address)}; shadow planned ${would.firstPlannedLedger}, would fill ${would.percent} % at ${would.fillLedger} ` +
           `drawing ${would.drew} (simulation ${would.simulation}: ${would.reason}); live planned ${liveFirst}, filled ${percent} % at ${filledAt} drawing ${fill.result.drew}`,

@@ -13,8 +13,8 @@ import { AuctionType, type AuctionData } from '../../src/keeper/adapters/blend/s
 import type { World } from '../../src/world/index.js'
 
 /** Reserves accrued to now and oracle prices, as the keeper values an auction. */
-export async function valuation(server: rpc.Server, world: World, users: string[]) {
-  const snap = await loadPool(server, world.blend.pool, users)
+export async function valuation(server: rpc.Server, world: World, users: string[], pool = world.blend.pool) {
+  const snap = await loadPool(server, pool, users)
   const prices = await loadOraclePrices(world.chain, snap.config.oracle, snap.reserveList)
   const latest = await server.getLatestLedger()
   const now = BigInt(Math.max(Math.floor(Date.now() / 1000), Number(latest.closeTime ?? 0)))
@@ -22,23 +22,26 @@ export async function valuation(server: rpc.Server, world: World, users: string[
   return { snap, prices, reserves, latest: latest.sequence }
 }
 
-/** Opens the user's liquidation auction at a percent the pool accepts (sent by `keeper`) and reads it back. */
-export async function openAuction(server: rpc.Server, world: World, keeper: Keypair, user: string): Promise<AuctionData> {
-  const { snap, prices, reserves } = await valuation(server, world, [user])
+/**
+ * Opens the user's liquidation auction in `pool` (default the world's first) at a percent the
+ * pool accepts (sent by `keeper`) and reads it back.
+ */
+export async function openAuction(server: rpc.Server, world: World, keeper: Keypair, user: string, pool = world.blend.pool): Promise<AuctionData> {
+  const { snap, prices, reserves } = await valuation(server, world, [user], pool)
   const positions = snap.positions.get(user)!
   const v = { reserveList: snap.reserveList, reserves, prices: prices.prices, oracleDecimals: prices.decimals }
   const percent = chooseLiquidationPercent(v, positions)
   expect(percent, 'the borrower is liquidatable').toBeDefined()
   const bid = [...positions.liabilities.keys()].map((i) => addr(snap.reserveList[i]!))
   const lot = [...positions.collateral.keys()].map((i) => addr(snap.reserveList[i]!))
-  await invoke(world.chain, keeper, world.blend.pool, 'new_auction', [
+  await invoke(world.chain, keeper, pool, 'new_auction', [
     u32(AuctionType.UserLiquidation),
     addr(user),
     xdr.ScVal.scvVec(bid),
     xdr.ScVal.scvVec(lot),
     u32(percent!),
   ])
-  const auction = await loadAuction(server, world.blend.pool, AuctionType.UserLiquidation, user)
+  const auction = await loadAuction(server, pool, AuctionType.UserLiquidation, user)
   expect(auction).toBeDefined()
   return auction!
 }
