@@ -93,8 +93,9 @@ export function figuresOf(values: Record<string, [number | string, string]>, p: 
 
 /**
  * A sim run's figures under `sim.<scenario>.seed<N>.`: the whole wall time (set-up included),
- * ledgers, the LP return and the vault's figures, auctions, fills, fill delays, replay and
- * audit, and the summary table as printed (`summary`, a text figure).
+ * ledgers, the LP return and the vault's figures, auctions, fills, fill delays, the keepers'
+ * fees as a share of the vault's profit, replay mismatches, and the summary table as printed
+ * (`summary`, a text figure).
  */
 export function runFigures(report: Report, wallSeconds: number, p: Provenance): Record<string, Figure> {
   const s = report.summary
@@ -116,6 +117,7 @@ export function runFigures(report: Report, wallSeconds: number, p: Provenance): 
   }
   if (s.keeperRewards !== undefined) values[`${id}.keeperRewards`] = [round(s.keeperRewards, 2), 'USDC']
   if (s.lockedProfitEnd !== undefined) values[`${id}.lockedProfitEnd`] = [round(s.lockedProfitEnd, 2), 'USDC']
+  if (s.fees.shareOfVaultProfit !== null) values[`${id}.feesShareOfVaultProfitPct`] = [round(s.fees.shareOfVaultProfit * 100, 4), '% (keepers\' fees in USD / vault profit)']
   if (s.fillDelay.median !== null) values[`${id}.fillDelayP50`] = [s.fillDelay.median, 'ledgers']
   if (s.fillDelay.p95 !== null) values[`${id}.fillDelayP95`] = [s.fillDelay.p95, 'ledgers']
   return figuresOf(values, p)
