@@ -55,6 +55,10 @@ describe('checkQuotes', () => {
     expect(checkQuotes([doc('<!-- figure: sim.x.seed1.wallSeconds --> about 38 s')], figures)[0]).toMatch(/no number or fenced block follows/)
   })
 
+  it('leaves a marker in inline code alone: it shows the syntax', () => {
+    expect(checkQuotes([doc('mark a number with `<!-- figure: ID -->` right before it')], figures)).toEqual([])
+  })
+
   it('fails two READMEs that quote one figure differently', () => {
     const problems = checkQuotes([doc('<!-- figure: sim.x.seed1.wallSeconds -->38 s'), doc('<!-- figure: sim.x.seed1.wallSeconds -->20 s', 'sim/README.md')], figures)
     expect(problems).toContain('sim.x.seed1.wallSeconds is quoted as 38 (README.md:1) and as 20 (sim/README.md:1)')

@@ -129,7 +129,8 @@ export interface QuotingDoc {
   text: string
 }
 
-const MARKER = /<!--\s*figure:\s*([\w.-]+)\s*-->/g
+/** A marker; one in inline code (right after a backtick) is an example, not a quote. */
+const MARKER = /(?<!`)<!--\s*figure:\s*([\w.-]+)\s*-->/g
 const NUMBER = /^\s*(-?\d[\d,]*(?:\.\d+)?)/
 
 /**
