@@ -34,6 +34,60 @@ describe('the READMEs quote the figures file', () => {
   })
 })
 
+/**
+ * sim/README.md's Figures table, row by row: a row whose LP return is marked with its run's
+ * `sim.<scenario>.seed<N>.lpReturnPct` must give that run's ledgers (fast-forwarded), auctions
+ * created / filled, fills / failed txs / lost races, fill delay p50 / p95, keeper rewards,
+ * locked profit and replay mismatches, as the figures file holds them.
+ */
+function checkFiguresTable(text: string, figures: Record<string, Figure>): string[] {
+  const problems: string[] = []
+  const lines = text.split('\n')
+  const head = lines.findIndex((l) => l.startsWith('| scenario | ledgers (fast-forwarded) | LP return |'))
+  if (head < 0) return ['sim/README.md: no Figures table']
+  const n = (v: string) => Number(v.replace(/,/g, ''))
+  for (let i = head + 2; i < lines.length && lines[i]!.startsWith('|'); i++) {
+    const cells = lines[i]!.split('|').slice(1, -1).map((c) => c.trim())
+    const id = /<!-- figure: (sim\.[\w.-]+)\.lpReturnPct -->/.exec(cells[2] ?? '')?.[1]
+    if (id === undefined) {
+      problems.push(`sim/README.md:${i + 1}: ${cells[0]} has no marked LP return`)
+      continue
+    }
+    const value = (k: string) => figures[`${id}.${k}`]?.value
+    const numbers = (cell: string) => cell.split(/[\s/()]+/).filter((x) => x !== '').map((x) => (x === '—' ? undefined : n(x)))
+    const checks: [string, (number | undefined)[], (string | number | undefined)[]][] = [
+      ['ledgers (fast-forwarded)', numbers(cells[1]!), [value('ledgers'), value('fastForwarded')]],
+      ['auctions created / filled', numbers(cells[3]!).slice(0, 2), [value('auctionsCreated'), value('auctionsFilled')]],
+      ['fills / failed txs / lost races', numbers(cells[4]!), [value('fills'), value('failedTransactions'), value('lostRaces')]],
+      ['fill delay p50 / p95', cells[5] === '—' ? [undefined, undefined] : numbers(cells[5]!), [value('fillDelayP50'), value('fillDelayP95')]],
+      ['keeper rewards', [n(cells[10]!)], [value('keeperRewards') ?? 0]],
+      ['locked at end', [n(cells[11]!)], [value('lockedProfitEnd') ?? 0]],
+      ['replay mismatches', [n(cells[13]!)], [value('replayMismatches')]],
+    ]
+    for (const [what, quoted, held] of checks)
+      if (JSON.stringify(quoted) !== JSON.stringify(held)) problems.push(`sim/README.md:${i + 1}: ${cells[0]} ${what} is ${JSON.stringify(quoted)}, the figures file holds ${JSON.stringify(held)}`)
+  }
+  return problems
+}
+
+describe("sim/README.md's Figures table", () => {
+  const figures = readFigures(FIGURES).figures
+  const text = readFileSync(join(ROOT, 'sim/README.md'), 'utf8')
+
+  it('gives every row as its run recorded it', () => {
+    expect(checkFiguresTable(text, figures)).toEqual([])
+  })
+
+  it('fails a row that differs from its run', () => {
+    const row = text.split('\n').find((l) => l.startsWith('| crash-30 |'))!
+    const cells = row.split('|')
+    cells[5] = ' 99 / 0 / 32 '
+    const problems = checkFiguresTable(text.replace(row, cells.join('|')), figures)
+    expect(problems).toHaveLength(1)
+    expect(problems[0]).toMatch(/crash-30 fills \/ failed txs \/ lost races is \[99,0,32\]/)
+  })
+})
+
 describe('checkQuotes', () => {
   const at = (value: number | string, unit = 's'): Figure => ({ value, unit, command: 'npm run sim -- run x', commit: 'abc1234', date: '2026-12-07T00:00:00Z', machine: '2-core linux' })
   const figures = { 'sim.x.seed1.wallSeconds': at(38.24), 'sim.x.seed1.ledgers': at(1440, 'ledgers'), 'sim.x.seed1.summary': at('x  seed 1\nLP return   0.2839%\nAudit   ✓ holds\n', 'text') }
