@@ -132,7 +132,7 @@ export class ExecutionBook {
 
   /** Due entries not yet firing, in the order they get capital. */
   due(): Entry[] {
-    return orderDue([...this.active.values()].filter((e) => e.stage === 'due' && !e.firing))
+    return orderDue([...this.active.values()].filter((e) => e.stage === 'due' && !e.firing), this.latest)
   }
 
   finish(e: Entry, stage: Stage, note: string | null): void {

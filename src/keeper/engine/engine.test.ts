@@ -4,7 +4,7 @@ import { createChain } from '../../chain/index.js'
 import { makeResult, type ExecutionPlan, type FireContext, type StagedAdapter, type StepBoundary, type Task } from '../sdk/index.js'
 import { ExecutionEngine, type CapitalLimits, type EngineParameters, type ExecutionView } from './engine.js'
 import { ManualLedgerClock } from './ledgerClock.js'
-import { orderDue } from './order.js'
+import { orderDue, STARVATION_LEDGERS } from './order.js'
 
 const silent = { info() {}, warn() {}, error() {}, debug() {} }
 
@@ -345,5 +345,14 @@ describe('orderDue', () => {
     // a lower health-factor band still goes first whatever it earns.
     const out = orderDue([mk(0, 4, 900n, 10n), mk(1, 4, 100n, 50n), mk(2, 4, 5_000n), mk(3, 7, 10n, 1n), mk(4, 4, 100n, 50n)])
     expect(out.map((e) => e.seq)).toEqual([3, 1, 4, 0, 2])
+  })
+
+  it('lets a fill that has waited STARVATION_LEDGERS past its first target go ahead of more profitable ones in its band', () => {
+    const mk = (seq: number, priority: number, expectedProfit: bigint, firstTarget: number) => ({ seq, firstTarget, plan: { priority, capital: 100n, targetLedger: 500, expectedProfit } })
+    const due = [mk(0, 4, 90n, 100), mk(1, 4, 10n, 100 - STARVATION_LEDGERS), mk(2, 4, 5n, 100 - STARVATION_LEDGERS - 3), mk(3, 4, 50n, 100 - STARVATION_LEDGERS + 1), mk(4, 7, 1n, 100)]
+    // at ledger 100: 2 waited 13, 1 waited 10 (both go first, the longer first); 3 waited 9 (by profit)
+    expect(orderDue(due, 100).map((e) => e.seq)).toEqual([4, 2, 1, 0, 3])
+    // without the latest ledger, by profit alone
+    expect(orderDue(due).map((e) => e.seq)).toEqual([4, 0, 3, 1, 2])
   })
 })
