@@ -18,12 +18,13 @@ import { Asset, Operation } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../sandbox/ts/launch.js'
 import { channelKeypairs, submit } from '../chain/index.js'
-import { deployWorld, type Borrower, type World } from '../world/index.js'
+import { deployWorld, type World } from '../world/index.js'
 import { RegistryContract, VaultContract } from './clients/index.js'
 import { openAuction } from '../../test/keeper/auctionSetup.js'
 import { pushUnder } from '../../test/keeper/crashPrice.js'
 import { spawnKeeper, type KeeperProcess } from '../../test/keeper/keeperProcess.js'
 import { worldKeeperEnv } from '../../test/keeper/worldKeeperEnv.js'
+import { alive, apiGet, apiState, expectWouldFillMatches, keyOf, ofBorrower } from '../../test/keeper/shadowCompare.js'
 import { funded } from '../../test/sandbox/funded.js'
 import { until } from '../../test/until.js'
 
@@ -34,20 +35,8 @@ const API_TOKEN = 'dry-run-test-api-token-0123456789'
 let sandbox: Sandbox
 let world: World
 const running: KeeperProcess[] = []
-const alive = (k: KeeperProcess) => k.proc.exitCode === null && k.proc.signalCode === null
-
-async function get(k: KeeperProcess, path: string): Promise<Response> {
-  return fetch(`http://127.0.0.1:${await k.port()}${path}`, { headers: { authorization: `Bearer ${API_TOKEN}` } })
-}
-async function apiState(k: KeeperProcess): Promise<any> {
-  if (!alive(k)) throw new Error(`keeper exited: ${k.stderr().slice(-2000)}`)
-  return (await get(k, '/api/state')).json()
-}
-
-/** The engine's key of `b`'s liquidation: `blend:<pool>:user_liquidation:<address>`. */
-const keyOf = (b: Borrower) => `blend:${b.pool}:user_liquidation:${b.address}`
-/** The keeper's execution of `b`'s liquidation. */
-const ofBorrower = (executions: any[], b: Borrower) => executions.find((e: any) => e.key === keyOf(b))
+const get = (k: KeeperProcess, path: string) => apiGet(k, path, API_TOKEN)
+const state = (k: KeeperProcess) => apiState(k, API_TOKEN)
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, ledgerIntervalSeconds: 1 })
@@ -103,7 +92,7 @@ describe('DRY_RUN=true on a crash', () => {
 
     // 4. the shadow keeper plans their fills; the live keeper starts beside it and plans them too
     const planned = async (k: KeeperProcess) => {
-      const s = await apiState(k)
+      const s = await state(k)
       const plans = borrowers.map((b) => ofBorrower(s.executions, b))
       return plans.every((p) => p?.stage === 'planned') ? plans : undefined
     }
@@ -117,33 +106,19 @@ describe('DRY_RUN=true on a crash', () => {
 
     // 5. the live keeper fills; the shadow keeper books its would-fills
     const liveFills = await until('the live keeper to fill both auctions', async () => {
-      const s = await apiState(live)
+      const s = await state(live)
       const fills = borrowers.map((b) => ofBorrower(s.executions, b))
       return fills.every((f) => f?.stage === 'returned') ? fills : undefined
     }, 240_000)
     const shadowState = await until('the shadow keeper to book both would-fills', async () => {
-      const s = await apiState(shadow)
+      const s = await state(shadow)
       return borrowers.every((b) => s.shadow.fills.some((f: any) => f.key === keyOf(b))) ? s : undefined
     }, 60_000)
 
     for (const [i, b] of borrowers.entries()) {
-      const fill = liveFills[i]
-      const filledAt = fill.history.find((h: any) => h.stage === 'filled').ledger as number
-      const percent = Number(/^filled (\d+) % at ledger/.exec(fill.note)?.[1])
+      const line = expectWouldFillMatches({ borrower: b, auctionBlock: auctions.get(b.address)!, shadowPlan: shadowPlans[i], shadowState, live, liveFill: liveFills[i] })
+      console.log(`[dry run] ${line}`)
       const would = shadowState.shadow.fills.find((f: any) => f.key === keyOf(b))
-      const liveFirst = live.lines.find((l) => l.msg === 'execution planned' && l.key === keyOf(b))!.targetLedger
-      console.log(
-        `[dry run] ${b.address.slice(0, 6)}…: auction from ${auctions.get(b.address)}; shadow planned ${would.firstPlannedLedger}, would fill ${would.percent} % at ${would.fillLedger} ` +
-          `drawing ${would.drew} (simulation ${would.simulation}: ${would.reason}); live planned ${liveFirst}, filled ${percent} % at ${filledAt} drawing ${fill.result.drew}`,
-      )
-      expect(would.target).toBe(`${b.address}:${auctions.get(b.address)}`)
-      expect(shadowPlans[i].targetLedger).toBe(liveFirst)
-      expect(would.firstPlannedLedger).toBe(liveFirst)
-      expect(would.fillLedger).toBe(filledAt)
-      expect(would.percent).toBe(percent)
-      const drew = BigInt(fill.result.drew)
-      const diff = BigInt(would.drew) - drew
-      expect(diff < 0n ? -diff : diff).toBeLessThanOrEqual(drew / 10_000n)
       // Not registered, so the vault refuses its draw in simulation: said, and nothing sent.
       expect(would.simulation).toBe('refused')
       expect(would.reason).toMatch(/^refused in simulation: contract error #\d+$/)
