@@ -50,19 +50,24 @@ const state = {
   cycles: { count: 1, overruns: 0, lastStartedAt: null, lastDurationMs: null, lastError: null },
 }
 
+/** The view under a config store with these chain reads (none: no ledger clock). */
+function renderView(reads?: Reads) {
+  render(() => {
+    const [loaded] = createResource(async () => ({ config, problems: [], patch: {} }))
+    const store: ConfigStore = { loaded, reload: () => undefined, config: () => config, reads: () => reads }
+    return (
+      <ConfigContext.Provider value={store}>
+        <AuctionsView />
+      </ConfigContext.Provider>
+    )
+  })
+}
+
 describe('AuctionsView', () => {
   it('lists the borrowers and open auctions of the keepers’ /api/state and charts the selected auction', async () => {
     const fetch = vi.fn(async () => new Response(JSON.stringify(state), { status: 200, headers: { 'content-type': 'application/json' } }))
     vi.stubGlobal('fetch', fetch)
-    render(() => {
-      const [loaded] = createResource(async () => ({ config, problems: [], patch: {} }))
-      const store: ConfigStore = { loaded, reload: () => undefined, config: () => config, reads: () => undefined }
-      return (
-        <ConfigContext.Provider value={store}>
-          <AuctionsView />
-        </ConfigContext.Provider>
-      )
-    })
+    renderView()
     const row = await screen.findByTestId('borrower-row-GBORROWER')
     expect(row.textContent).toContain('0.9300')
     expect(fetch).toHaveBeenCalledWith('http://127.0.0.1:8080/api/state', expect.anything())
@@ -78,15 +83,7 @@ describe('AuctionsView', () => {
     vi.stubGlobal('fetch', vi.fn(async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json' } })))
     // The ledger clock runs an hour ahead of the keeper's wall clock (an advanced sandbox clock).
     const reads = { latestLedger: async () => ({ sequence: 555, closeTime: Date.now() / 1000 + 3600 }) } as unknown as Reads
-    render(() => {
-      const [loaded] = createResource(async () => ({ config, problems: [], patch: {} }))
-      const store: ConfigStore = { loaded, reload: () => undefined, config: () => config, reads: () => reads }
-      return (
-        <ConfigContext.Provider value={store}>
-          <AuctionsView />
-        </ConfigContext.Provider>
-      )
-    })
+    renderView(reads)
     const row = await screen.findByTestId(`borrower-row-${borrower}`)
     expect(within(row).getByText('GDFYZR…3WCX').getAttribute('title')).toBe(borrower)
     expect(within(row).getByRole('button', { name: 'Copy address GDFYZR…3WCX' })).toBeTruthy()
@@ -111,15 +108,7 @@ describe('AuctionsView', () => {
       latestLedger: async () => ({ sequence: 210, closeTime: Date.now() / 1000 }),
       ledgerTime: async () => ({ ms: 2500, source: 'scp_timing' }),
     } as unknown as Reads
-    render(() => {
-      const [loaded] = createResource(async () => ({ config, problems: [], patch: {} }))
-      const store: ConfigStore = { loaded, reload: () => undefined, config: () => config, reads: () => reads }
-      return (
-        <ConfigContext.Provider value={store}>
-          <AuctionsView />
-        </ConfigContext.Provider>
-      )
-    })
+    renderView(reads)
     await waitFor(() => expect(screen.getByText(/first profitable block/).textContent).toContain('186 (in about 3 min 7 s at 2.5 s per ledger)'))
   })
 
@@ -138,15 +127,7 @@ describe('AuctionsView', () => {
       ],
     }
     vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(two), { status: 200, headers: { 'content-type': 'application/json' } })))
-    render(() => {
-      const [loaded] = createResource(async () => ({ config, problems: [], patch: {} }))
-      const store: ConfigStore = { loaded, reload: () => undefined, config: () => config, reads: () => undefined }
-      return (
-        <ConfigContext.Provider value={store}>
-          <AuctionsView />
-        </ConfigContext.Provider>
-      )
-    })
+    renderView()
     const rowA = await screen.findByTestId(`pool-row-${A}`)
     expect(screen.getByRole('heading', { level: 2, name: 'Lending pools' })).toBeTruthy()
     expect([...rowA.querySelectorAll('td')].map((td) => td.textContent)).toEqual([
