@@ -24,7 +24,7 @@ import { openAuction } from '../../test/keeper/auctionSetup.js'
 import { pushUnder } from '../../test/keeper/crashPrice.js'
 import { spawnKeeper, type KeeperProcess } from '../../test/keeper/keeperProcess.js'
 import { worldKeeperEnv } from '../../test/keeper/worldKeeperEnv.js'
-import { alive, apiGet, apiState, expectWouldFillMatches, keyOf, ofBorrower } from '../../test/keeper/shadowCompare.js'
+import { alive, allAtStage, apiGet, bookedAll, expectWouldFillMatches, keyOf } from '../../test/keeper/shadowCompare.js'
 import { funded } from '../../test/sandbox/funded.js'
 import { until } from '../../test/until.js'
 
@@ -36,7 +36,6 @@ let sandbox: Sandbox
 let world: World
 const running: KeeperProcess[] = []
 const get = (k: KeeperProcess, path: string) => apiGet(k, path, API_TOKEN)
-const state = (k: KeeperProcess) => apiState(k, API_TOKEN)
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, ledgerIntervalSeconds: 1 })
@@ -91,11 +90,7 @@ describe('DRY_RUN=true on a crash', () => {
     }
 
     // 4. the shadow keeper plans their fills; the live keeper starts beside it and plans them too
-    const planned = async (k: KeeperProcess) => {
-      const s = await state(k)
-      const plans = borrowers.map((b) => ofBorrower(s.executions, b))
-      return plans.every((p) => p?.stage === 'planned') ? plans : undefined
-    }
+    const planned = (k: KeeperProcess) => allAtStage(k, API_TOKEN, borrowers, 'planned')
     const shadowPlans = await until('the shadow keeper to plan both fills', () => planned(shadow), 90_000)
     const live = start(world.keepers[0]!, 'live-keeper')
     const livePlans = await until('the live keeper to plan both fills', () => planned(live), 90_000)
@@ -105,15 +100,8 @@ describe('DRY_RUN=true on a crash', () => {
     if (to > latest) await sandbox.closeLedgers(to - latest)
 
     // 5. the live keeper fills; the shadow keeper books its would-fills
-    const liveFills = await until('the live keeper to fill both auctions', async () => {
-      const s = await state(live)
-      const fills = borrowers.map((b) => ofBorrower(s.executions, b))
-      return fills.every((f) => f?.stage === 'returned') ? fills : undefined
-    }, 240_000)
-    const shadowState = await until('the shadow keeper to book both would-fills', async () => {
-      const s = await state(shadow)
-      return borrowers.every((b) => s.shadow.fills.some((f: any) => f.key === keyOf(b))) ? s : undefined
-    }, 60_000)
+    const liveFills = await until('the live keeper to fill both auctions', () => allAtStage(live, API_TOKEN, borrowers, 'returned'), 240_000)
+    const shadowState = await until('the shadow keeper to book both would-fills', () => bookedAll(shadow, API_TOKEN, borrowers), 60_000)
 
     for (const [i, b] of borrowers.entries()) {
       const line = expectWouldFillMatches({ borrower: b, auctionBlock: auctions.get(b.address)!, shadowPlan: shadowPlans[i], shadowState, live, liveFill: liveFills[i] })

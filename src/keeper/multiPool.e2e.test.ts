@@ -26,7 +26,7 @@ import { openAuction } from '../../test/keeper/auctionSetup.js'
 import { pushUnder } from '../../test/keeper/crashPrice.js'
 import { spawnKeeper, type KeeperProcess } from '../../test/keeper/keeperProcess.js'
 import { worldKeeperEnv } from '../../test/keeper/worldKeeperEnv.js'
-import { alive, apiGet, apiState, expectWouldFillMatches, keyOf, ofBorrower } from '../../test/keeper/shadowCompare.js'
+import { alive, allAtStage, apiGet, apiState, bookedAll, expectWouldFillMatches, keyOf } from '../../test/keeper/shadowCompare.js'
 import { funded } from '../../test/sandbox/funded.js'
 import { until } from '../../test/until.js'
 
@@ -92,11 +92,7 @@ describe('LENDING_POOLS: one keeper, two pools that crash together', () => {
     }
 
     // 4. both keepers plan both fills
-    const planned = async (k: KeeperProcess) => {
-      const s = await state(k)
-      const plans = borrowers.map((b) => ofBorrower(s.executions, b))
-      return plans.every((p) => p?.stage === 'planned') ? plans : undefined
-    }
+    const planned = (k: KeeperProcess) => allAtStage(k, API_TOKEN, borrowers, 'planned')
     const shadowPlans = await until('the shadow keeper to plan both fills', () => planned(shadow), 120_000)
     const live = start(world.keepers[0]!, 'live-keeper')
     const livePlans = await until('the live keeper to plan both fills', () => planned(live), 120_000)
@@ -106,11 +102,7 @@ describe('LENDING_POOLS: one keeper, two pools that crash together', () => {
     if (to > latest) await sandbox.closeLedgers(to - latest)
 
     // 5. the live keeper fills in both pools from the one vault
-    const liveFills = await until('the live keeper to fill both auctions', async () => {
-      const s = await state(live)
-      const fills = borrowers.map((b) => ofBorrower(s.executions, b))
-      return fills.every((f) => f?.stage === 'returned') ? fills : undefined
-    }, 300_000)
+    const liveFills = await until('the live keeper to fill both auctions', () => allAtStage(live, API_TOKEN, borrowers, 'returned'), 300_000)
     for (const f of liveFills) expect(BigInt(f.result.drew)).toBeGreaterThan(0n)
     expect((await vault.getState()).totalProfit).toBeGreaterThan(profitBefore)
 
@@ -135,10 +127,7 @@ describe('LENDING_POOLS: one keeper, two pools that crash together', () => {
     }
 
     // 6. the shadow keeper's would-fills are the live fills
-    const shadowState = await until('the shadow keeper to book both would-fills', async () => {
-      const s = await state(shadow)
-      return borrowers.every((b) => s.shadow.fills.some((f: any) => f.key === keyOf(b))) ? s : undefined
-    }, 90_000)
+    const shadowState = await until('the shadow keeper to book both would-fills', () => bookedAll(shadow, API_TOKEN, borrowers), 90_000)
     for (const [i, b] of borrowers.entries()) {
       const line = expectWouldFillMatches({ borrower: b, auctionBlock: auctions.get(b.address)!, shadowPlan: shadowPlans[i], shadowState, live, liveFill: liveFills[i] })
       console.log(`[two pools] ${line}`)

@@ -59,3 +59,16 @@ export function expectWouldFillMatches(p: {
     `drawing ${would.drew} (simulation ${would.simulation}: ${would.reason}); live planned ${liveFirst}, filled ${percent} % at ${filledAt} drawing ${fill.result.drew}, profit ${fill.result.profit}`
   )
 }
+
+/** Each borrower's execution on the keeper when every one of them is at `stage`, else undefined. */
+export async function allAtStage(k: KeeperProcess, token: string | undefined, borrowers: readonly Borrower[], stage: string): Promise<any[] | undefined> {
+  const s = await apiState(k, token)
+  const found = borrowers.map((b) => ofBorrower(s.executions, b))
+  return found.every((e) => e?.stage === stage) ? found : undefined
+}
+
+/** The shadow keeper's /api/state once it has booked a would-fill for every borrower, else undefined. */
+export async function bookedAll(k: KeeperProcess, token: string | undefined, borrowers: readonly Borrower[]): Promise<any | undefined> {
+  const s = await apiState(k, token)
+  return borrowers.every((b) => s.shadow.fills.some((f: any) => f.key === keyOf(b))) ? s : undefined
+}
