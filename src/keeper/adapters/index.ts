@@ -26,14 +26,13 @@ export async function buildAdapters(ctx: AdapterContext, factories: AdapterFacto
   const out: ProtocolAdapter<any>[] = []
   const pools = ctx.lendingPools ?? (ctx.lendingPool === undefined ? [] : [ctx.lendingPool])
   const shared = ctx.shared ?? new Map<string, unknown>()
-  const wanted: Array<[string, AdapterFactory | undefined, AdapterContext]> = [
-    ...pools.map((pool): [string, AdapterFactory | undefined, AdapterContext] => [
-      pools.length > 1 ? `lending-pool ${pool}` : 'lending-pool',
-      factories.lendingPool,
-      { ...ctx, lendingPool: pool, lendingPools: pools, shared },
-    ]),
-    ...(ctx.rebalanceVault === undefined ? [] : [['rebalance', factories.rebalance, { ...ctx, shared }] as [string, AdapterFactory | undefined, AdapterContext]]),
-  ]
+  type Wanted = [kind: string, factory: AdapterFactory | undefined, ctx: AdapterContext]
+  const wanted: Wanted[] = pools.map((pool): Wanted => [
+    pools.length > 1 ? `lending-pool ${pool}` : 'lending-pool',
+    factories.lendingPool,
+    { ...ctx, lendingPool: pool, lendingPools: pools, shared },
+  ])
+  if (ctx.rebalanceVault !== undefined) wanted.push(['rebalance', factories.rebalance, { ...ctx, shared }])
   for (const [kind, factory, built] of wanted) {
     if (!factory) {
       ctx.logger.warn({ adapter: kind }, 'adapter not available in this build; skipped')
